@@ -1,0 +1,66 @@
+/**
+ * The gateway app factory. Order matters and reads top to bottom: request id, error
+ * mapping, public routes, then for everything else under /v1: body limit, authentication,
+ * metering, and the routes themselves (each declares its scope).
+ */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "./context.ts";
+import { onError, validationHook } from "./handleErrors.ts";
+import { authenticate } from "./middleware/authenticate.ts";
+import { bodyLimit } from "./middleware/bodyLimit.ts";
+import { meter } from "./middleware/meter.ts";
+import { requestId } from "./middleware/requestId.ts";
+import { notFoundOrWrongMethod } from "./notFound.ts";
+import { registerAccountGet } from "./routes/account.get.ts";
+import { registerDocs } from "./routes/docs.ts";
+import { registerFilesGet } from "./routes/files.get.ts";
+import { registerFilesPut } from "./routes/files.put.ts";
+import { registerHealthz } from "./routes/healthz.ts";
+import { registerKeysCreate } from "./routes/keys.create.ts";
+import { registerKeysDelete } from "./routes/keys.delete.ts";
+import { registerKeysList } from "./routes/keys.list.ts";
+import { registerOpenApi } from "./routes/openapi.ts";
+import { registerSignup } from "./routes/signup.ts";
+import { registerUsageGet } from "./routes/usage.get.ts";
+import { registerWorkspacesCreate } from "./routes/workspaces.create.ts";
+import { registerWorkspacesDelete } from "./routes/workspaces.delete.ts";
+import { registerWorkspacesGet } from "./routes/workspaces.get.ts";
+import { registerWorkspacesList } from "./routes/workspaces.list.ts";
+import { registerWorkspacesUpdate } from "./routes/workspaces.update.ts";
+
+export type App = OpenAPIHono<AppEnv>;
+
+/** File bodies stream into the workspace, which applies the (much larger) file size limit. */
+const isFileUpload = (c: { req: { method: string; path: string } }) =>
+  c.req.method === "PUT" && /^\/v1\/workspaces\/[^/]+\/files\//.test(c.req.path);
+
+export function createApp(): App {
+  const app: App = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  app.use("*", requestId());
+  app.onError(onError);
+  app.notFound(notFoundOrWrongMethod(app));
+
+  registerHealthz(app);
+  registerOpenApi(app);
+  registerDocs(app);
+
+  app.use("/v1/*", bodyLimit({ except: isFileUpload }));
+  // Signup is registered before authentication: it answers without calling the rest.
+  registerSignup(app);
+  app.use("/v1/*", authenticate());
+  app.use("/v1/*", meter());
+
+  registerAccountGet(app);
+  registerKeysList(app);
+  registerKeysCreate(app);
+  registerKeysDelete(app);
+  registerWorkspacesCreate(app);
+  registerWorkspacesList(app);
+  registerWorkspacesGet(app);
+  registerWorkspacesUpdate(app);
+  registerWorkspacesDelete(app);
+  registerFilesPut(app);
+  registerFilesGet(app);
+  registerUsageGet(app);
+  return app;
+}

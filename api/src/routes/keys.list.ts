@@ -1,0 +1,27 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { App } from "../app.ts";
+import { requireScope } from "../middleware/requireScope.ts";
+import { ApiKey, errorResponses, PageQuery, page } from "../schemas.ts";
+import { services } from "../services.ts";
+
+const route = createRoute({
+  method: "get",
+  path: "/v1/keys",
+  operationId: "listKeys",
+  tags: ["Keys"],
+  summary: "List live API keys, newest first (never their secrets)",
+  security: [{ bearer: [] }],
+  middleware: [requireScope("keys:manage")] as const,
+  request: { query: PageQuery },
+  responses: {
+    200: { description: "A page of keys", content: { "application/json": { schema: page(ApiKey, "ApiKeyPage") } } },
+    ...errorResponses(),
+  },
+});
+
+export function registerKeysList(app: App) {
+  app.openapi(route, async (c) => {
+    const { limit, cursor } = c.req.valid("query");
+    return c.json(await services(c.env).apiKeys.list(c.get("principal").tenantId, limit, cursor), 200);
+  });
+}

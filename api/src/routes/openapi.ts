@@ -1,0 +1,44 @@
+import type { App } from "../app.ts";
+
+export const API_INFO = {
+  title: "Cubicle API",
+  version: "0.1.0",
+  description:
+    "Workspaces whose files outlive compute, and three executors over them. Authenticate with `Authorization: Bearer <api key>`; errors are RFC 9457 problem+json with a stable `code`.",
+};
+
+/**
+ * The OpenAPI 3.1 document, built from the routes themselves. Route paths use Hono's
+ * `{path{.+}}` to let a file path span segments; the document shows it as `{path}`.
+ */
+export function openApiDocument(app: App) {
+  const document = app.getOpenAPI31Document({
+    openapi: "3.1.0",
+    info: API_INFO,
+    servers: [{ url: "http://127.0.0.1:8787", description: "npm start" }],
+    tags: [
+      { name: "Account", description: "Signup and the calling tenant" },
+      { name: "Keys", description: "API keys" },
+      { name: "Workspaces", description: "Workspaces and their labels" },
+      { name: "Files", description: "File contents" },
+      { name: "Usage", description: "Metered usage" },
+    ],
+  });
+  document.paths = Object.fromEntries(
+    Object.entries(document.paths ?? {}).map(([path, item]) => [path.replaceAll(/\{(\w+)\{[^}]*\}\}/g, "{$1}"), item]),
+  );
+  return document;
+}
+
+export function registerOpenApi(app: App) {
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
+    type: "http",
+    scheme: "bearer",
+    description: "An API key (`cub_…`).",
+  });
+  let cached: ReturnType<typeof openApiDocument> | undefined;
+  app.get("/openapi.json", (c) => {
+    cached ??= openApiDocument(app);
+    return c.json(cached);
+  });
+}

@@ -1,0 +1,41 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { App } from "../app.ts";
+import { ApiError } from "../errors.ts";
+import { requireScope } from "../middleware/requireScope.ts";
+import { errorResponses, Metadata, Name, Workspace } from "../schemas.ts";
+import { services } from "../services.ts";
+
+const route = createRoute({
+  method: "post",
+  path: "/v1/workspaces",
+  operationId: "createWorkspace",
+  tags: ["Workspaces"],
+  summary: "Create a workspace",
+  security: [{ bearer: [] }],
+  middleware: [requireScope("workspaces:write")] as const,
+  request: {
+    body: {
+      required: true,
+      content: { "application/json": { schema: z.object({ name: Name.optional(), metadata: Metadata.optional() }) } },
+    },
+  },
+  responses: {
+    201: { description: "Created", content: { "application/json": { schema: Workspace } } },
+    ...errorResponses(),
+  },
+});
+
+export function registerWorkspacesCreate(app: App) {
+  app.openapi(route, async (c) => {
+    const principal = c.get("principal");
+    if (principal.workspaceIds) {
+      throw new ApiError(
+        "forbidden",
+        "this credential is restricted to existing workspaces and cannot create new ones",
+      );
+    }
+    const body = c.req.valid("json");
+    const workspace = await services(c.env).workspaces.create(principal.tenantId, body);
+    return c.json(workspace, 201);
+  });
+}

@@ -1,0 +1,32 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { App } from "../app.ts";
+import { ApiError } from "../errors.ts";
+import { requireScope } from "../middleware/requireScope.ts";
+import { errorResponses, WorkspaceParams } from "../schemas.ts";
+import { services } from "../services.ts";
+import { loadWorkspace } from "../workspaceAccess.ts";
+
+const route = createRoute({
+  method: "delete",
+  path: "/v1/workspaces/{workspaceId}",
+  operationId: "deleteWorkspace",
+  tags: ["Workspaces"],
+  summary: "Delete a workspace with all its files and records",
+  security: [{ bearer: [] }],
+  middleware: [requireScope("workspaces:write")] as const,
+  request: { params: WorkspaceParams },
+  responses: {
+    204: { description: "Deleted" },
+    ...errorResponses(404),
+  },
+});
+
+export function registerWorkspacesDelete(app: App) {
+  app.openapi(route, async (c) => {
+    const { workspaceId } = c.req.valid("param");
+    await loadWorkspace(c, workspaceId);
+    const deleted = await services(c.env).workspaces.delete(c.get("principal").tenantId, workspaceId);
+    if (!deleted) throw new ApiError("not_found", `no workspace ${workspaceId}`);
+    return c.body(null, 204);
+  });
+}

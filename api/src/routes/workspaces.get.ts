@@ -1,0 +1,24 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { App } from "../app.ts";
+import { requireScope } from "../middleware/requireScope.ts";
+import { errorResponses, Workspace, WorkspaceParams } from "../schemas.ts";
+import { loadWorkspace } from "../workspaceAccess.ts";
+
+const route = createRoute({
+  method: "get",
+  path: "/v1/workspaces/{workspaceId}",
+  operationId: "getWorkspace",
+  tags: ["Workspaces"],
+  summary: "Read a workspace",
+  security: [{ bearer: [] }],
+  middleware: [requireScope("workspaces:read")] as const,
+  request: { params: WorkspaceParams },
+  responses: {
+    200: { description: "The workspace", content: { "application/json": { schema: Workspace } } },
+    ...errorResponses(404),
+  },
+});
+
+export function registerWorkspacesGet(app: App) {
+  app.openapi(route, async (c) => c.json(await loadWorkspace(c, c.req.valid("param").workspaceId), 200));
+}

@@ -1,0 +1,112 @@
+/** Zod schemas shared by several routes; each becomes a named component in the OpenAPI document. */
+import { z } from "@hono/zod-openapi";
+import { accountLimits } from "../../tenants/account/limits.ts";
+import { SCOPES } from "../../tenants/account/scopes.ts";
+import { workspaceLimits } from "../../tenants/workspace/limits.ts";
+import { ERROR_CODES } from "./errors.ts";
+
+export const Problem = z
+  .object({
+    type: z.string().openapi({ example: "urn:cubicle:error:not_found" }),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.enum(Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES]),
+    requestId: z.string(),
+    errors: z
+      .array(z.object({ in: z.enum(["body", "query", "path", "header"]), pointer: z.string(), detail: z.string() }))
+      .optional(),
+  })
+  .openapi("Problem", { description: "An RFC 9457 problem details object." });
+
+export const Scope = z.enum(SCOPES).openapi("Scope");
+
+export const Timestamp = z.iso.datetime({ offset: true }).openapi({ example: "2026-11-29T12:00:00.000Z" });
+
+export const Id = (prefix: string) =>
+  z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{26}$`), `must be a ${prefix}_ id`);
+
+export const Name = z.string().min(1).max(accountLimits.nameLengthMax);
+
+export const Metadata = z
+  .record(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]+$/, "metadata keys are letters, digits, `_`, `.` and `-`")
+      .max(workspaceLimits.metadataKeyLengthMax),
+    z.string().max(workspaceLimits.metadataValueLengthMax),
+  )
+  .refine((m) => Object.keys(m).length <= workspaceLimits.metadataKeysMax, {
+    message: `at most ${workspaceLimits.metadataKeysMax} metadata keys`,
+  })
+  .openapi("Metadata", { example: { project: "demo" } });
+
+export const Tenant = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string().nullable(),
+    plan: z.enum(["free", "pro"]),
+    createdAt: Timestamp,
+  })
+  .openapi("Tenant");
+
+export const ApiKey = z
+  .object({
+    id: z.string().openapi({ example: "key_01kb1m2x3y4z5a6b7c8d9e0f1g" }),
+    name: z.string(),
+    prefix: z
+      .string()
+      .openapi({ description: "The first characters of the key, to tell keys apart.", example: "cub_a1b2c3d4" }),
+    scopes: z.array(Scope),
+    workspaceIds: z.array(z.string()).nullable(),
+    expiresAt: Timestamp.nullable(),
+    createdAt: Timestamp,
+  })
+  .openapi("ApiKey");
+
+export const NewApiKey = ApiKey.extend({
+  key: z.string().openapi({ description: "The secret. It is shown only in this response." }),
+}).openapi("NewApiKey");
+
+export const Workspace = z
+  .object({
+    id: z.string().openapi({ example: "ws_01kb1m2x3y4z5a6b7c8d9e0f1g" }),
+    name: z.string().nullable(),
+    metadata: Metadata,
+    createdAt: Timestamp,
+    sizeBytes: z.number().int(),
+    fileCount: z.number().int(),
+  })
+  .openapi("Workspace");
+
+export const PageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(64).optional(),
+});
+
+export function page<T extends z.ZodType>(item: T, name: string) {
+  return z.object({ data: z.array(item), nextCursor: z.string().nullable() }).openapi(name);
+}
+
+export const WorkspaceParams = z.object({
+  workspaceId: z
+    .string()
+    .openapi({ param: { name: "workspaceId", in: "path" }, example: "ws_01kb1m2x3y4z5a6b7c8d9e0f1g" }),
+});
+
+/** Error responses every authenticated route can give, for the OpenAPI document. */
+export function errorResponses(...statuses: number[]) {
+  const all = [400, 401, 403, 429, ...statuses];
+  return Object.fromEntries(
+    all.map((status) => [
+      status,
+      { description: describeStatus(status), content: { "application/problem+json": { schema: Problem } } },
+    ]),
+  );
+}
+
+function describeStatus(status: number): string {
+  const entry = Object.values(ERROR_CODES).find((e) => e.status === status);
+  return entry?.title ?? "Error";
+}

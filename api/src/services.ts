@@ -1,0 +1,21 @@
+/**
+ * Builds the services a request uses from the Worker's bindings. Routes reach storage only
+ * through these, and every tenant-owned operation takes the tenant id as its first argument.
+ */
+import { Accounts } from "../../tenants/account/accounts.ts";
+import { ApiKeys } from "../../tenants/account/apiKeys.ts";
+import { Usage } from "../../tenants/account/usage.ts";
+import { database } from "../../tenants/db.ts";
+import { Workspaces } from "../../tenants/workspace/workspaces.ts";
+
+export function services(env: Env) {
+  const db = database(env.DB);
+  return {
+    accounts: new Accounts(db),
+    apiKeys: new ApiKeys(db),
+    workspaces: new Workspaces(db, env.WORKSPACE),
+    usage: new Usage(env.TENANT),
+  };
+}
+
+export type Services = ReturnType<typeof services>;

@@ -1,0 +1,19 @@
+/**
+ * The one way a route gets at a workspace named in its URL: the tenant comes from the
+ * verified credential, a key restricted to other workspaces sees nothing, and every miss
+ * is the same 404 whether the workspace is missing, deleted or another tenant's.
+ */
+import { canAccessWorkspace } from "../../tenants/account/scopes.ts";
+import type { Workspace } from "../../tenants/workspace/workspaces.ts";
+import type { AppContext } from "./context.ts";
+import { ApiError } from "./errors.ts";
+import { services } from "./services.ts";
+
+export async function loadWorkspace(c: AppContext, workspaceId: string): Promise<Workspace> {
+  const principal = c.get("principal");
+  const workspace = canAccessWorkspace(principal, workspaceId)
+    ? await services(c.env).workspaces.get(principal.tenantId, workspaceId)
+    : null;
+  if (!workspace) throw new ApiError("not_found", `no workspace ${workspaceId}`);
+  return workspace;
+}

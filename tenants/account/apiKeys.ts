@@ -1,0 +1,153 @@
+/**
+ * API keys: creation (the secret is returned once), listing, revocation and verification.
+ * Verification is what every authenticated request pays for, so a verified key is kept in
+ * the isolate's memory for at most `keyCacheTtlMs`; revocation therefore reaches every
+ * isolate within that bound, and reaches the isolate that revoked at once.
+ */
+import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
+import { type Db, nowIso } from "../db.ts";
+import { newId } from "../ids.ts";
+import { checkKeySecret, displayPrefix, generateKeySecret, hashSecret } from "./keySecret.ts";
+import { accountLimits } from "./limits.ts";
+import { apiKeys } from "./schema.ts";
+import { type Principal, SCOPES, type Scope } from "./scopes.ts";
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: Scope[];
+  workspaceIds: string[] | null;
+  expiresAt: string | null;
+  createdAt: string;
+}
+
+export interface CreateKeyInput {
+  name: string;
+  scopes?: Scope[] | undefined;
+  workspaceIds?: string[] | undefined;
+  expiresAt?: string | undefined;
+}
+
+export type NewApiKey = ApiKey & { key: string };
+
+/** Builds a key's row and its one-time secret; the caller inserts the row (alone or in a batch). */
+export async function prepareKey(tenantId: string, input: CreateKeyInput) {
+  const key = await generateKeySecret();
+  const row: typeof apiKeys.$inferInsert & typeof apiKeys.$inferSelect = {
+    id: newId("key"),
+    tenantId,
+    name: input.name,
+    secretHash: await hashSecret(key),
+    prefix: displayPrefix(key),
+    scopes: JSON.stringify(input.scopes ?? SCOPES),
+    workspaceIds: input.workspaceIds ? JSON.stringify(input.workspaceIds) : null,
+    expiresAt: input.expiresAt ?? null,
+    createdAt: nowIso(),
+    revokedAt: null,
+  };
+  return { row, created: { ...toApiKey(row), key } satisfies NewApiKey };
+}
+
+export type VerifyResult =
+  | { ok: true; principal: Principal }
+  | { ok: false; reason: "malformed" | "bad_checksum" | "unknown" | "revoked" | "expired" };
+
+interface CachedKey {
+  /** Null when the hash matched no live key; that answer is cached too. */
+  row: typeof apiKeys.$inferSelect | null;
+  cachedUntilMs: number;
+}
+
+/** One per isolate: trusted for at most `keyCacheTtlMs`, see the file comment. */
+const verified = new Map<string, CachedKey>();
+
+export class ApiKeys {
+  constructor(
+    private readonly db: Db,
+    private readonly nowMs: () => number = Date.now,
+  ) {}
+
+  async create(tenantId: string, input: CreateKeyInput): Promise<NewApiKey> {
+    const { row, created } = await prepareKey(tenantId, input);
+    await this.db.insert(apiKeys).values(row);
+    return created;
+  }
+
+  async count(tenantId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ n: sql<number>`count(*)` })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.tenantId, tenantId), isNull(apiKeys.revokedAt)));
+    return row?.n ?? 0;
+  }
+
+  /** Live (unrevoked) keys, newest first. */
+  async list(tenantId: string, limit: number, cursor?: string) {
+    const rows = await this.db
+      .select()
+      .from(apiKeys)
+      .where(
+        and(eq(apiKeys.tenantId, tenantId), isNull(apiKeys.revokedAt), cursor ? lt(apiKeys.id, cursor) : undefined),
+      )
+      .orderBy(desc(apiKeys.id))
+      .limit(limit + 1);
+    const page = rows.slice(0, limit).map(toApiKey);
+    return { data: page, nextCursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null };
+  }
+
+  /** Revokes a live key of this tenant; false when there is none (another tenant's id included). */
+  async revoke(tenantId: string, keyId: string): Promise<boolean> {
+    const revoked = await this.db
+      .update(apiKeys)
+      .set({ revokedAt: nowIso() })
+      .where(and(eq(apiKeys.id, keyId), eq(apiKeys.tenantId, tenantId), isNull(apiKeys.revokedAt)))
+      .returning({ secretHash: apiKeys.secretHash });
+    for (const { secretHash } of revoked) verified.delete(secretHash);
+    return revoked.length > 0;
+  }
+
+  async verify(secret: string): Promise<VerifyResult> {
+    const shape = await checkKeySecret(secret);
+    if (shape !== "ok") return { ok: false, reason: shape };
+    const hash = await hashSecret(secret);
+    const row = await this.lookup(hash);
+    if (!row) return { ok: false, reason: "unknown" };
+    if (row.revokedAt) return { ok: false, reason: "revoked" };
+    if (row.expiresAt && Date.parse(row.expiresAt) <= this.nowMs()) {
+      return { ok: false, reason: "expired" };
+    }
+    const key = toApiKey(row);
+    return {
+      ok: true,
+      principal: {
+        tenantId: row.tenantId,
+        keyId: key.id,
+        scopes: key.scopes,
+        workspaceIds: key.workspaceIds,
+      },
+    };
+  }
+
+  private async lookup(hash: string) {
+    const now = this.nowMs();
+    const hit = verified.get(hash);
+    if (hit && hit.cachedUntilMs > now) return hit.row;
+    const row = (await this.db.query.apiKeys.findFirst({ where: eq(apiKeys.secretHash, hash) })) ?? null;
+    if (verified.size >= accountLimits.keyCacheEntriesMax) verified.clear();
+    verified.set(hash, { row, cachedUntilMs: now + accountLimits.keyCacheTtlMs });
+    return row;
+  }
+}
+
+function toApiKey(row: typeof apiKeys.$inferSelect): ApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: JSON.parse(row.scopes) as Scope[],
+    workspaceIds: row.workspaceIds ? (JSON.parse(row.workspaceIds) as string[]) : null,
+    expiresAt: row.expiresAt,
+    createdAt: row.createdAt,
+  };
+}

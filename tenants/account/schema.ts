@@ -1,0 +1,81 @@
+/**
+ * The D1 schema: the cross-tenant index the gateway needs before it can find a tenant's
+ * Durable Objects. Per-tenant exact state (the usage ledger) lives in TenantDO, and file
+ * content lives in each WorkspaceDO; D1 holds only what must be looked up globally.
+ * `npm run db:generate` turns changes here into SQL under migrations/.
+ */
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const tenants = sqliteTable(
+  "tenants",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    name: text("name"),
+    plan: text("plan", { enum: ["free", "pro"] })
+      .notNull()
+      .default("free"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("tenants_email_unique").on(t.email)],
+);
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    name: text("name").notNull(),
+    /** Hex SHA-256 of the whole secret; the secret itself is never stored. */
+    secretHash: text("secret_hash").notNull(),
+    /** The first characters of the secret, safe to show so a user can tell keys apart. */
+    prefix: text("prefix").notNull(),
+    /** JSON array of scope names. */
+    scopes: text("scopes").notNull(),
+    /** JSON array of workspace ids the key is restricted to, or null for all. */
+    workspaceIds: text("workspace_ids"),
+    expiresAt: text("expires_at"),
+    createdAt: text("created_at").notNull(),
+    revokedAt: text("revoked_at"),
+  },
+  (t) => [
+    uniqueIndex("api_keys_secret_hash_unique").on(t.secretHash),
+    index("api_keys_tenant_idx").on(t.tenantId, t.id),
+  ],
+);
+
+export const workspaces = sqliteTable(
+  "workspaces",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    name: text("name"),
+    /** JSON object of string labels, filterable with `?metadata.<k>=<v>`. */
+    metadata: text("metadata").notNull().default("{}"),
+    createdAt: text("created_at").notNull(),
+    /** Mirrors of the workspace object's exact counters, refreshed on every write. */
+    sizeBytes: integer("size_bytes").notNull().default(0),
+    fileCount: integer("file_count").notNull().default(0),
+  },
+  (t) => [index("workspaces_tenant_idx").on(t.tenantId, t.id)],
+);
+
+/** Responses remembered for `Idempotency-Key` retries, per tenant and operation. */
+export const idempotency = sqliteTable(
+  "idempotency",
+  {
+    tenantId: text("tenant_id").notNull(),
+    scope: text("scope").notNull(),
+    key: text("key").notNull(),
+    /** Hash of the request body, so reusing a key for a different request is refused. */
+    requestHash: text("request_hash").notNull(),
+    status: integer("status"),
+    body: text("body"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("idempotency_pk").on(t.tenantId, t.scope, t.key)],
+);

@@ -1,0 +1,44 @@
+/**
+ * Workspace paths are absolute POSIX paths rooted at the workspace (`/src/main.ts`).
+ * Every path is checked here before it reaches storage, so no route has to remember to.
+ */
+import { workspaceLimits } from "./limits.ts";
+
+export type PathResult = { ok: true; path: string } | { ok: false; code: "EINVAL" | "ENAMETOOLONG"; detail: string };
+
+/**
+ * Normalises a path (leading slash added, `.` segments and one trailing slash dropped)
+ * and refuses what could be read as escaping the root or as a different file: NUL and
+ * other control bytes, `..` segments, empty segments, and over-long names or paths.
+ */
+export function normalizePath(raw: string): PathResult {
+  if (raw.length > workspaceLimits.pathLengthMax) {
+    return {
+      ok: false,
+      code: "ENAMETOOLONG",
+      detail: `path is longer than ${workspaceLimits.pathLengthMax} characters`,
+    };
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused.
+  if (/[\u0000-\u001f\u007f]/.test(raw))
+    return { ok: false, code: "EINVAL", detail: "path contains a control character" };
+  const withRoot = raw.startsWith("/") ? raw : `/${raw}`;
+  const trimmed = withRoot.length > 1 && withRoot.endsWith("/") ? withRoot.slice(0, -1) : withRoot;
+  if (trimmed === "/") return { ok: true, path: "/" };
+  const segments = trimmed.slice(1).split("/");
+  const kept: string[] = [];
+  for (const segment of segments) {
+    if (segment === "") return { ok: false, code: "EINVAL", detail: "path has an empty segment (`//`)" };
+    if (segment === "..") return { ok: false, code: "EINVAL", detail: "path may not contain `..`" };
+    if (segment === ".") continue;
+    if (new TextEncoder().encode(segment).length > workspaceLimits.nameLengthMax) {
+      return {
+        ok: false,
+        code: "ENAMETOOLONG",
+        detail: `a name is longer than ${workspaceLimits.nameLengthMax} bytes`,
+      };
+    }
+    kept.push(segment);
+  }
+  return { ok: true, path: `/${kept.join("/")}` };
+}

@@ -1,0 +1,138 @@
+/**
+ * The workspace index in D1 (who owns which workspace, its name and labels) and the way
+ * to its Durable Object. Every method takes the tenant id first and filters on it, so a
+ * workspace id from another tenant behaves exactly like one that does not exist.
+ */
+import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { workspaces } from "../account/schema.ts";
+import { type Db, nowIso } from "../db.ts";
+import { newId } from "../ids.ts";
+import type { WorkspaceStats } from "./WorkspaceDO.ts";
+
+export interface Workspace {
+  id: string;
+  name: string | null;
+  metadata: Record<string, string>;
+  createdAt: string;
+  sizeBytes: number;
+  fileCount: number;
+}
+
+export interface ListWorkspacesQuery {
+  limit: number;
+  cursor?: string | undefined;
+  /** Only workspaces whose metadata has every one of these key/value pairs. */
+  metadata?: Record<string, string>;
+  /** Only these ids (a key restricted to some workspaces), or all when undefined. */
+  ids?: readonly string[] | null;
+}
+
+export class Workspaces {
+  constructor(
+    private readonly db: Db,
+    private readonly namespace: DurableObjectNamespace<import("./WorkspaceDO.ts").WorkspaceDO>,
+  ) {}
+
+  async create(
+    tenantId: string,
+    input: { name?: string | null; metadata?: Record<string, string> },
+  ): Promise<Workspace> {
+    const row = {
+      id: newId("ws"),
+      tenantId,
+      name: input.name ?? null,
+      metadata: JSON.stringify(input.metadata ?? {}),
+      createdAt: nowIso(),
+      sizeBytes: 0,
+      fileCount: 0,
+    };
+    await this.db.insert(workspaces).values(row);
+    return toWorkspace(row);
+  }
+
+  async get(tenantId: string, workspaceId: string): Promise<Workspace | null> {
+    const row = await this.db.query.workspaces.findFirst({
+      where: and(eq(workspaces.tenantId, tenantId), eq(workspaces.id, workspaceId)),
+    });
+    return row ? toWorkspace(row) : null;
+  }
+
+  /** Oldest first, so a cursor (the last id seen) stays valid while new workspaces appear. */
+  async list(tenantId: string, query: ListWorkspacesQuery) {
+    const filters = Object.entries(query.metadata ?? {}).map(
+      ([key, value]) => sql`json_extract(${workspaces.metadata}, ${`$."${key}"`}) = ${value}`,
+    );
+    const ids = query.ids === null || query.ids === undefined ? undefined : query.ids;
+    if (ids && ids.length === 0) return { data: [], nextCursor: null };
+    const rows = await this.db
+      .select()
+      .from(workspaces)
+      .where(
+        and(
+          eq(workspaces.tenantId, tenantId),
+          query.cursor ? gt(workspaces.id, query.cursor) : undefined,
+          ids ? sql`${workspaces.id} IN ${ids}` : undefined,
+          ...filters,
+        ),
+      )
+      .orderBy(asc(workspaces.id))
+      .limit(query.limit + 1);
+    const page = rows.slice(0, query.limit).map(toWorkspace);
+    return { data: page, nextCursor: rows.length > query.limit ? (page.at(-1)?.id ?? null) : null };
+  }
+
+  async update(
+    tenantId: string,
+    workspaceId: string,
+    patch: { name?: string | null | undefined; metadata?: Record<string, string> | undefined },
+  ): Promise<Workspace | null> {
+    const set: Partial<typeof workspaces.$inferInsert> = {};
+    if (patch.name !== undefined) set.name = patch.name;
+    if (patch.metadata !== undefined) set.metadata = JSON.stringify(patch.metadata);
+    if (Object.keys(set).length === 0) return this.get(tenantId, workspaceId);
+    const [row] = await this.db
+      .update(workspaces)
+      .set(set)
+      .where(and(eq(workspaces.tenantId, tenantId), eq(workspaces.id, workspaceId)))
+      .returning();
+    return row ? toWorkspace(row) : null;
+  }
+
+  /** Removes the index row first (the workspace disappears at once), then its storage. */
+  async delete(tenantId: string, workspaceId: string): Promise<boolean> {
+    const deleted = await this.db
+      .delete(workspaces)
+      .where(and(eq(workspaces.tenantId, tenantId), eq(workspaces.id, workspaceId)))
+      .returning({ id: workspaces.id });
+    if (deleted.length === 0) return false;
+    await this.object(tenantId, workspaceId).destroy();
+    return true;
+  }
+
+  /** Mirrors the object's exact counters into the index so lists need not wake every object. */
+  async recordStats(tenantId: string, workspaceId: string, stats: WorkspaceStats): Promise<void> {
+    await this.db
+      .update(workspaces)
+      .set({ sizeBytes: stats.sizeBytes, fileCount: stats.fileCount })
+      .where(and(eq(workspaces.tenantId, tenantId), eq(workspaces.id, workspaceId)));
+  }
+
+  /**
+   * The workspace's Durable Object. The name embeds the tenant id from the verified
+   * credential, so even a guessed workspace id cannot reach another tenant's object.
+   */
+  object(tenantId: string, workspaceId: string) {
+    return this.namespace.getByName(`${tenantId}:${workspaceId}`);
+  }
+}
+
+function toWorkspace(row: typeof workspaces.$inferSelect): Workspace {
+  return {
+    id: row.id,
+    name: row.name,
+    metadata: JSON.parse(row.metadata) as Record<string, string>,
+    createdAt: row.createdAt,
+    sizeBytes: row.sizeBytes,
+    fileCount: row.fileCount,
+  };
+}
