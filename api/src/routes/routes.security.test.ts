@@ -1,0 +1,149 @@
+/**
+ * The shared security suite: every authenticated route, under every way a credential can
+ * be wrong. A route added without a row here fails the coverage test at the bottom.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Scope } from "../../../tenants/account/scopes.ts";
+import { type CallOptions, call, createKey, createWorkspace, expectProblem, json, signup } from "../../test/client.ts";
+import {
+  expiredKey,
+  keyForOtherWorkspace,
+  keyWithout,
+  revokedKey,
+  type TenantFixture,
+} from "../../test/fixtures.ts";
+
+interface SecuredRoute {
+  operationId: string;
+  method: string;
+  /** `{workspaceId}` and `{keyId}` are filled from resources made fresh for each check. */
+  path: string;
+  /** The scope the route requires; null when any valid credential will do. */
+  scope: Scope | null;
+  request?: Omit<CallOptions, "key">;
+}
+
+const ROUTES: SecuredRoute[] = [
+  { operationId: "getAccount", method: "GET", path: "/v1/account", scope: null },
+  { operationId: "listKeys", method: "GET", path: "/v1/keys", scope: "keys:manage" },
+  { operationId: "createKey", method: "POST", path: "/v1/keys", scope: "keys:manage", request: { json: { name: "k" } } },
+  { operationId: "revokeKey", method: "DELETE", path: "/v1/keys/{keyId}", scope: "keys:manage" },
+  { operationId: "createWorkspace", method: "POST", path: "/v1/workspaces", scope: "workspaces:write", request: { json: {} } },
+  { operationId: "listWorkspaces", method: "GET", path: "/v1/workspaces", scope: "workspaces:read" },
+  { operationId: "getWorkspace", method: "GET", path: "/v1/workspaces/{workspaceId}", scope: "workspaces:read" },
+  {
+    operationId: "updateWorkspace",
+    method: "PATCH",
+    path: "/v1/workspaces/{workspaceId}",
+    scope: "workspaces:write",
+    request: { json: { name: "renamed" } },
+  },
+  { operationId: "deleteWorkspace", method: "DELETE", path: "/v1/workspaces/{workspaceId}", scope: "workspaces:write" },
+  {
+    operationId: "putFile",
+    method: "PUT",
+    path: "/v1/workspaces/{workspaceId}/files/dir/new.txt",
+    scope: "workspaces:write",
+    request: { body: "written" },
+  },
+  { operationId: "getFile", method: "GET", path: "/v1/workspaces/{workspaceId}/files/seed.txt", scope: "workspaces:read" },
+  { operationId: "getUsage", method: "GET", path: "/v1/usage", scope: "billing:read" },
+];
+
+/** Fresh resources owned by `owner` for one check, so destructive routes never disturb another. */
+async function pathFor(route: SecuredRoute, owner: TenantFixture): Promise<string> {
+  let path = route.path;
+  if (path.includes("{workspaceId}")) {
+    const workspaceId = await createWorkspace(owner.key);
+    const seeded = await call("PUT", `/v1/workspaces/${workspaceId}/files/seed.txt`, { key: owner.key, body: "seed" });
+    expect(seeded.status).toBe(200);
+    path = path.replace("{workspaceId}", workspaceId);
+  }
+  if (path.includes("{keyId}")) path = path.replace("{keyId}", (await createKey(owner.key, {})).id);
+  return path;
+}
+
+let alice: TenantFixture;
+let mallory: TenantFixture;
+
+beforeAll(async () => {
+  alice = await signup();
+  mallory = await signup();
+});
+
+describe.each(ROUTES)("$method $path", (route) => {
+  const send = async (key: string | undefined, owner = alice) =>
+    call(route.method, await pathFor(route, owner), { ...route.request, key });
+
+  it("works with a right credential (the control for every refusal below)", async () => {
+    const response = await send(alice.key);
+    if (response.status >= 300) throw new Error(`expected success, got ${response.status} ${await response.text()}`);
+  });
+
+  it("refuses a request without a credential", async () => {
+    const response = await send(undefined);
+    await expectProblem(response, 401, "unauthorized");
+    expect(response.headers.get("www-authenticate")).toContain("Bearer");
+  });
+
+  it("refuses a malformed key", async () => {
+    await expectProblem(await send("not-a-key"), 401, "unauthorized");
+  });
+
+  it("refuses a key whose checksum does not match", async () => {
+    const last = alice.key.at(-1) === "a" ? "b" : "a";
+    const problem = await expectProblem(await send(alice.key.slice(0, -1) + last), 401, "unauthorized");
+    expect(problem.detail).toMatch(/checksum/);
+  });
+
+  it("refuses a well-formed key that was never issued", async () => {
+    const { generateKeySecret } = await import("../../../tenants/account/keySecret.ts");
+    const problem = await expectProblem(await send(await generateKeySecret()), 401, "unauthorized");
+    expect(problem.detail).toMatch(/does not exist/);
+  });
+
+  it("refuses a revoked key", async () => {
+    const problem = await expectProblem(await send(await revokedKey(alice)), 401, "unauthorized");
+    expect(problem.detail).toMatch(/revoked/);
+  });
+
+  it("refuses an expired key", async () => {
+    const problem = await expectProblem(await send(await expiredKey(alice)), 401, "unauthorized");
+    expect(problem.detail).toMatch(/expired/);
+  });
+
+  // The checks below apply only to some routes; the others have nothing to check, so get no test.
+  const { scope } = route;
+  if (scope !== null) {
+    it("refuses a key without the route's scope", async () => {
+      const problem = await expectProblem(await send(await keyWithout(alice, scope)), 403, "forbidden");
+      expect(problem.detail).toContain(scope);
+    });
+  }
+
+  if (/\{(workspaceId|keyId)\}/.test(route.path)) {
+    it("answers 404 for another tenant's id", async () => {
+      await expectProblem(await send(alice.key, mallory), 404, "not_found");
+    });
+  }
+
+  if (route.path.includes("{workspaceId}")) {
+    it("answers 404 to a key restricted to another workspace", async () => {
+      await expectProblem(await send(await keyForOtherWorkspace(alice)), 404, "not_found");
+    });
+  }
+});
+
+describe("coverage", () => {
+  it("has a row for every authenticated operation in the OpenAPI document", async () => {
+    const document = await json<{ paths: Record<string, Record<string, { operationId: string; security?: unknown[] }>> }>(
+      await call("GET", "/openapi.json"),
+    );
+    const secured = Object.values(document.paths)
+      .flatMap((item) => Object.values(item))
+      .filter((operation) => operation.security && operation.security.length > 0)
+      .map((operation) => operation.operationId)
+      .sort();
+    expect(secured).toEqual(ROUTES.map((r) => r.operationId).sort());
+  });
+});

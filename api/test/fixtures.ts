@@ -1,0 +1,34 @@
+/** Credentials in every state the security suite needs, made through the real services. */
+import { env } from "cloudflare:workers";
+import { ApiKeys } from "../../tenants/account/apiKeys.ts";
+import { SCOPES, type Scope } from "../../tenants/account/scopes.ts";
+import { database } from "../../tenants/db.ts";
+import { call, createKey, createWorkspace, signup } from "./client.ts";
+
+export type TenantFixture = Awaited<ReturnType<typeof signup>>;
+
+/** A key of `tenant` that expired a minute ago (the API refuses to mint one, so the service does). */
+export async function expiredKey(tenant: TenantFixture): Promise<string> {
+  const created = await new ApiKeys(database(env.DB)).create(tenant.tenantId, {
+    name: "expired",
+    expiresAt: new Date(Date.now() - 60_000).toISOString(),
+  });
+  return created.key;
+}
+
+export async function revokedKey(tenant: TenantFixture): Promise<string> {
+  const created = await createKey(tenant.key, {});
+  const response = await call("DELETE", `/v1/keys/${created.id}`, { key: tenant.key });
+  if (response.status !== 204) throw new Error(`revoke failed: ${response.status}`);
+  return created.key;
+}
+
+export async function keyWithout(tenant: TenantFixture, scope: Scope): Promise<string> {
+  return (await createKey(tenant.key, { scopes: SCOPES.filter((s) => s !== scope) })).key;
+}
+
+/** A key of `tenant` restricted to a workspace of its own that no test targets. */
+export async function keyForOtherWorkspace(tenant: TenantFixture): Promise<string> {
+  const elsewhere = await createWorkspace(tenant.key, { name: "elsewhere" });
+  return (await createKey(tenant.key, { workspaceIds: [elsewhere] })).key;
+}

@@ -1,0 +1,3 @@
+/** `@cubicle/sdk`: the generated operations and types, plus the hand-written helpers in lib/. */
+export * from "./generated/index.ts";
+export { type CubicleOptions, createCubicle } from "./lib/client.ts";

@@ -1,0 +1,47 @@
+/**
+ * Three projects, one `npm test`:
+ * - workers: the gateway, services and Durable Objects inside real workerd (D1, DOs, Worker Loader);
+ * - node: generators, scripts and anything that runs on Node;
+ * - e2e: the platform started by `npm start`'s own script, driven over HTTP through the SDK.
+ */
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [
+          cloudflareTest(async () => ({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations") } },
+          })),
+        ],
+        test: {
+          name: "workers",
+          testTimeout: 30_000,
+          include: ["api/src/**/*.test.ts", "tenants/**/*.test.ts", "executors/**/*.test.ts"],
+          setupFiles: ["./api/test/applyMigrations.ts"],
+          globalSetup: ["./scripts/test-global-setup.ts"],
+        },
+      },
+      {
+        test: {
+          name: "node",
+          environment: "node",
+          include: ["scripts/**/*.test.ts", "openapi/**/*.test.ts", "sdk-gen/**/*.test.ts"],
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          environment: "node",
+          include: ["api/e2e/**/*.test.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
