@@ -1,4 +1,3 @@
-/// <reference types="node" />
 /**
  * Writes openapi/openapi.json: the OpenAPI 3.1 document the Worker serves at /openapi.json,
  * built from the routes by the same `openApiDocument(createApp())`. Run `npm run gen:openapi`

@@ -1,4 +1,3 @@
-/// <reference types="node" />
 /**
  * Writes the TypeScript SDK's generated half, sdk-gen/typescript/src/generated/, from the
  * committed openapi/openapi.json (`npm run gen:sdk`; run `npm run gen:openapi` first when
@@ -13,11 +12,15 @@ export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const sdkGeneratedDir = join(repoRoot, "sdk-gen/typescript/src/generated");
 const openApiPath = join(repoRoot, "openapi/openapi.json");
 
-/**
- * Generates the SDK from `input` (a path or an already parsed document) into `outputDir`,
- * which is emptied first. The drift check passes a parsed document and a temp dir.
- */
-export async function generateSdk(outputDir: string, input: string | Record<string, unknown> = openApiPath) {
+type GenerateSdkOptions = {
+  /** A path or an already parsed document; the drift check passes the freshly built one. */
+  input?: string | Record<string, unknown>;
+  /** Print nothing unless generation fails. */
+  quiet?: boolean;
+};
+
+/** Generates the SDK into `outputDir`, which is emptied first. */
+export async function generateSdk(outputDir: string, { input = openApiPath, quiet = false }: GenerateSdkOptions = {}) {
   await createClient({
     input,
     output: {
@@ -33,7 +36,7 @@ export async function generateSdk(outputDir: string, input: string | Record<stri
     },
     plugins: ["@hey-api/client-fetch", "@hey-api/typescript", "@hey-api/sdk"],
     // No log files in the repo: problems surface as thrown errors.
-    logs: { file: false, level: "warn" },
+    logs: { file: false, level: quiet ? "silent" : "info" },
   });
 }
 

@@ -49,7 +49,11 @@ describe("gateway errors", () => {
 
   it("answers 415 for a JSON route sent another content type", async () => {
     const { key } = await signup();
-    const response = await call("POST", "/v1/workspaces", { key, body: "name=x", headers: { "content-type": "text/plain" } });
+    const response = await call("POST", "/v1/workspaces", {
+      key,
+      body: "name=x",
+      headers: { "content-type": "text/plain" },
+    });
     await expectProblem(response, 415, "unsupported_media_type");
   });
 

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { ApiKeys } from "../../tenants/account/apiKeys.ts";
 import { SCOPES, type Scope } from "../../tenants/account/scopes.ts";
 import { database } from "../../tenants/db.ts";
-import { call, createKey, createWorkspace, signup } from "./client.ts";
+import { call, createKey, createWorkspace, type signup } from "./client.ts";
 
 export type TenantFixture = Awaited<ReturnType<typeof signup>>;
 

@@ -20,7 +20,14 @@ describe("key secrets", () => {
   });
 
   it("refuses other shapes as malformed", async () => {
-    for (const bad of ["", "cub_", "sk_live_abc", `cub_${"A".repeat(40)}`, `cub_${"a".repeat(39)}`, `xcub_${"a".repeat(40)}`]) {
+    for (const bad of [
+      "",
+      "cub_",
+      "sk_live_abc",
+      `cub_${"A".repeat(40)}`,
+      `cub_${"a".repeat(39)}`,
+      `xcub_${"a".repeat(40)}`,
+    ]) {
       expect(await checkKeySecret(bad)).toBe("malformed");
     }
   });

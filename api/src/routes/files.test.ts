@@ -1,11 +1,12 @@
-import { env } from "cloudflare:workers";
 import { evictDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, createWorkspace, expectProblem, json, signup } from "../../test/client.ts";
 
 function randomBytes(length: number): Uint8Array {
   const bytes = new Uint8Array(length);
-  for (let offset = 0; offset < length; offset += 65_536) crypto.getRandomValues(bytes.subarray(offset, offset + 65_536));
+  for (let offset = 0; offset < length; offset += 65_536)
+    crypto.getRandomValues(bytes.subarray(offset, offset + 65_536));
   return bytes;
 }
 
@@ -34,14 +35,23 @@ describe("files (first file store)", () => {
   it("overwrites a file and changes its etag; identical content keeps it", async () => {
     const { key } = await signup();
     const id = await createWorkspace(key);
-    const first = await json<{ etag: string }>(await call("PUT", `/v1/workspaces/${id}/files/a.txt`, { key, body: "one" }));
-    const second = await json<{ etag: string }>(await call("PUT", `/v1/workspaces/${id}/files/a.txt`, { key, body: "two" }));
-    const third = await json<{ etag: string }>(await call("PUT", `/v1/workspaces/${id}/files/a.txt`, { key, body: "two" }));
+    const first = await json<{ etag: string }>(
+      await call("PUT", `/v1/workspaces/${id}/files/a.txt`, { key, body: "one" }),
+    );
+    const second = await json<{ etag: string }>(
+      await call("PUT", `/v1/workspaces/${id}/files/a.txt`, { key, body: "two" }),
+    );
+    const third = await json<{ etag: string }>(
+      await call("PUT", `/v1/workspaces/${id}/files/a.txt`, { key, body: "two" }),
+    );
     expect(second.etag).not.toBe(first.etag);
     expect(third.etag).toBe(second.etag);
     const read = await call("GET", `/v1/workspaces/${id}/files/a.txt`, { key });
     expect(new TextDecoder().decode(await read.arrayBuffer())).toBe("two");
-    expect(await json(await call("GET", `/v1/workspaces/${id}`, { key }))).toMatchObject({ sizeBytes: 3, fileCount: 1 });
+    expect(await json(await call("GET", `/v1/workspaces/${id}`, { key }))).toMatchObject({
+      sizeBytes: 3,
+      fileCount: 1,
+    });
   });
 
   it("stores an empty file", async () => {

@@ -9,7 +9,9 @@ describe("API keys", () => {
     expect((await call("GET", "/v1/workspaces", { key: created.key })).status).toBe(200);
     await expectProblem(await call("POST", "/v1/workspaces", { key: created.key, json: {} }), 403, "forbidden");
 
-    const listed = await json<{ data: { id: string; name: string; key?: string }[] }>(await call("GET", "/v1/keys", { key }));
+    const listed = await json<{ data: { id: string; name: string; key?: string }[] }>(
+      await call("GET", "/v1/keys", { key }),
+    );
     expect(listed.data.map((k) => k.name)).toEqual(["ci", "default"]);
     expect(listed.data.every((k) => k.key === undefined)).toBe(true);
 
@@ -31,8 +33,8 @@ describe("API keys", () => {
     const other = await createWorkspace(key);
     const restricted = await createKey(key, { workspaceIds: [workspaceId] });
     await expectProblem(await call("POST", "/v1/keys", { key: restricted.key, json: { name: "x" } }), 403, "forbidden");
-    const escape = await call("POST", "/v1/keys", { key: restricted.key, json: { name: "x", workspaceIds: [other] } });
-    await expectProblem(escape, 403, "forbidden");
+    const widened = await call("POST", "/v1/keys", { key: restricted.key, json: { name: "x", workspaceIds: [other] } });
+    await expectProblem(widened, 403, "forbidden");
     expect((await createKey(restricted.key, { workspaceIds: [workspaceId] })).key).toMatch(/^cub_/);
   });
 
@@ -50,7 +52,9 @@ describe("API keys", () => {
   it("pages through keys with a cursor", async () => {
     const { key } = await signup();
     for (let i = 0; i < 4; i++) await createKey(key, { name: `k${i}` });
-    const first = await json<{ data: { name: string }[]; nextCursor: string }>(await call("GET", "/v1/keys?limit=3", { key }));
+    const first = await json<{ data: { name: string }[]; nextCursor: string }>(
+      await call("GET", "/v1/keys?limit=3", { key }),
+    );
     expect(first.data.map((k) => k.name)).toEqual(["k3", "k2", "k1"]);
     const second = await json<{ data: { name: string }[]; nextCursor: string | null }>(
       await call("GET", `/v1/keys?limit=3&cursor=${first.nextCursor}`, { key }),

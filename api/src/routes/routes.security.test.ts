@@ -5,13 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Scope } from "../../../tenants/account/scopes.ts";
 import { type CallOptions, call, createKey, createWorkspace, expectProblem, json, signup } from "../../test/client.ts";
-import {
-  expiredKey,
-  keyForOtherWorkspace,
-  keyWithout,
-  revokedKey,
-  type TenantFixture,
-} from "../../test/fixtures.ts";
+import { expiredKey, keyForOtherWorkspace, keyWithout, revokedKey, type TenantFixture } from "../../test/fixtures.ts";
 
 interface SecuredRoute {
   operationId: string;
@@ -26,9 +20,21 @@ interface SecuredRoute {
 const ROUTES: SecuredRoute[] = [
   { operationId: "getAccount", method: "GET", path: "/v1/account", scope: null },
   { operationId: "listKeys", method: "GET", path: "/v1/keys", scope: "keys:manage" },
-  { operationId: "createKey", method: "POST", path: "/v1/keys", scope: "keys:manage", request: { json: { name: "k" } } },
+  {
+    operationId: "createKey",
+    method: "POST",
+    path: "/v1/keys",
+    scope: "keys:manage",
+    request: { json: { name: "k" } },
+  },
   { operationId: "revokeKey", method: "DELETE", path: "/v1/keys/{keyId}", scope: "keys:manage" },
-  { operationId: "createWorkspace", method: "POST", path: "/v1/workspaces", scope: "workspaces:write", request: { json: {} } },
+  {
+    operationId: "createWorkspace",
+    method: "POST",
+    path: "/v1/workspaces",
+    scope: "workspaces:write",
+    request: { json: {} },
+  },
   { operationId: "listWorkspaces", method: "GET", path: "/v1/workspaces", scope: "workspaces:read" },
   { operationId: "getWorkspace", method: "GET", path: "/v1/workspaces/{workspaceId}", scope: "workspaces:read" },
   {
@@ -46,7 +52,12 @@ const ROUTES: SecuredRoute[] = [
     scope: "workspaces:write",
     request: { body: "written" },
   },
-  { operationId: "getFile", method: "GET", path: "/v1/workspaces/{workspaceId}/files/seed.txt", scope: "workspaces:read" },
+  {
+    operationId: "getFile",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/files/seed.txt",
+    scope: "workspaces:read",
+  },
   { operationId: "getUsage", method: "GET", path: "/v1/usage", scope: "billing:read" },
 ];
 
@@ -136,9 +147,9 @@ describe.each(ROUTES)("$method $path", (route) => {
 
 describe("coverage", () => {
   it("has a row for every authenticated operation in the OpenAPI document", async () => {
-    const document = await json<{ paths: Record<string, Record<string, { operationId: string; security?: unknown[] }>> }>(
-      await call("GET", "/openapi.json"),
-    );
+    const document = await json<{
+      paths: Record<string, Record<string, { operationId: string; security?: unknown[] }>>;
+    }>(await call("GET", "/openapi.json"));
     const secured = Object.values(document.paths)
       .flatMap((item) => Object.values(item))
       .filter((operation) => operation.security && operation.security.length > 0)

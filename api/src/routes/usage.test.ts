@@ -22,7 +22,11 @@ describe("GET /v1/usage", () => {
 
   it("refuses an inverted or over-long range", async () => {
     const { key } = await signup();
-    expect((await call("GET", "/v1/usage?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z", { key })).status).toBe(400);
-    expect((await call("GET", "/v1/usage?from=2025-01-01T00:00:00Z&to=2026-01-01T00:00:00Z", { key })).status).toBe(400);
+    expect((await call("GET", "/v1/usage?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z", { key })).status).toBe(
+      400,
+    );
+    expect((await call("GET", "/v1/usage?from=2025-01-01T00:00:00Z&to=2026-01-01T00:00:00Z", { key })).status).toBe(
+      400,
+    );
   });
 });

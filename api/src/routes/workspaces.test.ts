@@ -18,9 +18,14 @@ describe("workspaces", () => {
     expect(workspace).toMatchObject({ name: "demo", metadata: { team: "a" }, sizeBytes: 0, fileCount: 0 });
     expect(workspace.id).toMatch(/^ws_[0-9a-z]{26}$/);
 
-    const patched = await call("PATCH", `/v1/workspaces/${workspace.id}`, { key, json: { name: null, metadata: { team: "b" } } });
+    const patched = await call("PATCH", `/v1/workspaces/${workspace.id}`, {
+      key,
+      json: { name: null, metadata: { team: "b" } },
+    });
     expect(await json(patched)).toMatchObject({ id: workspace.id, name: null, metadata: { team: "b" } });
-    expect(await json(await call("GET", `/v1/workspaces/${workspace.id}`, { key }))).toMatchObject({ metadata: { team: "b" } });
+    expect(await json(await call("GET", `/v1/workspaces/${workspace.id}`, { key }))).toMatchObject({
+      metadata: { team: "b" },
+    });
 
     expect((await call("DELETE", `/v1/workspaces/${workspace.id}`, { key })).status).toBe(204);
     await expectProblem(await call("GET", `/v1/workspaces/${workspace.id}`, { key }), 404, "not_found");
@@ -40,13 +45,16 @@ describe("workspaces", () => {
     const other = await signup();
     await createWorkspace(other.key, { metadata: { env: "prod" } });
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push(await createWorkspace(key, { name: `w${i}`, metadata: { env: i % 2 ? "dev" : "prod" } }));
+    for (let i = 0; i < 5; i++)
+      ids.push(await createWorkspace(key, { name: `w${i}`, metadata: { env: i % 2 ? "dev" : "prod" } }));
 
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
       const query: string = cursor ? `limit=2&cursor=${cursor}` : "limit=2";
-      const body: { data: Workspace[]; nextCursor: string | null } = await json(await call("GET", `/v1/workspaces?${query}`, { key }));
+      const body: { data: Workspace[]; nextCursor: string | null } = await json(
+        await call("GET", `/v1/workspaces?${query}`, { key }),
+      );
       expect(body.data.length).toBeLessThanOrEqual(2);
       seen.push(...body.data.map((w) => w.id));
       cursor = body.nextCursor;
@@ -55,7 +63,9 @@ describe("workspaces", () => {
 
     const prod = await json<{ data: Workspace[] }>(await call("GET", "/v1/workspaces?metadata.env=prod", { key }));
     expect(prod.data.map((w) => w.name)).toEqual(["w0", "w2", "w4"]);
-    const none = await json<{ data: Workspace[] }>(await call("GET", "/v1/workspaces?metadata.env=prod&metadata.x=y", { key }));
+    const none = await json<{ data: Workspace[] }>(
+      await call("GET", "/v1/workspaces?metadata.env=prod&metadata.x=y", { key }),
+    );
     expect(none.data).toEqual([]);
   });
 
@@ -76,6 +86,10 @@ describe("workspaces", () => {
     await expectProblem(await call("GET", "/v1/workspaces?limit=101", { key }), 400, "validation_failed");
     await expectProblem(await call("GET", "/v1/workspaces?metadata.bad%22key=1", { key }), 400, "validation_failed");
     const tooMany = Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, "v"]));
-    await expectProblem(await call("POST", "/v1/workspaces", { key, json: { metadata: tooMany } }), 400, "validation_failed");
+    await expectProblem(
+      await call("POST", "/v1/workspaces", { key, json: { metadata: tooMany } }),
+      400,
+      "validation_failed",
+    );
   });
 });

@@ -1,0 +1,46 @@
+/**
+ * The API reference renders in a real headless Chromium from the Worker's own assets,
+ * with no request leaving the platform's origin.
+ */
+import chromium from "@sparticuz/chromium";
+import { type Browser, chromium as playwright } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Platform, startPlatform } from "./platform.ts";
+
+let platform: Platform;
+let browser: Browser;
+
+beforeAll(async () => {
+  [platform, browser] = await Promise.all([
+    startPlatform(),
+    playwright.launch({
+      executablePath: await chromium.executablePath(),
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+    }),
+  ]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await platform?.stop();
+});
+
+describe("/docs", () => {
+  it("renders every operation from /openapi.json with no request outside the origin", async () => {
+    const page = await browser.newPage();
+    const requested: string[] = [];
+    page.on("request", (request) => requested.push(request.url()));
+    await page.goto(`${platform.url}/docs`);
+    await page.waitForSelector(".opblock-summary", { timeout: 30_000 });
+
+    const summaries = await page.locator(".opblock-summary-path").allInnerTexts();
+    const document = (await (await fetch(`${platform.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    for (const path of Object.keys(document.paths)) {
+      expect(summaries.map((s) => s.replaceAll("\u200b", "").trim())).toContain(path);
+    }
+    expect(requested.length).toBeGreaterThan(2);
+    const outside = requested.filter((url) => !url.startsWith(platform.url) && !url.startsWith("data:"));
+    expect(outside).toEqual([]);
+    expect(await page.title()).toBe("Cubicle API reference");
+  });
+});

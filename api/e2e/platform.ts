@@ -1,0 +1,72 @@
+/**
+ * Starts the platform exactly as `npm start` does (scripts/start.ts) on a free port with
+ * its own state directory, for end-to-end tests. `stop()` sends SIGINT like Ctrl-C.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+
+export interface Platform {
+  url: string;
+  stateDir: string;
+  process: ChildProcess;
+  output: () => string;
+  stop: () => Promise<number | null>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+export function newStateDir(): string {
+  return mkdtempSync(join(tmpdir(), "cubicle-e2e-"));
+}
+
+export async function startPlatform(stateDir = newStateDir()): Promise<Platform> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(root, "scripts/start.ts")], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), CUBICLE_STATE_DIR: stateDir },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+
+  const ready = await Promise.race([
+    new Promise<boolean>((resolve) => {
+      const check = () => (output.includes("Cubicle is running") ? resolve(true) : setTimeout(check, 100));
+      check();
+    }),
+    exited.then(() => false),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 90_000)),
+  ]);
+  if (!ready) {
+    child.kill("SIGKILL");
+    throw new Error(`the platform did not start:\n${output}`);
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stateDir,
+    process: child,
+    output: () => output,
+    stop: async () => {
+      child.kill("SIGINT");
+      return exited;
+    },
+  };
+}
