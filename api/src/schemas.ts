@@ -95,6 +95,13 @@ export const WorkspaceParams = z.object({
     .openapi({ param: { name: "workspaceId", in: "path" }, example: "ws_01kb1m2x3y4z5a6b7c8d9e0f1g" }),
 });
 
+export const IdempotencyHeaders = z.object({
+  "idempotency-key": z.string().optional().openapi({
+    description:
+      "Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again.",
+  }),
+});
+
 /** Error responses every authenticated route can give, for the OpenAPI document. */
 export function errorResponses(...statuses: number[]) {
   const all = [400, 401, 403, 429, ...statuses];

@@ -5,6 +5,7 @@
  * secret scanners recognise a real key with few false positives. Only `hashSecret()` of a
  * key is stored, never the key.
  */
+import { sha256, sha256Hex } from "../hash.ts";
 import { BASE32_CHARS, base32 } from "../ids.ts";
 
 export const KEY_PREFIX = "cub_";
@@ -15,10 +16,6 @@ const CHECKSUM_CHARS = 8;
 const DISPLAY_PREFIX_CHARS = 12;
 
 const KEY_SHAPE = new RegExp(`^${KEY_PREFIX}${BASE32_CHARS}{${RANDOM_CHARS + CHECKSUM_CHARS}}$`);
-
-async function sha256(text: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-}
 
 async function checksum(body: string): Promise<string> {
   return base32((await sha256(body)).subarray(0, 5));
@@ -39,7 +36,7 @@ export async function checkKeySecret(secret: string): Promise<KeyShapeCheck> {
 }
 
 export async function hashSecret(secret: string): Promise<string> {
-  return [...(await sha256(secret))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return sha256Hex(secret);
 }
 
 export function displayPrefix(secret: string): string {

@@ -8,6 +8,7 @@
  * error thrown across RPC as uncaught even when the caller handles it.
  */
 import { DurableObject } from "cloudflare:workers";
+import { hex } from "../hash.ts";
 import { workspaceLimits } from "./limits.ts";
 
 const SCHEMA = [
@@ -82,7 +83,7 @@ export class WorkspaceDO extends DurableObject<Env> {
     }
     if (pending.byteLength > 0) flush(pending);
     await hasher.close();
-    const hash = [...new Uint8Array(await digest.digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    const hash = hex(new Uint8Array(await digest.digest));
     const file: FileStat = { path, size, etag: `"${hash.slice(0, 32)}"`, mtime: new Date().toISOString() };
     this.ctx.storage.transactionSync(() => {
       sql.exec("DELETE FROM chunks WHERE owner = ?", path);

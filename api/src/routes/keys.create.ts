@@ -2,8 +2,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { accountLimits } from "../../../tenants/account/limits.ts";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
+import { idempotency } from "../middleware/idempotency.ts";
 import { requireScope } from "../middleware/requireScope.ts";
-import { errorResponses, Id, Name, NewApiKey, Scope, Timestamp } from "../schemas.ts";
+import { errorResponses, Id, IdempotencyHeaders, Name, NewApiKey, Scope, Timestamp } from "../schemas.ts";
 import { services } from "../services.ts";
 
 const route = createRoute({
@@ -15,8 +16,9 @@ const route = createRoute({
   description:
     "The new key can never be wider than the credential that creates it: its scopes and workspaces must be within the caller's. The secret is shown only in this response.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("keys:manage")] as const,
+  middleware: [requireScope("keys:manage"), idempotency("createKey")] as const,
   request: {
+    headers: IdempotencyHeaders,
     body: {
       required: true,
       content: {

@@ -1,8 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
+import { idempotency } from "../middleware/idempotency.ts";
 import { requireScope } from "../middleware/requireScope.ts";
-import { errorResponses, Metadata, Name, Workspace } from "../schemas.ts";
+import { errorResponses, IdempotencyHeaders, Metadata, Name, Workspace } from "../schemas.ts";
 import { services } from "../services.ts";
 
 const route = createRoute({
@@ -12,8 +13,9 @@ const route = createRoute({
   tags: ["Workspaces"],
   summary: "Create a workspace",
   security: [{ bearer: [] }],
-  middleware: [requireScope("workspaces:write")] as const,
+  middleware: [requireScope("workspaces:write"), idempotency("createWorkspace")] as const,
   request: {
+    headers: IdempotencyHeaders,
     body: {
       required: true,
       content: { "application/json": { schema: z.object({ name: Name.optional(), metadata: Metadata.optional() }) } },
@@ -21,7 +23,7 @@ const route = createRoute({
   },
   responses: {
     201: { description: "Created", content: { "application/json": { schema: Workspace } } },
-    ...errorResponses(),
+    ...errorResponses(409),
   },
 });
 

@@ -218,6 +218,12 @@ export type CreateKeyData = {
         workspaceIds?: Array<string>;
         expiresAt?: string;
     };
+    headers?: {
+        /**
+         * Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again.
+         */
+        'idempotency-key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/keys';
@@ -345,6 +351,12 @@ export type CreateWorkspaceData = {
         name?: string;
         metadata?: Metadata;
     };
+    headers?: {
+        /**
+         * Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again.
+         */
+        'idempotency-key'?: string;
+    };
     path?: never;
     query?: never;
     url: '/v1/workspaces';
@@ -363,6 +375,10 @@ export type CreateWorkspaceErrors = {
      * Forbidden
      */
     403: Problem;
+    /**
+     * Conflict
+     */
+    409: Problem;
     /**
      * Rate limited
      */
