@@ -19,7 +19,9 @@ export const ERROR_CODES = {
   precondition_failed: { status: 412, title: "Precondition failed" },
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },
+  range_not_satisfiable: { status: 416, title: "Range not satisfiable" },
   rate_limited: { status: 429, title: "Rate limited" },
+  insufficient_storage: { status: 507, title: "Insufficient storage" },
   quota_exceeded: { status: 429, title: "Quota exceeded" },
   internal: { status: 500, title: "Internal error" },
   executor_unavailable: { status: 503, title: "Executor unavailable" },
@@ -38,7 +40,7 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly detail: string,
-    readonly extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    readonly extra: { errors?: FieldError[]; headers?: Record<string, string>; fsCode?: string } = {},
   ) {
     super(`${code}: ${detail}`);
     this.name = "ApiError";
@@ -65,6 +67,7 @@ export function problemResponse(c: Context, error: ApiError): Response {
     code: error.code,
     requestId,
     ...(error.extra.errors ? { errors: error.extra.errors } : {}),
+    ...(error.extra.fsCode ? { fsCode: error.extra.fsCode } : {}),
   };
   const headers = new Headers(error.extra.headers);
   headers.set("content-type", "application/problem+json");

@@ -3,6 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { accountLimits } from "../../tenants/account/limits.ts";
 import { SCOPES } from "../../tenants/account/scopes.ts";
 import { workspaceLimits } from "../../tenants/workspace/limits.ts";
+import { normalizePath } from "../../tenants/workspace/paths.ts";
 import { ERROR_CODES } from "./errors.ts";
 
 export const Problem = z
@@ -13,6 +14,10 @@ export const Problem = z
     detail: z.string(),
     code: z.enum(Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES]),
     requestId: z.string(),
+    fsCode: z
+      .string()
+      .optional()
+      .openapi({ description: "For filesystem errors, the POSIX code (ENOENT, EEXIST, ENOTEMPTY…)." }),
     errors: z
       .array(z.object({ in: z.enum(["body", "query", "path", "header"]), pointer: z.string(), detail: z.string() }))
       .optional(),
@@ -117,3 +122,16 @@ function describeStatus(status: number): string {
   const entry = Object.values(ERROR_CODES).find((e) => e.status === status);
   return entry?.title ?? "Error";
 }
+
+/** An absolute path inside a workspace, in a JSON body; refused with the reason when hostile. */
+export const WorkspacePathField = z
+  .string()
+  .superRefine((value, ctx) => {
+    const result = normalizePath(value);
+    if (!result.ok) ctx.addIssue({ code: "custom", message: result.detail });
+  })
+  .transform((value) => {
+    const result = normalizePath(value);
+    return result.ok ? result.path : value;
+  })
+  .openapi({ example: "/src/main.ts" });

@@ -1,13 +1,44 @@
-/** Limits of the workspace room, each with the reason it exists. */
+/** Limits of the workspace room, each with the reason it exists. Breaking one is a precise error, never a partial write. */
 export const workspaceLimits = {
   /** Linux PATH_MAX; tools in the container executor cannot use longer paths anyway. */
   pathLengthMax: 4096,
   /** Linux NAME_MAX, in bytes. */
   nameLengthMax: 255,
-  /** Chunks stay well under the 2 MB Durable Object SQLite row limit. */
+  /** Deeper trees are almost always a runaway loop, and every lookup walks the depth. */
+  depthMax: 256,
+  /** Content chunk size: well under the 2 MB Durable Object SQLite row limit, big enough that a 1 GiB file is 2,048 rows. */
   chunkBytes: 512 * 1024,
-  /** One upload in this first file store; the streaming VFS raises it. */
-  fileBytesMax: 256 * 1024 * 1024,
+  /** Largest file; streamed both ways, so memory does not bound it, the object's 10 GB storage does. */
+  fileBytesMax: 2 * 1024 * 1024 * 1024,
+  /** Logical bytes per workspace; a Durable Object stores at most 10 GB, and dedup can only help. */
+  workspaceBytesMax: 8 * 1024 * 1024 * 1024,
+  /** Files, directories and links per workspace, so one listing or recursive walk stays bounded. */
+  inodesMax: 1_000_000,
+  /** Entries in one directory, so a plain listing stays a bounded query. */
+  entriesPerDirectoryMax: 100_000,
+  /** Default and largest page of `list` and `find`. */
+  listPageDefault: 1_000,
+  listPageMax: 10_000,
+  /** Symlinks followed in one resolution before ELOOP (Linux MAXSYMLINKS is 40). */
+  symlinkHopsMax: 40,
+  /** Symlink target length, as PATH_MAX. */
+  symlinkTargetLengthMax: 4096,
+  /** grep: matches returned, bytes of one reported line, bytes scanned per call. */
+  grepMatchesDefault: 1_000,
+  grepMatchesMax: 10_000,
+  grepLineBytesMax: 4_096,
+  grepScanBytesMax: 256 * 1024 * 1024,
+  /** A regex longer than this is a program, not a search; it also bounds compile cost. */
+  grepPatternLengthMax: 1_000,
+  /** batch: operations per call and inline bytes in total; larger content goes through PUT. */
+  batchOpsMax: 1_000,
+  batchBytesMax: 32 * 1024 * 1024,
+  /** Garbage chunks reclaimed per alarm, so one alarm never holds the object for long. */
+  gcChunksPerAlarm: 256,
+  /** Delay before garbage is collected, so a read that started before an overwrite can finish. */
+  gcDelayMs: 30_000,
+  /** Change-log entries kept when no reader has registered an older cursor. */
+  changeLogEntriesKept: 10_000,
   /** Metadata labels are for filtering, not storage. */
   metadataKeysMax: 32,
   metadataKeyLengthMax: 64,

@@ -10,8 +10,11 @@ export type PathResult = { ok: true; path: string } | { ok: false; code: "EINVAL
  * Normalises a path (leading slash added, `.` segments and one trailing slash dropped)
  * and refuses what could be read as escaping the root or as a different file: NUL and
  * other control bytes, `..` segments, empty segments, and over-long names or paths.
+ *
+ * `allowDotDot` is for symlink targets only: there `..` is resolved lexically against the
+ * link's (already physical) directory and stops at the workspace root.
  */
-export function normalizePath(raw: string): PathResult {
+export function normalizePath(raw: string, { allowDotDot = false } = {}): PathResult {
   if (raw.length > workspaceLimits.pathLengthMax) {
     return {
       ok: false,
@@ -25,12 +28,16 @@ export function normalizePath(raw: string): PathResult {
   const withRoot = raw.startsWith("/") ? raw : `/${raw}`;
   const trimmed = withRoot.length > 1 && withRoot.endsWith("/") ? withRoot.slice(0, -1) : withRoot;
   if (trimmed === "/") return { ok: true, path: "/" };
-  const segments = trimmed.slice(1).split("/");
   const kept: string[] = [];
-  for (const segment of segments) {
-    if (segment === "") return { ok: false, code: "EINVAL", detail: "path has an empty segment (`//`)" };
-    if (segment === "..") return { ok: false, code: "EINVAL", detail: "path may not contain `..`" };
-    if (segment === ".") continue;
+  for (const segment of trimmed.slice(1).split("/")) {
+    if (segment === "" && !allowDotDot)
+      return { ok: false, code: "EINVAL", detail: "path has an empty segment (`//`)" };
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") {
+      if (!allowDotDot) return { ok: false, code: "EINVAL", detail: "path may not contain `..`" };
+      kept.pop();
+      continue;
+    }
     if (new TextEncoder().encode(segment).length > workspaceLimits.nameLengthMax) {
       return {
         ok: false,

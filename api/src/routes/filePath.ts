@@ -1,7 +1,10 @@
 /** The `{path}` part of file URLs: everything after `/files/`, checked by the workspace's path rules. */
 import { z } from "@hono/zod-openapi";
 import { normalizePath } from "../../../tenants/workspace/paths.ts";
+import type { AppContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
+import { services } from "../services.ts";
+import { loadWorkspace } from "../workspaceAccess.ts";
 
 export const FilePath = z.string().openapi({
   param: { name: "path", in: "path" },
@@ -9,14 +12,31 @@ export const FilePath = z.string().openapi({
   example: "src/main.ts",
 });
 
-/** Normalises a URL path into a workspace path, or answers 400 with why it was refused. */
-export function workspacePath(raw: string): string {
+/** Normalises a path into a workspace path, or answers 400 with why it was refused. */
+export function workspacePath(raw: string, { allowRoot = false } = {}): string {
   const result = normalizePath(raw);
   if (!result.ok) {
     throw new ApiError("invalid_path", result.detail, {
       errors: [{ in: "path", pointer: "/path", detail: result.detail }],
     });
   }
-  if (result.path === "/") throw new ApiError("invalid_path", "the workspace root is a directory, not a file");
+  if (result.path === "/" && !allowRoot)
+    throw new ApiError("invalid_path", "the workspace root is a directory, not a file");
   return result.path;
+}
+
+/**
+ * The workspace object for a route's `{workspaceId}`, after the access check; and the
+ * principal's tenant, for mirroring counters into the index afterwards.
+ */
+export async function workspaceObject(c: AppContext, workspaceId: string) {
+  await loadWorkspace(c, workspaceId);
+  const { tenantId } = c.get("principal");
+  const workspaces = services(c.env).workspaces;
+  return {
+    object: workspaces.object(tenantId, workspaceId),
+    /** Mirrors a mutation's exact counters into the D1 index (lists read them from there). */
+    recordStats: (stats: { sizeBytes: number; fileCount: number }) =>
+      workspaces.recordStats(tenantId, workspaceId, stats),
+  };
 }

@@ -1,11 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
+import { orThrow } from "../fsErrors.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, WorkspaceParams } from "../schemas.ts";
-import { services } from "../services.ts";
-import { loadWorkspace } from "../workspaceAccess.ts";
-import { FilePath, workspacePath } from "./filePath.ts";
+import { FilePath, workspaceObject, workspacePath } from "./filePath.ts";
+import { parseRange } from "./range.ts";
 
 const route = createRoute({
   method: "get",
@@ -13,16 +13,25 @@ const route = createRoute({
   operationId: "getFile",
   tags: ["Files"],
   summary: "Read a file",
-  description: "Answers the raw bytes with the file's `ETag`, streamed from the workspace.",
+  description:
+    "Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` answers 304 when unchanged.",
   security: [{ bearer: [] }],
   middleware: [requireScope("workspaces:read")] as const,
-  request: { params: WorkspaceParams.extend({ path: FilePath }) },
+  request: {
+    params: WorkspaceParams.extend({ path: FilePath }),
+    headers: z.object({ range: z.string().optional(), "if-none-match": z.string().optional() }),
+  },
   responses: {
     200: {
       description: "The file's bytes",
       content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary" }) } },
     },
-    ...errorResponses(404),
+    206: {
+      description: "The requested range",
+      content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary" }) } },
+    },
+    304: { description: "Not modified" },
+    ...errorResponses(404, 409, 416),
   },
 });
 
@@ -30,16 +39,36 @@ export function registerFilesGet(app: App) {
   app.openapi(route, async (c) => {
     const { workspaceId, path: rawPath } = c.req.valid("param");
     const path = workspacePath(rawPath);
-    await loadWorkspace(c, workspaceId);
-    const result = await services(c.env).workspaces.object(c.get("principal").tenantId, workspaceId).getFile(path);
-    if (!result.ok) throw new ApiError("not_found", `no file ${path}`);
+    const headers = c.req.valid("header");
+    const { object } = await workspaceObject(c, workspaceId);
+    const { stat } = orThrow(await object.stat(path));
+    if (stat.type === "dir") throw new ApiError("conflict", `EISDIR: ${path} is a directory; list it with fs/list`);
+    const common = {
+      etag: stat.etag ?? "",
+      "last-modified": new Date(stat.mtime).toUTCString(),
+      "accept-ranges": "bytes",
+    };
+    if (headers["if-none-match"] !== undefined && headers["if-none-match"] === stat.etag) {
+      return new Response(null, { status: 304, headers: common });
+    }
+    const range = headers.range ? parseRange(headers.range, stat.size) : null;
+    if (range === "unsatisfiable") {
+      throw new ApiError("range_not_satisfiable", `the file has ${stat.size} bytes`, {
+        headers: { "content-range": `bytes */${stat.size}` },
+      });
+    }
+    const read = orThrow(
+      await object.readFile(path, range ? { offset: range.start, length: range.end - range.start + 1 } : {}),
+    );
+    const length = read.end - read.start;
     // A fixed-length stream lets workerd send Content-Length instead of chunked encoding.
-    return new Response(result.body.pipeThrough(new FixedLengthStream(result.file.size)), {
-      headers: {
-        "content-type": "application/octet-stream",
-        etag: result.file.etag,
-        "last-modified": new Date(result.file.mtime).toUTCString(),
-      },
-    });
+    const body = read.body.pipeThrough(new FixedLengthStream(length));
+    const responseHeaders: Record<string, string> = {
+      ...common,
+      etag: read.stat.etag ?? "",
+      "content-type": "application/octet-stream",
+    };
+    if (range) responseHeaders["content-range"] = `bytes ${read.start}-${read.end - 1}/${read.stat.size}`;
+    return new Response(body, { status: range ? 206 : 200, headers: responseHeaders });
   });
 }

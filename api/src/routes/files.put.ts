@@ -2,18 +2,22 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { workspaceLimits } from "../../../tenants/workspace/limits.ts";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
+import { orThrow } from "../fsErrors.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, Timestamp, WorkspaceParams } from "../schemas.ts";
-import { services } from "../services.ts";
-import { loadWorkspace } from "../workspaceAccess.ts";
-import { FilePath, workspacePath } from "./filePath.ts";
+import { FilePath, workspaceObject, workspacePath } from "./filePath.ts";
 
 export const FileInfo = z
   .object({
     path: z.string().openapi({ example: "/src/main.ts" }),
+    name: z.string(),
+    type: z.enum(["file", "dir", "symlink"]),
     size: z.number().int(),
-    etag: z.string(),
+    mode: z.number().int().openapi({ description: "Permission bits, e.g. 420 (0o644)." }),
     mtime: Timestamp,
+    ctime: Timestamp,
+    etag: z.string().optional().openapi({ description: "Strong ETag of a file's content." }),
+    target: z.string().optional().openapi({ description: "A symlink's target." }),
   })
   .openapi("FileInfo");
 
@@ -23,11 +27,17 @@ const route = createRoute({
   operationId: "putFile",
   tags: ["Files"],
   summary: "Write a file",
-  description: "The raw body is the file's bytes. It streams into the workspace; parents need not exist.",
+  description:
+    "The raw body is the file's bytes, streamed into the workspace (up to 2 GiB); missing parent directories are created. `If-Match: <etag>` writes only over that version, `If-None-Match: *` only if nothing is there (412 otherwise). `?append=true` appends.",
   security: [{ bearer: [] }],
   middleware: [requireScope("workspaces:write")] as const,
   request: {
     params: WorkspaceParams.extend({ path: FilePath }),
+    query: z.object({ append: z.enum(["true", "false"]).optional() }),
+    headers: z.object({
+      "if-match": z.string().optional(),
+      "if-none-match": z.literal("*").optional(),
+    }),
     body: {
       required: true,
       content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary" }) } },
@@ -35,7 +45,7 @@ const route = createRoute({
   },
   responses: {
     200: { description: "Written", content: { "application/json": { schema: FileInfo } } },
-    ...errorResponses(404, 413),
+    ...errorResponses(404, 409, 412, 413, 507),
   },
 });
 
@@ -43,18 +53,20 @@ export function registerFilesPut(app: App) {
   app.openapi(route, async (c) => {
     const { workspaceId, path: rawPath } = c.req.valid("param");
     const path = workspacePath(rawPath);
-    const declared = Number(c.req.header("content-length") ?? "0");
-    if (declared > workspaceLimits.fileBytesMax) {
+    const headers = c.req.valid("header");
+    if (Number(c.req.header("content-length") ?? "0") > workspaceLimits.fileBytesMax) {
       throw new ApiError("payload_too_large", `a file may be at most ${workspaceLimits.fileBytesMax} bytes`);
     }
-    await loadWorkspace(c, workspaceId);
-    const { tenantId } = c.get("principal");
-    const workspaces = services(c.env).workspaces;
-    const body = c.req.raw.body ?? new Blob([]).stream();
-    const result = await workspaces.object(tenantId, workspaceId).putFile(path, body);
-    if (!result.ok)
-      throw new ApiError("payload_too_large", `a file may be at most ${workspaceLimits.fileBytesMax} bytes`);
-    await workspaces.recordStats(tenantId, workspaceId, result.stats);
-    return c.json(result.file, 200);
+    const workspace = await workspaceObject(c, workspaceId);
+    const result = orThrow(
+      await workspace.object.writeFile(path, c.req.raw.body ?? new Uint8Array(0), {
+        mode: c.req.valid("query").append === "true" ? "append" : "overwrite",
+        ...(headers["if-match"] ? { ifMatch: headers["if-match"] } : {}),
+        ...(headers["if-none-match"] ? { ifNoneMatch: "*" as const } : {}),
+      }),
+    );
+    await workspace.recordStats(result.stats);
+    c.header("etag", result.stat.etag);
+    return c.json(result.stat, 200);
   });
 }

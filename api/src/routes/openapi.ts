@@ -21,6 +21,7 @@ export function openApiDocument(app: App) {
       { name: "Keys", description: "API keys" },
       { name: "Workspaces", description: "Workspaces and their labels" },
       { name: "Files", description: "File contents" },
+      { name: "Filesystem", description: "Directory and path operations" },
       { name: "Usage", description: "Metered usage" },
     ],
   });

@@ -58,8 +58,27 @@ const ROUTES: SecuredRoute[] = [
     path: "/v1/workspaces/{workspaceId}/files/seed.txt",
     scope: "workspaces:read",
   },
+  { operationId: "headFile", method: "HEAD", path: "/v1/workspaces/{workspaceId}/files/seed.txt", scope: "workspaces:read" },
+  { operationId: "deleteFile", method: "DELETE", path: "/v1/workspaces/{workspaceId}/files/seed.txt", scope: "workspaces:write" },
+  { operationId: "listPath", method: "GET", path: "/v1/workspaces/{workspaceId}/fs/list?path=/", scope: "workspaces:read" },
+  { operationId: "listChanges", method: "GET", path: "/v1/workspaces/{workspaceId}/fs/changes", scope: "workspaces:read" },
+  ...fsOp("statPath", "stat", "workspaces:read", { path: "/seed.txt" }),
+  ...fsOp("mkdir", "mkdir", "workspaces:write", { path: "/made" }),
+  ...fsOp("move", "move", "workspaces:write", { from: "/seed.txt", to: "/moved.txt" }),
+  ...fsOp("copy", "copy", "workspaces:write", { from: "/seed.txt", to: "/copied.txt" }),
+  ...fsOp("symlink", "symlink", "workspaces:write", { target: "seed.txt", path: "/another-link" }),
+  ...fsOp("readlink", "readlink", "workspaces:read", { path: "/link" }),
+  ...fsOp("chmod", "chmod", "workspaces:write", { path: "/seed.txt", mode: 0o600 }),
+  ...fsOp("truncate", "truncate", "workspaces:write", { path: "/seed.txt", size: 1 }),
+  ...fsOp("grep", "grep", "workspaces:read", { pattern: "seed", path: "/" }),
+  ...fsOp("find", "find", "workspaces:read", { path: "/", name: "*.txt" }),
+  ...fsOp("batch", "batch", "workspaces:write", { ops: [{ op: "write", path: "/b.txt", content: "b" }] }),
   { operationId: "getUsage", method: "GET", path: "/v1/usage", scope: "billing:read" },
 ];
+
+function fsOp(operationId: string, op: string, scope: Scope, json: unknown): SecuredRoute[] {
+  return [{ operationId, method: "POST", path: `/v1/workspaces/{workspaceId}/fs/${op}`, scope, request: { json } }];
+}
 
 /** Fresh resources owned by `owner` for one check, so destructive routes never disturb another. */
 async function pathFor(route: SecuredRoute, owner: TenantFixture): Promise<string> {
@@ -68,6 +87,11 @@ async function pathFor(route: SecuredRoute, owner: TenantFixture): Promise<strin
     const workspaceId = await createWorkspace(owner.key);
     const seeded = await call("PUT", `/v1/workspaces/${workspaceId}/files/seed.txt`, { key: owner.key, body: "seed" });
     expect(seeded.status).toBe(200);
+    const link = await call("POST", `/v1/workspaces/${workspaceId}/fs/symlink`, {
+      key: owner.key,
+      json: { target: "seed.txt", path: "/link" },
+    });
+    expect(link.status).toBe(200);
     path = path.replace("{workspaceId}", workspaceId);
   }
   if (path.includes("{keyId}")) path = path.replace("{keyId}", (await createKey(owner.key, {})).id);
@@ -83,6 +107,12 @@ beforeAll(async () => {
 });
 
 describe.each(ROUTES)("$method $path", (route) => {
+  // A HEAD answer has no body, so the detail of a refusal can only be checked on other methods.
+  const detailOf = (problem: Record<string, unknown>) => (route.method === "HEAD" ? undefined : problem.detail);
+  const expectDetail = (problem: Record<string, unknown>, pattern: RegExp | string) => {
+    const detail = detailOf(problem);
+    if (detail !== undefined) expect(detail).toMatch(pattern);
+  };
   const send = async (key: string | undefined, owner = alice) =>
     call(route.method, await pathFor(route, owner), { ...route.request, key });
 
@@ -104,23 +134,23 @@ describe.each(ROUTES)("$method $path", (route) => {
   it("refuses a key whose checksum does not match", async () => {
     const last = alice.key.at(-1) === "a" ? "b" : "a";
     const problem = await expectProblem(await send(alice.key.slice(0, -1) + last), 401, "unauthorized");
-    expect(problem.detail).toMatch(/checksum/);
+    expectDetail(problem, /checksum/);
   });
 
   it("refuses a well-formed key that was never issued", async () => {
     const { generateKeySecret } = await import("../../../tenants/account/keySecret.ts");
     const problem = await expectProblem(await send(await generateKeySecret()), 401, "unauthorized");
-    expect(problem.detail).toMatch(/does not exist/);
+    expectDetail(problem, /does not exist/);
   });
 
   it("refuses a revoked key", async () => {
     const problem = await expectProblem(await send(await revokedKey(alice)), 401, "unauthorized");
-    expect(problem.detail).toMatch(/revoked/);
+    expectDetail(problem, /revoked/);
   });
 
   it("refuses an expired key", async () => {
     const problem = await expectProblem(await send(await expiredKey(alice)), 401, "unauthorized");
-    expect(problem.detail).toMatch(/expired/);
+    expectDetail(problem, /expired/);
   });
 
   // The checks below apply only to some routes; the others have nothing to check, so get no test.
@@ -128,7 +158,7 @@ describe.each(ROUTES)("$method $path", (route) => {
   if (scope !== null) {
     it("refuses a key without the route's scope", async () => {
       const problem = await expectProblem(await send(await keyWithout(alice, scope)), 403, "forbidden");
-      expect(problem.detail).toContain(scope);
+      expectDetail(problem, scope);
     });
   }
 

@@ -3,7 +3,7 @@
 
 import { client } from './client.gen.ts';
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client/index.ts';
-import type { CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateWorkspaceData, CreateWorkspaceErrors, CreateWorkspaceResponses, DeleteWorkspaceData, DeleteWorkspaceErrors, DeleteWorkspaceResponses, GetAccountData, GetAccountErrors, GetAccountResponses, GetFileData, GetFileErrors, GetFileResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWorkspaceData, GetWorkspaceErrors, GetWorkspaceResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListWorkspacesData, ListWorkspacesErrors, ListWorkspacesResponses, PutFileData, PutFileErrors, PutFileResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, SignupData, SignupErrors, SignupResponses, UpdateWorkspaceData, UpdateWorkspaceErrors, UpdateWorkspaceResponses } from './types.gen.ts';
+import type { BatchData, BatchErrors, BatchResponses, ChmodData, ChmodErrors, ChmodResponses, CopyData, CopyErrors, CopyResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateWorkspaceData, CreateWorkspaceErrors, CreateWorkspaceResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, DeleteWorkspaceData, DeleteWorkspaceErrors, DeleteWorkspaceResponses, FindData, FindErrors, FindResponses, GetAccountData, GetAccountErrors, GetAccountResponses, GetFileData, GetFileErrors, GetFileResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWorkspaceData, GetWorkspaceErrors, GetWorkspaceResponses, GrepData, GrepErrors, GrepResponses, HeadFileData, HeadFileErrors, HeadFileResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListPathData, ListPathErrors, ListPathResponses, ListWorkspacesData, ListWorkspacesErrors, ListWorkspacesResponses, MkdirData, MkdirErrors, MkdirResponses, MoveData, MoveErrors, MoveResponses, PutFileData, PutFileErrors, PutFileResponses, ReadlinkData, ReadlinkErrors, ReadlinkResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, SignupData, SignupErrors, SignupResponses, StatPathData, StatPathErrors, StatPathResponses, SymlinkData, SymlinkErrors, SymlinkResponses, TruncateData, TruncateErrors, TruncateResponses, UpdateWorkspaceData, UpdateWorkspaceErrors, UpdateWorkspaceResponses } from './types.gen.ts';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -135,9 +135,20 @@ export const updateWorkspace = <ThrowOnError extends boolean = false>(options: O
 });
 
 /**
+ * Delete a file, link or directory
+ *
+ * A non-empty directory needs `?recursive=true` (409 otherwise). `If-Match: <etag>` deletes only that version of a file (412 otherwise).
+ */
+export const deleteFile = <ThrowOnError extends boolean = false>(options: Options<DeleteFileData, ThrowOnError>): RequestResult<DeleteFileResponses, DeleteFileErrors, ThrowOnError> => (options.client ?? client).delete<DeleteFileResponses, DeleteFileErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/files/{path}',
+    ...options
+});
+
+/**
  * Read a file
  *
- * Answers the raw bytes with the file's `ETag`, streamed from the workspace.
+ * Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` answers 304 when unchanged.
  */
 export const getFile = <ThrowOnError extends boolean = false>(options: Options<GetFileData, ThrowOnError>): RequestResult<GetFileResponses, GetFileErrors, ThrowOnError> => (options.client ?? client).get<GetFileResponses, GetFileErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -146,9 +157,20 @@ export const getFile = <ThrowOnError extends boolean = false>(options: Options<G
 });
 
 /**
+ * Stat a file as headers
+ *
+ * `Content-Length`, `ETag`, `Last-Modified`, and `X-File-Type` / `X-File-Mode` for a file or directory, without its bytes.
+ */
+export const headFile = <ThrowOnError extends boolean = false>(options: Options<HeadFileData, ThrowOnError>): RequestResult<HeadFileResponses, HeadFileErrors, ThrowOnError> => (options.client ?? client).head<HeadFileResponses, HeadFileErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/files/{path}',
+    ...options
+});
+
+/**
  * Write a file
  *
- * The raw body is the file's bytes. It streams into the workspace; parents need not exist.
+ * The raw body is the file's bytes, streamed into the workspace (up to 2 GiB); missing parent directories are created. `If-Match: <etag>` writes only over that version, `If-None-Match: *` only if nothing is there (412 otherwise). `?append=true` appends.
  */
 export const putFile = <ThrowOnError extends boolean = false>(options: Options<PutFileData, ThrowOnError>): RequestResult<PutFileResponses, PutFileErrors, ThrowOnError> => (options.client ?? client).put<PutFileResponses, PutFileErrors, ThrowOnError>({
     bodySerializer: null,
@@ -157,6 +179,187 @@ export const putFile = <ThrowOnError extends boolean = false>(options: Options<P
     ...options,
     headers: {
         'Content-Type': 'application/octet-stream',
+        ...options.headers
+    }
+});
+
+/**
+ * List a directory
+ *
+ * Entries in path order; `recursive=true` lists the whole subtree. Page with `limit` and `cursor`.
+ */
+export const listPath = <ThrowOnError extends boolean = false>(options: Options<ListPathData, ThrowOnError>): RequestResult<ListPathResponses, ListPathErrors, ThrowOnError> => (options.client ?? client).get<ListPathResponses, ListPathErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/fs/list',
+    ...options
+});
+
+/**
+ * The change log since a revision
+ *
+ * Every mutation has a revision and the paths it touched. If `since` is older than `oldestRev - 1`, entries were compacted away: re-list instead of replaying.
+ */
+export const listChanges = <ThrowOnError extends boolean = false>(options: Options<ListChangesData, ThrowOnError>): RequestResult<ListChangesResponses, ListChangesErrors, ThrowOnError> => (options.client ?? client).get<ListChangesResponses, ListChangesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/fs/changes',
+    ...options
+});
+
+/**
+ * Stat a path
+ *
+ * Follows a final symlink unless `followSymlinks: false` (lstat).
+ */
+export const statPath = <ThrowOnError extends boolean = false>(options: Options<StatPathData, ThrowOnError>): RequestResult<StatPathResponses, StatPathErrors, ThrowOnError> => (options.client ?? client).post<StatPathResponses, StatPathErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/fs/stat',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Create a directory
+ *
+ * `recursive: true` creates missing parents and succeeds if the directory exists (mkdir -p).
+ */
+export const mkdir = <ThrowOnError extends boolean = false>(options: Options<MkdirData, ThrowOnError>): RequestResult<MkdirResponses, MkdirErrors, ThrowOnError> => (options.client ?? client).post<MkdirResponses, MkdirErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/fs/mkdir',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Move or rename (atomic)
+ *
+ * rename(2): one step however large the directory. Replaces a file target, or an empty directory with a directory, unless `overwrite: false`.
+ */
+export const move = <ThrowOnError extends boolean = false>(options: Options<MoveData, ThrowOnError>): RequestResult<MoveResponses, MoveErrors, ThrowOnError> => (options.client ?? client).post<MoveResponses, MoveErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/fs/move',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Copy a file or directory
+ *
+ * Content is shared with the source, not duplicated. An existing target is 409 unless `overwrite: true` (files only).
+ */
+export const copy = <ThrowOnError extends boolean = false>(options: Options<CopyData, ThrowOnError>): RequestResult<CopyResponses, CopyErrors, ThrowOnError> => (options.client ?? client).post<CopyResponses, CopyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/fs/copy',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Create a symbolic link
+ *
+ * `target` is relative to the link's directory, or absolute within the workspace; it never leads outside it.
+ */
+export const symlink = <ThrowOnError extends boolean = false>(options: Options<SymlinkData, ThrowOnError>): RequestResult<SymlinkResponses, SymlinkErrors, ThrowOnError> => (options.client ?? client).post<SymlinkResponses, SymlinkErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/fs/symlink',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Read a symbolic link's target
+ */
+export const readlink = <ThrowOnError extends boolean = false>(options: Options<ReadlinkData, ThrowOnError>): RequestResult<ReadlinkResponses, ReadlinkErrors, ThrowOnError> => (options.client ?? client).post<ReadlinkResponses, ReadlinkErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/fs/readlink',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Set permission bits
+ */
+export const chmod = <ThrowOnError extends boolean = false>(options: Options<ChmodData, ThrowOnError>): RequestResult<ChmodResponses, ChmodErrors, ThrowOnError> => (options.client ?? client).post<ChmodResponses, ChmodErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/fs/chmod',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Cut a file to a size, or extend it with zero bytes
+ */
+export const truncate = <ThrowOnError extends boolean = false>(options: Options<TruncateData, ThrowOnError>): RequestResult<TruncateResponses, TruncateErrors, ThrowOnError> => (options.client ?? client).post<TruncateResponses, TruncateErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/fs/truncate',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Search file contents with a regular expression
+ *
+ * JavaScript regular expression syntax, line by line, under `path`. `include`/`exclude` are globs on paths relative to `path`. Binary files are skipped.
+ */
+export const grep = <ThrowOnError extends boolean = false>(options: Options<GrepData, ThrowOnError>): RequestResult<GrepResponses, GrepErrors, ThrowOnError> => (options.client ?? client).post<GrepResponses, GrepErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/fs/grep',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Find entries by name, type, size and modification time
+ *
+ * `name` is a glob on the entry's name (`*.ts`), or on its path relative to `path` when it contains `/`.
+ */
+export const find = <ThrowOnError extends boolean = false>(options: Options<FindData, ThrowOnError>): RequestResult<FindResponses, FindErrors, ThrowOnError> => (options.client ?? client).post<FindResponses, FindErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/fs/find',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Apply writes, deletes and moves all-or-nothing
+ *
+ * Operations apply in order in one transaction. If any fails, none is applied, and the error names the failing operation's index.
+ */
+export const batch = <ThrowOnError extends boolean = false>(options: Options<BatchData, ThrowOnError>): RequestResult<BatchResponses, BatchErrors, ThrowOnError> => (options.client ?? client).post<BatchResponses, BatchErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/fs/batch',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
         ...options.headers
     }
 });

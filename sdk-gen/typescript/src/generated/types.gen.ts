@@ -43,8 +43,12 @@ export type Problem = {
     title: string;
     status: number;
     detail: string;
-    code: 'bad_request' | 'malformed_json' | 'validation_failed' | 'invalid_path' | 'unauthorized' | 'spend_cap_reached' | 'forbidden' | 'not_found' | 'method_not_allowed' | 'conflict' | 'precondition_failed' | 'payload_too_large' | 'unsupported_media_type' | 'rate_limited' | 'quota_exceeded' | 'internal' | 'executor_unavailable';
+    code: 'bad_request' | 'malformed_json' | 'validation_failed' | 'invalid_path' | 'unauthorized' | 'spend_cap_reached' | 'forbidden' | 'not_found' | 'method_not_allowed' | 'conflict' | 'precondition_failed' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'rate_limited' | 'insufficient_storage' | 'quota_exceeded' | 'internal' | 'executor_unavailable';
     requestId: string;
+    /**
+     * For filesystem errors, the POSIX code (ENOENT, EEXIST, ENOTEMPTY…).
+     */
+    fsCode?: string;
     errors?: Array<{
         in: 'body' | 'query' | 'path' | 'header';
         pointer: string;
@@ -77,9 +81,79 @@ export type WorkspacePage = {
 
 export type FileInfo = {
     path: string;
+    name: string;
+    type: 'file' | 'dir' | 'symlink';
     size: number;
-    etag: string;
+    /**
+     * Permission bits, e.g. 420 (0o644).
+     */
+    mode: number;
     mtime: string;
+    ctime: string;
+    /**
+     * Strong ETag of a file's content.
+     */
+    etag?: string;
+    /**
+     * A symlink's target.
+     */
+    target?: string;
+};
+
+export type Removed = {
+    removed: number;
+};
+
+export type DirectoryPage = {
+    entries: Array<FileInfo>;
+    nextCursor: string | null;
+};
+
+export type ChangePage = {
+    changes: Array<{
+        rev: number;
+        at: string;
+        op: string;
+        paths: Array<string>;
+    }>;
+    /**
+     * The workspace's current revision.
+     */
+    revision: number;
+    /**
+     * The oldest revision still in the log.
+     */
+    oldestRev: number;
+};
+
+export type GrepResult = {
+    matches: Array<{
+        path: string;
+        line: number;
+        text: string;
+    }>;
+    /**
+     * True when `maxMatches` or the scan limit cut the search short.
+     */
+    truncated: boolean;
+};
+
+export type FindResult = {
+    entries: Array<FileInfo>;
+    truncated: boolean;
+};
+
+export type BatchResult = {
+    results: Array<{
+        op: 'write';
+        stat: FileInfo;
+    } | {
+        op: 'delete';
+        removed: number;
+    } | {
+        op: 'move';
+        stat: FileInfo;
+    }>;
 };
 
 export type UsageSeries = {
@@ -528,8 +602,72 @@ export type UpdateWorkspaceResponses = {
 
 export type UpdateWorkspaceResponse = UpdateWorkspaceResponses[keyof UpdateWorkspaceResponses];
 
+export type DeleteFileData = {
+    body?: never;
+    headers?: {
+        'if-match'?: string;
+    };
+    path: {
+        workspaceId: string;
+        /**
+         * The file's path inside the workspace, without the leading slash; `/` separators are allowed.
+         */
+        path: string;
+    };
+    query?: {
+        recursive?: 'true' | 'false';
+    };
+    url: '/v1/workspaces/{workspaceId}/files/{path}';
+};
+
+export type DeleteFileErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Conflict
+     */
+    409: Problem;
+    /**
+     * Precondition failed
+     */
+    412: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type DeleteFileError = DeleteFileErrors[keyof DeleteFileErrors];
+
+export type DeleteFileResponses = {
+    /**
+     * Deleted
+     */
+    200: Removed;
+};
+
+export type DeleteFileResponse = DeleteFileResponses[keyof DeleteFileResponses];
+
 export type GetFileData = {
     body?: never;
+    headers?: {
+        range?: string;
+        'if-none-match'?: string;
+    };
     path: {
         workspaceId: string;
         /**
@@ -559,6 +697,14 @@ export type GetFileErrors = {
      */
     404: Problem;
     /**
+     * Conflict
+     */
+    409: Problem;
+    /**
+     * Range not satisfiable
+     */
+    416: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
@@ -571,12 +717,16 @@ export type GetFileResponses = {
      * The file's bytes
      */
     200: Blob | File;
+    /**
+     * The requested range
+     */
+    206: Blob | File;
 };
 
 export type GetFileResponse = GetFileResponses[keyof GetFileResponses];
 
-export type PutFileData = {
-    body: Blob | File;
+export type HeadFileData = {
+    body?: never;
     path: {
         workspaceId: string;
         /**
@@ -585,6 +735,57 @@ export type PutFileData = {
         path: string;
     };
     query?: never;
+    url: '/v1/workspaces/{workspaceId}/files/{path}';
+};
+
+export type HeadFileErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type HeadFileError = HeadFileErrors[keyof HeadFileErrors];
+
+export type HeadFileResponses = {
+    /**
+     * The entry exists; its stat is in the headers
+     */
+    200: unknown;
+};
+
+export type PutFileData = {
+    body: Blob | File;
+    headers?: {
+        'if-match'?: string;
+        'if-none-match'?: '*';
+    };
+    path: {
+        workspaceId: string;
+        /**
+         * The file's path inside the workspace, without the leading slash; `/` separators are allowed.
+         */
+        path: string;
+    };
+    query?: {
+        append?: 'true' | 'false';
+    };
     url: '/v1/workspaces/{workspaceId}/files/{path}';
 };
 
@@ -606,6 +807,14 @@ export type PutFileErrors = {
      */
     404: Problem;
     /**
+     * Conflict
+     */
+    409: Problem;
+    /**
+     * Precondition failed
+     */
+    412: Problem;
+    /**
      * Payload too large
      */
     413: Problem;
@@ -613,6 +822,10 @@ export type PutFileErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Insufficient storage
+     */
+    507: Problem;
 };
 
 export type PutFileError = PutFileErrors[keyof PutFileErrors];
@@ -625,6 +838,825 @@ export type PutFileResponses = {
 };
 
 export type PutFileResponse = PutFileResponses[keyof PutFileResponses];
+
+export type ListPathData = {
+    body?: never;
+    path: {
+        workspaceId: string;
+    };
+    query?: {
+        path?: string;
+        recursive?: 'true' | 'false';
+        limit?: number;
+        cursor?: string;
+    };
+    url: '/v1/workspaces/{workspaceId}/fs/list';
+};
+
+export type ListPathErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Conflict
+     */
+    409: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type ListPathError = ListPathErrors[keyof ListPathErrors];
+
+export type ListPathResponses = {
+    /**
+     * A page of entries
+     */
+    200: DirectoryPage;
+};
+
+export type ListPathResponse = ListPathResponses[keyof ListPathResponses];
+
+export type ListChangesData = {
+    body?: never;
+    path: {
+        workspaceId: string;
+    };
+    query?: {
+        since?: number | null;
+        limit?: number;
+    };
+    url: '/v1/workspaces/{workspaceId}/fs/changes';
+};
+
+export type ListChangesErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type ListChangesError = ListChangesErrors[keyof ListChangesErrors];
+
+export type ListChangesResponses = {
+    /**
+     * Changes after `since`, oldest first
+     */
+    200: ChangePage;
+};
+
+export type ListChangesResponse = ListChangesResponses[keyof ListChangesResponses];
+
+export type StatPathData = {
+    body: {
+        path: string;
+        followSymlinks?: boolean;
+    };
+    path: {
+        workspaceId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/fs/stat';
+};
+
+export type StatPathErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Conflict
+     */
+    409: Problem;
+    /**
+     * Precondition failed
+     */
+    412: Problem;
+    /**
+     * Payload too large
+     */
+    413: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Insufficient storage
+     */
+    507: Problem;
+};
+
+export type StatPathError = StatPathErrors[keyof StatPathErrors];
+
+export type StatPathResponses = {
+    /**
+     * Done
+     */
+    200: FileInfo;
+};
+
+export type StatPathResponse = StatPathResponses[keyof StatPathResponses];
+
+export type MkdirData = {
+    body: {
+        path: string;
+        recursive?: boolean;
+        mode?: number;
+    };
+    path: {
+        workspaceId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/fs/mkdir';
+};
+
+export type MkdirErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Conflict
+     */
+    409: Problem;
+    /**
+     * Precondition failed
+     */
+    412: Problem;
+    /**
+     * Payload too large
+     */
+    413: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Insufficient storage
+     */
+    507: Problem;
+};
+
+export type MkdirError = MkdirErrors[keyof MkdirErrors];
+
+export type MkdirResponses = {
+    /**
+     * Done
+     */
+    200: FileInfo;
+};
+
+export type MkdirResponse = MkdirResponses[keyof MkdirResponses];
+
+export type MoveData = {
+    body: {
+        from: string;
+        to: string;
+        overwrite?: boolean;
+    };
+    path: {
+        workspaceId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/fs/move';
+};
+
+export type MoveErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Conflict
+     */
+    409: Problem;
+    /**
+     * Precondition failed
+     */
+    412: Problem;
+    /**
+     * Payload too large
+     */
+    413: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Insufficient storage
+     */
+    507: Problem;
+};
+
+export type MoveError = MoveErrors[keyof MoveErrors];
+
+export type MoveResponses = {
+    /**
+     * Done
+     */
+    200: FileInfo;
+};
+
+export type MoveResponse = MoveResponses[keyof MoveResponses];
+
+export type CopyData = {
+    body: {
+        from: string;
+        to: string;
+        overwrite?: boolean;
+    };
+    path: {
+        workspaceId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/fs/copy';
+};
+
+export type CopyErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Conflict
+     */
+    409: Problem;
+    /**
+     * Precondition failed
+     */
+    412: Problem;
+    /**
+     * Payload too large
+     */
+    413: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Insufficient storage
+     */
+    507: Problem;
+};
+
+export type CopyError = CopyErrors[keyof CopyErrors];
+
+export type CopyResponses = {
+    /**
+     * Done
+     */
+    200: FileInfo;
+};
+
+export type CopyResponse = CopyResponses[keyof CopyResponses];
+
+export type SymlinkData = {
+    body: {
+        target: string;
+        path: string;
+    };
+    path: {
+        workspaceId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/fs/symlink';
+};
+
+export type SymlinkErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Conflict
+     */
+    409: Problem;
+    /**
+     * Precondition failed
+     */
+    412: Problem;
+    /**
+     * Payload too large
+     */
+    413: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Insufficient storage
+     */
+    507: Problem;
+};
+
+export type SymlinkError = SymlinkErrors[keyof SymlinkErrors];
+
+export type SymlinkResponses = {
+    /**
+     * Done
+     */
+    200: FileInfo;
+};
+
+export type SymlinkResponse = SymlinkResponses[keyof SymlinkResponses];
+
+export type ReadlinkData = {
+    body: {
+        path: string;
+    };
+    path: {
+        workspaceId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/fs/readlink';
+};
+
+export type ReadlinkErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Conflict
+     */
+    409: Problem;
+    /**
+     * Precondition failed
+     */
+    412: Problem;
+    /**
+     * Payload too large
+     */
+    413: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Insufficient storage
+     */
+    507: Problem;
+};
+
+export type ReadlinkError = ReadlinkErrors[keyof ReadlinkErrors];
+
+export type ReadlinkResponses = {
+    /**
+     * Done
+     */
+    200: {
+        target: string;
+    };
+};
+
+export type ReadlinkResponse = ReadlinkResponses[keyof ReadlinkResponses];
+
+export type ChmodData = {
+    body: {
+        path: string;
+        mode: number;
+    };
+    path: {
+        workspaceId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/fs/chmod';
+};
+
+export type ChmodErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Conflict
+     */
+    409: Problem;
+    /**
+     * Precondition failed
+     */
+    412: Problem;
+    /**
+     * Payload too large
+     */
+    413: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Insufficient storage
+     */
+    507: Problem;
+};
+
+export type ChmodError = ChmodErrors[keyof ChmodErrors];
+
+export type ChmodResponses = {
+    /**
+     * Done
+     */
+    200: FileInfo;
+};
+
+export type ChmodResponse = ChmodResponses[keyof ChmodResponses];
+
+export type TruncateData = {
+    body: {
+        path: string;
+        size: number;
+    };
+    path: {
+        workspaceId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/fs/truncate';
+};
+
+export type TruncateErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Conflict
+     */
+    409: Problem;
+    /**
+     * Precondition failed
+     */
+    412: Problem;
+    /**
+     * Payload too large
+     */
+    413: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Insufficient storage
+     */
+    507: Problem;
+};
+
+export type TruncateError = TruncateErrors[keyof TruncateErrors];
+
+export type TruncateResponses = {
+    /**
+     * Done
+     */
+    200: FileInfo;
+};
+
+export type TruncateResponse = TruncateResponses[keyof TruncateResponses];
+
+export type GrepData = {
+    body: {
+        pattern: string;
+        path?: string;
+        include?: Array<string>;
+        exclude?: Array<string>;
+        ignoreCase?: boolean;
+        maxMatches?: number;
+    };
+    path: {
+        workspaceId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/fs/grep';
+};
+
+export type GrepErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Conflict
+     */
+    409: Problem;
+    /**
+     * Precondition failed
+     */
+    412: Problem;
+    /**
+     * Payload too large
+     */
+    413: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Insufficient storage
+     */
+    507: Problem;
+};
+
+export type GrepError = GrepErrors[keyof GrepErrors];
+
+export type GrepResponses = {
+    /**
+     * Done
+     */
+    200: GrepResult;
+};
+
+export type GrepResponse = GrepResponses[keyof GrepResponses];
+
+export type FindData = {
+    body: {
+        path?: string;
+        name?: string;
+        type?: 'file' | 'dir' | 'symlink';
+        minSize?: number;
+        maxSize?: number;
+        modifiedAfter?: string;
+        modifiedBefore?: string;
+        limit?: number;
+    };
+    path: {
+        workspaceId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/fs/find';
+};
+
+export type FindErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Conflict
+     */
+    409: Problem;
+    /**
+     * Precondition failed
+     */
+    412: Problem;
+    /**
+     * Payload too large
+     */
+    413: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Insufficient storage
+     */
+    507: Problem;
+};
+
+export type FindError = FindErrors[keyof FindErrors];
+
+export type FindResponses = {
+    /**
+     * Done
+     */
+    200: FindResult;
+};
+
+export type FindResponse = FindResponses[keyof FindResponses];
+
+export type BatchData = {
+    body: {
+        ops: Array<{
+            op: 'write';
+            path: string;
+            /**
+             * UTF-8 text content.
+             */
+            content?: string;
+            /**
+             * Binary content, base64-encoded.
+             */
+            contentBase64?: string;
+            ifMatch?: string;
+            /**
+             * Fail if the file exists.
+             */
+            exclusive?: boolean;
+        } | {
+            op: 'delete';
+            path: string;
+            recursive?: boolean;
+            ifMatch?: string;
+        } | {
+            op: 'move';
+            from: string;
+            to: string;
+            overwrite?: boolean;
+        }>;
+    };
+    path: {
+        workspaceId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/fs/batch';
+};
+
+export type BatchErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Conflict
+     */
+    409: Problem;
+    /**
+     * Precondition failed
+     */
+    412: Problem;
+    /**
+     * Payload too large
+     */
+    413: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Insufficient storage
+     */
+    507: Problem;
+};
+
+export type BatchError = BatchErrors[keyof BatchErrors];
+
+export type BatchResponses = {
+    /**
+     * Done
+     */
+    200: BatchResult;
+};
+
+export type BatchResponse = BatchResponses[keyof BatchResponses];
 
 export type GetUsageData = {
     body?: never;

@@ -1,0 +1,20 @@
+import { z } from "@hono/zod-openapi";
+import type { App } from "../app.ts";
+import { WorkspacePathField } from "../schemas.ts";
+import { FileInfo } from "./files.put.ts";
+import { registerFsOp } from "./fsOp.ts";
+
+export function registerFsCopy(app: App) {
+  registerFsOp(app, {
+    op: "copy",
+    operationId: "copy",
+    summary: "Copy a file or directory",
+    description:
+      "Content is shared with the source, not duplicated. An existing target is 409 unless `overwrite: true` (files only).",
+    scope: "workspaces:write",
+    body: z.object({ from: WorkspacePathField, to: WorkspacePathField, overwrite: z.boolean().default(false) }),
+    response: FileInfo,
+    run: (object, body) => object.copy(body.from, body.to, { overwrite: body.overwrite }),
+    respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,
+  });
+}

@@ -1,0 +1,32 @@
+import { z } from "@hono/zod-openapi";
+import { workspaceLimits } from "../../../tenants/workspace/limits.ts";
+import type { App } from "../app.ts";
+import { Timestamp, WorkspacePathField } from "../schemas.ts";
+import { FileInfo } from "./files.put.ts";
+import { registerFsOp } from "./fsOp.ts";
+
+const FindResult = z.object({ entries: z.array(FileInfo), truncated: z.boolean() }).openapi("FindResult");
+
+export function registerFsFind(app: App) {
+  registerFsOp(app, {
+    op: "find",
+    operationId: "find",
+    summary: "Find entries by name, type, size and modification time",
+    description:
+      "`name` is a glob on the entry's name (`*.ts`), or on its path relative to `path` when it contains `/`.",
+    scope: "workspaces:read",
+    body: z.object({
+      path: WorkspacePathField.default("/"),
+      name: z.string().max(1024).optional(),
+      type: z.enum(["file", "dir", "symlink"]).optional(),
+      minSize: z.number().int().min(0).optional(),
+      maxSize: z.number().int().min(0).optional(),
+      modifiedAfter: Timestamp.optional(),
+      modifiedBefore: Timestamp.optional(),
+      limit: z.number().int().min(1).max(workspaceLimits.listPageMax).optional(),
+    }),
+    response: FindResult,
+    run: (object, { path, ...options }) => object.find(path, options),
+    respond: (result: z.infer<typeof FindResult>) => ({ entries: result.entries, truncated: result.truncated }),
+  });
+}

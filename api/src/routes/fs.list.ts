@@ -1,0 +1,55 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { workspaceLimits } from "../../../tenants/workspace/limits.ts";
+import type { App } from "../app.ts";
+import { orThrow } from "../fsErrors.ts";
+import { requireScope } from "../middleware/requireScope.ts";
+import { errorResponses, WorkspaceParams } from "../schemas.ts";
+import { workspaceObject, workspacePath } from "./filePath.ts";
+import { FileInfo } from "./files.put.ts";
+
+const route = createRoute({
+  method: "get",
+  path: "/v1/workspaces/{workspaceId}/fs/list",
+  operationId: "listPath",
+  tags: ["Filesystem"],
+  summary: "List a directory",
+  description: "Entries in path order; `recursive=true` lists the whole subtree. Page with `limit` and `cursor`.",
+  security: [{ bearer: [] }],
+  middleware: [requireScope("workspaces:read")] as const,
+  request: {
+    params: WorkspaceParams,
+    query: z.object({
+      path: z.string().default("/"),
+      recursive: z.enum(["true", "false"]).default("false"),
+      limit: z.coerce.number().int().min(1).max(workspaceLimits.listPageMax).default(workspaceLimits.listPageDefault),
+      cursor: z.string().max(workspaceLimits.pathLengthMax).optional(),
+    }),
+  },
+  responses: {
+    200: {
+      description: "A page of entries",
+      content: {
+        "application/json": {
+          schema: z.object({ entries: z.array(FileInfo), nextCursor: z.string().nullable() }).openapi("DirectoryPage"),
+        },
+      },
+    },
+    ...errorResponses(404, 409),
+  },
+});
+
+export function registerFsList(app: App) {
+  app.openapi(route, async (c) => {
+    const { workspaceId } = c.req.valid("param");
+    const query = c.req.valid("query");
+    const { object } = await workspaceObject(c, workspaceId);
+    const result = orThrow(
+      await object.list(workspacePath(query.path, { allowRoot: true }), {
+        recursive: query.recursive === "true",
+        limit: query.limit,
+        cursor: query.cursor,
+      }),
+    );
+    return c.json({ entries: result.entries, nextCursor: result.nextCursor }, 200);
+  });
+}

@@ -1,0 +1,20 @@
+import { z } from "@hono/zod-openapi";
+import type { App } from "../app.ts";
+import { WorkspacePathField } from "../schemas.ts";
+import { FileInfo } from "./files.put.ts";
+import { registerFsOp } from "./fsOp.ts";
+
+export function registerFsMove(app: App) {
+  registerFsOp(app, {
+    op: "move",
+    operationId: "move",
+    summary: "Move or rename (atomic)",
+    description:
+      "rename(2): one step however large the directory. Replaces a file target, or an empty directory with a directory, unless `overwrite: false`.",
+    scope: "workspaces:write",
+    body: z.object({ from: WorkspacePathField, to: WorkspacePathField, overwrite: z.boolean().default(true) }),
+    response: FileInfo,
+    run: (object, body) => object.move(body.from, body.to, { overwrite: body.overwrite }),
+    respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,
+  });
+}

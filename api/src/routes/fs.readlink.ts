@@ -1,0 +1,17 @@
+import { z } from "@hono/zod-openapi";
+import type { App } from "../app.ts";
+import { WorkspacePathField } from "../schemas.ts";
+import { registerFsOp } from "./fsOp.ts";
+
+export function registerFsReadlink(app: App) {
+  registerFsOp(app, {
+    op: "readlink",
+    operationId: "readlink",
+    summary: "Read a symbolic link's target",
+    scope: "workspaces:read",
+    body: z.object({ path: WorkspacePathField }),
+    response: z.object({ target: z.string() }),
+    run: (object, body) => object.readlink(body.path),
+    respond: (result: { target: string }) => ({ target: result.target }),
+  });
+}

@@ -1,0 +1,19 @@
+import { z } from "@hono/zod-openapi";
+import type { App } from "../app.ts";
+import { WorkspacePathField } from "../schemas.ts";
+import { FileInfo } from "./files.put.ts";
+import { registerFsOp } from "./fsOp.ts";
+
+export function registerFsStat(app: App) {
+  registerFsOp(app, {
+    op: "stat",
+    operationId: "statPath",
+    summary: "Stat a path",
+    description: "Follows a final symlink unless `followSymlinks: false` (lstat).",
+    scope: "workspaces:read",
+    body: z.object({ path: WorkspacePathField, followSymlinks: z.boolean().default(true) }),
+    response: FileInfo,
+    run: (object, body) => (body.followSymlinks ? object.stat(body.path) : object.lstat(body.path)),
+    respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,
+  });
+}

@@ -1,0 +1,20 @@
+import { z } from "@hono/zod-openapi";
+import type { App } from "../app.ts";
+import { WorkspacePathField } from "../schemas.ts";
+import { FileInfo } from "./files.put.ts";
+import { registerFsOp } from "./fsOp.ts";
+
+export function registerFsSymlink(app: App) {
+  registerFsOp(app, {
+    op: "symlink",
+    operationId: "symlink",
+    summary: "Create a symbolic link",
+    description:
+      "`target` is relative to the link's directory, or absolute within the workspace; it never leads outside it.",
+    scope: "workspaces:write",
+    body: z.object({ target: z.string().min(1).max(4096), path: WorkspacePathField }),
+    response: FileInfo,
+    run: (object, body) => object.symlink(body.target, body.path),
+    respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,
+  });
+}

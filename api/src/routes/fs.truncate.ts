@@ -1,0 +1,18 @@
+import { z } from "@hono/zod-openapi";
+import type { App } from "../app.ts";
+import { WorkspacePathField } from "../schemas.ts";
+import { FileInfo } from "./files.put.ts";
+import { registerFsOp } from "./fsOp.ts";
+
+export function registerFsTruncate(app: App) {
+  registerFsOp(app, {
+    op: "truncate",
+    operationId: "truncate",
+    summary: "Cut a file to a size, or extend it with zero bytes",
+    scope: "workspaces:write",
+    body: z.object({ path: WorkspacePathField, size: z.number().int().min(0) }),
+    response: FileInfo,
+    run: (object, body) => object.truncate(body.path, body.size),
+    respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,
+  });
+}

@@ -1,0 +1,63 @@
+/**
+ * The shape every `POST /v1/workspaces/{workspaceId}/fs/{op}` route shares: a JSON body,
+ * one call to the workspace object, the filesystem result (or its mapped error), and for
+ * mutations the workspace's counters mirrored into the index. Each op's own file supplies
+ * its schemas and the call.
+ */
+import { createRoute, type z } from "@hono/zod-openapi";
+import type { Scope } from "../../../tenants/account/scopes.ts";
+import type { WorkspaceDO } from "../../../tenants/workspace/WorkspaceDO.ts";
+import type { App } from "../app.ts";
+import { orThrow } from "../fsErrors.ts";
+import { requireScope } from "../middleware/requireScope.ts";
+import { errorResponses, WorkspaceParams } from "../schemas.ts";
+import { workspaceObject } from "./filePath.ts";
+
+type Stub = DurableObjectStub<WorkspaceDO>;
+
+export interface FsOpDefinition<B extends z.ZodObject, R extends z.ZodType> {
+  op: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  scope: Scope;
+  body: B;
+  response: R;
+  /** Calls the workspace object; returns its result value (ok or a filesystem failure). */
+  run: (object: Stub, body: z.infer<B>) => Promise<{ ok: boolean }>;
+  /** Picks the response body out of a successful result. */
+  respond: (result: never) => z.infer<R>;
+}
+
+export function registerFsOp<B extends z.ZodObject, R extends z.ZodType>(app: App, def: FsOpDefinition<B, R>) {
+  const route = createRoute({
+    method: "post",
+    path: `/v1/workspaces/{workspaceId}/fs/${def.op}`,
+    operationId: def.operationId,
+    tags: ["Filesystem"],
+    summary: def.summary,
+    ...(def.description ? { description: def.description } : {}),
+    security: [{ bearer: [] }],
+    middleware: [requireScope(def.scope)] as const,
+    request: {
+      params: WorkspaceParams,
+      body: { required: true, content: { "application/json": { schema: def.body } } },
+    },
+    responses: {
+      200: { description: "Done", content: { "application/json": { schema: def.response } } },
+      ...errorResponses(404, 409, 412, 413, 507),
+    },
+  });
+  app.openapi(route, async (c) => {
+    // The route's input types are generic here; each op's schema has already validated both parts.
+    const valid = c.req.valid.bind(c.req) as unknown as (target: "param" | "json") => unknown;
+    const { workspaceId } = valid("param") as { workspaceId: string };
+    const workspace = await workspaceObject(c, workspaceId);
+    const result = orThrow(await def.run(workspace.object, valid("json") as z.infer<B>)) as {
+      stats?: { sizeBytes: number; fileCount: number };
+    };
+    if (result.stats) await workspace.recordStats(result.stats);
+    // biome-ignore lint/suspicious/noExplicitAny: each op's respond() narrows its own result type.
+    return c.json(def.respond(result as never) as any, 200);
+  });
+}

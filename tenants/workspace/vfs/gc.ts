@@ -1,0 +1,37 @@
+/**
+ * Garbage collection of content chunks no file uses any more (`refs = 0`), a bounded
+ * number per call so one alarm never holds the object long. Chunks still staged by an
+ * upload in progress are skipped. Returns how many remain, so the caller re-arms.
+ */
+import { workspaceLimits } from "../limits.ts";
+import type { Store } from "./store.ts";
+
+export function collectGarbage(
+  store: Store,
+  max: number = workspaceLimits.gcChunksPerAlarm,
+): { deleted: number; remaining: boolean } {
+  const victims = store.sql
+    .exec<{ hash: string }>(
+      `SELECT hash FROM blobs WHERE refs = 0 AND hash NOT IN (SELECT hash FROM upload_chunks) LIMIT ?`,
+      max,
+    )
+    .toArray();
+  for (const { hash } of victims) store.sql.exec("DELETE FROM blobs WHERE hash = ? AND refs = 0", hash);
+  return { deleted: victims.length, remaining: hasGarbage(store) };
+}
+
+export function hasGarbage(store: Store): boolean {
+  return (
+    store.sql
+      .exec("SELECT 1 FROM blobs WHERE refs = 0 AND hash NOT IN (SELECT hash FROM upload_chunks) LIMIT 1")
+      .toArray().length > 0
+  );
+}
+
+/** Physical content: what the chunks take, after deduplication. */
+export function storedBytes(store: Store): { chunkCount: number; chunkBytes: number } {
+  const row = store.sql
+    .exec<{ n: number; bytes: number }>("SELECT count(*) AS n, coalesce(sum(size), 0) AS bytes FROM blobs")
+    .one();
+  return { chunkCount: row.n, chunkBytes: row.bytes };
+}

@@ -1,0 +1,64 @@
+/**
+ * copy: a file, link or whole directory to a new path. File content is shared, not
+ * duplicated: the copy points at the same chunks and their reference counts go up.
+ */
+import { workspaceLimits } from "../../limits.ts";
+import { FsAbort, type FsResult, fail } from "../errors.ts";
+import type { Inode, Stat, Store } from "../store.ts";
+import { walk } from "../walk.ts";
+
+export function copy(
+  store: Store,
+  from: string,
+  to: string,
+  options: { overwrite?: boolean } = {},
+): FsResult<{ stat: Stat }> {
+  return store.atomically(() => {
+    const source = store.resolve(from, true);
+    if (!source.ok) throw new FsAbort(source);
+    const dest = store.resolveParent(to);
+    if (!dest.ok) throw new FsAbort(dest);
+    if (source.inode.type === "dir" && (dest.path === source.path || dest.path.startsWith(`${source.path}/`))) {
+      throw new FsAbort(fail("EINVAL", `cannot copy ${source.path} into itself`, to));
+    }
+    if (dest.existing) {
+      if (!options.overwrite || dest.existing.type === "dir" || source.inode.type === "dir") {
+        throw new FsAbort(fail("EEXIST", `file exists: ${dest.path}`, to));
+      }
+      store.unlink(dest.parent, dest.name);
+      store.destroyInode(dest.existing);
+    }
+    const below = source.inode.type === "dir" ? walk(store, source.ino, source.path) : [];
+    const bytes = [source.inode, ...below].reduce((sum, inode) => sum + (inode.type === "file" ? inode.size : 0), 0);
+    if (store.meta("size_bytes") + bytes > workspaceLimits.workspaceBytesMax) {
+      throw new FsAbort(
+        fail("ENOSPC", `the workspace may hold at most ${workspaceLimits.workspaceBytesMax} bytes`, to),
+      );
+    }
+    const root = clone(store, source.inode);
+    store.link(dest.parent, dest.name, root);
+    // Walk order is path order, so every directory is cloned before its children.
+    const clones = new Map<string, number>([[source.path, root]]);
+    for (const entry of below) {
+      const parentPath = entry.path.slice(0, entry.path.lastIndexOf("/"));
+      const ino = clone(store, entry);
+      store.link(clones.get(parentPath) as number, entry.name, ino);
+      clones.set(entry.path, ino);
+    }
+    store.recordChange("copy", [dest.path]);
+    return { ok: true as const, stat: store.stat(dest.path, store.inode(root) as Inode) };
+  });
+}
+
+function clone(store: Store, inode: Inode): number {
+  const ino = store.createInode(inode.type, inode.mode, {
+    size: inode.size,
+    ...(inode.etag ? { etag: inode.etag } : {}),
+    ...(inode.target !== null ? { target: inode.target } : {}),
+  });
+  if (inode.type === "file") {
+    store.setChunks(ino, store.chunks(inode.ino));
+    store.addMeta("size_bytes", inode.size);
+  }
+  return ino;
+}

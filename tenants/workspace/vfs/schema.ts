@@ -1,0 +1,74 @@
+/**
+ * The workspace filesystem's SQLite schema, as forward-only migrations applied in order
+ * when the object starts. `meta.schema_version` records how far a database has come.
+ *
+ * Shape, and why:
+ * - `inodes` + `dirents`: a name is a row in its parent directory, so renaming or moving a
+ *   directory of any size changes one row, never its subtree.
+ * - `file_chunks` → `blobs`: a file is a list of content-addressed chunks; identical
+ *   content (in one file, across files, after a copy) is stored once, with `refs` counting
+ *   uses. Chunks whose count reaches zero are reclaimed by the GC alarm.
+ * - `upload_chunks`: chunks of a write still streaming in. They protect their blobs from GC
+ *   and are discarded if the object restarts mid-upload.
+ * - `changes`: one row per mutation with the paths it touched (sync, history, watching).
+ * - Snapshots and forks (later): a snapshot copies `inodes`/`dirents`/`file_chunks` rows
+ *   under a snapshot id and adds refs, never copying content; see docs/vfs.md.
+ */
+export const ROOT_INO = 1;
+
+export const MIGRATIONS: readonly string[][] = [
+  [
+    `CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)`,
+    `CREATE TABLE inodes (
+      ino INTEGER PRIMARY KEY,
+      type TEXT NOT NULL CHECK (type IN ('file', 'dir', 'symlink')),
+      mode INTEGER NOT NULL,
+      size INTEGER NOT NULL DEFAULT 0,
+      mtime_ms INTEGER NOT NULL,
+      ctime_ms INTEGER NOT NULL,
+      etag TEXT,
+      target TEXT
+    )`,
+    `CREATE TABLE dirents (
+      parent INTEGER NOT NULL,
+      name TEXT NOT NULL,
+      ino INTEGER NOT NULL UNIQUE,
+      PRIMARY KEY (parent, name)
+    ) WITHOUT ROWID`,
+    `CREATE TABLE blobs (hash TEXT PRIMARY KEY, size INTEGER NOT NULL, refs INTEGER NOT NULL, data BLOB NOT NULL)`,
+    `CREATE INDEX blobs_garbage ON blobs (hash) WHERE refs = 0`,
+    `CREATE TABLE file_chunks (
+      ino INTEGER NOT NULL,
+      idx INTEGER NOT NULL,
+      hash TEXT NOT NULL,
+      size INTEGER NOT NULL,
+      PRIMARY KEY (ino, idx)
+    ) WITHOUT ROWID`,
+    `CREATE TABLE upload_chunks (upload TEXT NOT NULL, idx INTEGER NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (upload, idx))`,
+    `CREATE TABLE changes (rev INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, op TEXT NOT NULL, paths TEXT NOT NULL)`,
+    `CREATE TABLE change_cursors (name TEXT PRIMARY KEY, rev INTEGER NOT NULL)`,
+  ],
+];
+
+export function migrate(sql: SqlStorage, nowMs: number): void {
+  const hasMeta = sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").toArray().length > 0;
+  let version = hasMeta
+    ? (sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'schema_version'").toArray()[0]?.value ?? 0)
+    : 0;
+  for (; version < MIGRATIONS.length; version++) {
+    for (const statement of MIGRATIONS[version] ?? []) sql.exec(statement);
+    if (version === 0) {
+      sql.exec(
+        "INSERT INTO inodes (ino, type, mode, size, mtime_ms, ctime_ms) VALUES (?, 'dir', ?, 0, ?, ?)",
+        ROOT_INO,
+        0o755,
+        nowMs,
+        nowMs,
+      );
+      for (const key of ["size_bytes", "file_count", "inode_count", "revision"]) {
+        sql.exec("INSERT INTO meta (key, value) VALUES (?, 0)", key);
+      }
+    }
+    sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", version + 1);
+  }
+}

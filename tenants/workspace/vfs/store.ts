@@ -1,0 +1,340 @@
+/**
+ * The row-level layer under every filesystem operation: inode and directory-entry access,
+ * path resolution with symlinks, exact counters, content reference counts and the change
+ * log. Operations (ops/*.ts) compose these inside one synchronous transaction each, so a
+ * mutation is applied whole or not at all.
+ */
+import { workspaceLimits } from "../limits.ts";
+import { normalizePath } from "../paths.ts";
+import { FsAbort, type FsFailure, fail } from "./errors.ts";
+import { ROOT_INO } from "./schema.ts";
+
+export type InodeType = "file" | "dir" | "symlink";
+
+/** A row of `inodes` (a type alias, not an interface, so it satisfies SqlStorage's row constraint). */
+export type Inode = {
+  ino: number;
+  type: InodeType;
+  mode: number;
+  size: number;
+  mtime_ms: number;
+  ctime_ms: number;
+  etag: string | null;
+  target: string | null;
+};
+
+export interface Stat {
+  path: string;
+  name: string;
+  type: InodeType;
+  size: number;
+  mode: number;
+  mtime: string;
+  ctime: string;
+  etag?: string;
+  target?: string;
+}
+
+/** A resolved path: the inode, and where its name lives. The root has parent 0 and name "". */
+export interface Resolved {
+  ok: true;
+  path: string;
+  ino: number;
+  inode: Inode;
+  parent: number;
+  name: string;
+}
+
+/** Resolving up to the last segment: the parent directory exists, the name may not. */
+export interface ResolvedParent {
+  ok: true;
+  path: string;
+  parent: number;
+  name: string;
+  /** The existing entry under that name, if any (not followed). */
+  existing: Inode | null;
+}
+
+export const DEFAULT_FILE_MODE = 0o644;
+export const DEFAULT_DIR_MODE = 0o755;
+export const SYMLINK_MODE = 0o777;
+
+export class Store {
+  constructor(
+    readonly sql: SqlStorage,
+    private readonly transactionSync: <T>(fn: () => T) => T,
+    readonly nowMs: () => number = Date.now,
+  ) {}
+
+  /** Runs `fn` as one transaction; an `FsAbort` inside rolls it back and becomes the failure value. */
+  atomically<T>(fn: () => T): T | FsFailure {
+    try {
+      return this.transactionSync(fn);
+    } catch (error) {
+      if (error instanceof FsAbort) return error.failure;
+      throw error;
+    }
+  }
+
+  // ── counters ────────────────────────────────────────────────────────────────────────────
+
+  meta(key: "size_bytes" | "file_count" | "inode_count" | "revision"): number {
+    return this.sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = ?", key).one().value;
+  }
+
+  addMeta(key: "size_bytes" | "file_count" | "inode_count", delta: number): void {
+    if (delta !== 0) this.sql.exec("UPDATE meta SET value = value + ? WHERE key = ?", delta, key);
+  }
+
+  // ── inodes and entries ──────────────────────────────────────────────────────────────────
+
+  inode(ino: number): Inode | null {
+    return this.sql.exec<Inode>("SELECT * FROM inodes WHERE ino = ?", ino).toArray()[0] ?? null;
+  }
+
+  lookup(parent: number, name: string): Inode | null {
+    return (
+      this.sql
+        .exec<Inode>(
+          "SELECT i.* FROM dirents d JOIN inodes i ON i.ino = d.ino WHERE d.parent = ? AND d.name = ?",
+          parent,
+          name,
+        )
+        .toArray()[0] ?? null
+    );
+  }
+
+  entryCount(dir: number): number {
+    return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM dirents WHERE parent = ?", dir).one().n;
+  }
+
+  createInode(type: InodeType, mode: number, fields: { target?: string; size?: number; etag?: string } = {}): number {
+    if (this.meta("inode_count") >= workspaceLimits.inodesMax) {
+      throw new FsAbort(fail("ENOSPC", `a workspace holds at most ${workspaceLimits.inodesMax} entries`));
+    }
+    const now = this.nowMs();
+    const row = this.sql
+      .exec<{ ino: number }>(
+        "INSERT INTO inodes (type, mode, size, mtime_ms, ctime_ms, etag, target) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING ino",
+        type,
+        mode,
+        fields.size ?? 0,
+        now,
+        now,
+        fields.etag ?? null,
+        fields.target ?? null,
+      )
+      .one();
+    this.addMeta("inode_count", 1);
+    if (type === "file") this.addMeta("file_count", 1);
+    return row.ino;
+  }
+
+  link(parent: number, name: string, ino: number): void {
+    if (this.entryCount(parent) >= workspaceLimits.entriesPerDirectoryMax) {
+      throw new FsAbort(fail("EMLINK", `a directory holds at most ${workspaceLimits.entriesPerDirectoryMax} entries`));
+    }
+    this.sql.exec("INSERT INTO dirents (parent, name, ino) VALUES (?, ?, ?)", parent, name, ino);
+    this.touch(parent);
+  }
+
+  unlink(parent: number, name: string): void {
+    this.sql.exec("DELETE FROM dirents WHERE parent = ? AND name = ?", parent, name);
+    this.touch(parent);
+  }
+
+  /** Deletes an inode that no entry names any more, releasing its content. */
+  destroyInode(inode: Inode): void {
+    if (inode.type === "file") {
+      this.releaseChunks(inode.ino);
+      this.addMeta("size_bytes", -inode.size);
+      this.addMeta("file_count", -1);
+    }
+    this.sql.exec("DELETE FROM inodes WHERE ino = ?", inode.ino);
+    this.addMeta("inode_count", -1);
+  }
+
+  touch(ino: number): void {
+    const now = this.nowMs();
+    this.sql.exec("UPDATE inodes SET mtime_ms = ?, ctime_ms = ? WHERE ino = ?", now, now, ino);
+  }
+
+  // ── content ─────────────────────────────────────────────────────────────────────────────
+
+  chunks(ino: number): { idx: number; hash: string; size: number }[] {
+    return this.sql
+      .exec<{ idx: number; hash: string; size: number }>(
+        "SELECT idx, hash, size FROM file_chunks WHERE ino = ? ORDER BY idx",
+        ino,
+      )
+      .toArray();
+  }
+
+  /** Adds a blob if it is new; its reference count stays 0 until `setChunks` uses it. */
+  putBlob(hash: string, data: Uint8Array): void {
+    this.sql.exec(
+      "INSERT INTO blobs (hash, size, refs, data) VALUES (?, ?, 0, ?) ON CONFLICT (hash) DO NOTHING",
+      hash,
+      data.byteLength,
+      data,
+    );
+  }
+
+  blob(hash: string): Uint8Array {
+    const row = this.sql.exec<{ data: ArrayBuffer }>("SELECT data FROM blobs WHERE hash = ?", hash).toArray()[0];
+    if (!row) throw new Error(`blob ${hash} is missing`);
+    return new Uint8Array(row.data);
+  }
+
+  /** Replaces a file's chunk list, moving reference counts from the old chunks to the new. */
+  setChunks(ino: number, chunks: readonly { hash: string; size: number }[]): void {
+    this.releaseChunks(ino);
+    chunks.forEach((chunk, idx) => {
+      this.sql.exec(
+        "INSERT INTO file_chunks (ino, idx, hash, size) VALUES (?, ?, ?, ?)",
+        ino,
+        idx,
+        chunk.hash,
+        chunk.size,
+      );
+      this.sql.exec("UPDATE blobs SET refs = refs + 1 WHERE hash = ?", chunk.hash);
+    });
+  }
+
+  releaseChunks(ino: number): void {
+    // One statement, so a chunk a file uses twice loses both of its references.
+    this.sql.exec(
+      `UPDATE blobs SET refs = refs - (SELECT count(*) FROM file_chunks f WHERE f.ino = ? AND f.hash = blobs.hash)
+       WHERE hash IN (SELECT hash FROM file_chunks WHERE ino = ?)`,
+      ino,
+      ino,
+    );
+    this.sql.exec("DELETE FROM file_chunks WHERE ino = ?", ino);
+  }
+
+  // ── change log ──────────────────────────────────────────────────────────────────────────
+
+  recordChange(op: string, paths: readonly string[]): number {
+    const row = this.sql
+      .exec<{ value: number }>("UPDATE meta SET value = value + 1 WHERE key = 'revision' RETURNING value")
+      .one();
+    this.sql.exec(
+      "INSERT INTO changes (rev, at_ms, op, paths) VALUES (?, ?, ?, ?)",
+      row.value,
+      this.nowMs(),
+      op,
+      JSON.stringify(paths),
+    );
+    return row.value;
+  }
+
+  // ── paths ───────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Walks `path` from the root. Symlinks in the middle are always followed; the last one
+   * only when `follow`. Relative link targets resolve against the link's directory;
+   * absolute ones against the workspace root, so no link leads outside the workspace.
+   */
+  resolve(rawPath: string, follow: boolean): Resolved | FsFailure {
+    const start = this.split(rawPath);
+    if (!start.ok) return start;
+    let pending = start.segments;
+    let hops = 0;
+    let parent = 0;
+    let ino = ROOT_INO;
+    let name = "";
+    let done: string[] = [];
+    while (pending.length > 0) {
+      const [segment, ...rest] = pending as [string, ...string[]];
+      const dir = this.inode(ino);
+      if (dir?.type !== "dir")
+        return fail("ENOTDIR", `not a directory: /${done.join("/")}`, `/${done.join("/")}`);
+      const child = this.lookup(ino, segment);
+      if (!child) return fail("ENOENT", `no such file or directory: /${[...done, segment].join("/")}`, rawPath);
+      if (child.type === "symlink" && (rest.length > 0 || follow)) {
+        if (++hops > workspaceLimits.symlinkHopsMax)
+          return fail("ELOOP", `too many levels of symbolic links: ${rawPath}`, rawPath);
+        const target = child.target ?? "";
+        const base = target.startsWith("/") ? [] : done;
+        const next = this.split(`/${[...base, target].join("/")}`, true);
+        if (!next.ok) return next;
+        pending = [...next.segments, ...rest];
+        parent = 0;
+        ino = ROOT_INO;
+        name = "";
+        done = [];
+        continue;
+      }
+      parent = ino;
+      ino = child.ino;
+      name = segment;
+      done = [...done, segment];
+      pending = rest;
+    }
+    const inode = this.inode(ino);
+    if (!inode) return fail("ENOENT", `no such file or directory: ${rawPath}`, rawPath);
+    return { ok: true, path: `/${done.join("/")}`, ino, inode, parent, name };
+  }
+
+  /** Resolves all but the last segment (following links), for operations that create or replace a name. */
+  resolveParent(rawPath: string): ResolvedParent | FsFailure {
+    const normalized = normalizePath(rawPath);
+    if (!normalized.ok) return fail(normalized.code, normalized.detail, rawPath);
+    if (normalized.path === "/")
+      return fail("EINVAL", "the workspace root cannot be created, replaced or removed", "/");
+    const cut = normalized.path.lastIndexOf("/");
+    const dirPath = normalized.path.slice(0, cut) || "/";
+    const name = normalized.path.slice(cut + 1);
+    const dir = this.resolve(dirPath, true);
+    if (!dir.ok) return dir;
+    if (dir.inode.type !== "dir") return fail("ENOTDIR", `not a directory: ${dirPath}`, dirPath);
+    const path = dir.path === "/" ? `/${name}` : `${dir.path}/${name}`;
+    return { ok: true, path, parent: dir.ino, name, existing: this.lookup(dir.ino, name) };
+  }
+
+  /** Creates missing directories along `dirPath` (mkdir -p) and returns the last one's inode number. */
+  ensureDirectory(dirPath: string): number {
+    const resolved = this.resolve(dirPath, true);
+    if (resolved.ok) {
+      if (resolved.inode.type !== "dir") throw new FsAbort(fail("ENOTDIR", `not a directory: ${dirPath}`, dirPath));
+      return resolved.ino;
+    }
+    if (resolved.code !== "ENOENT") throw new FsAbort(resolved);
+    const parent = this.resolveParent(dirPath);
+    if (!parent.ok) {
+      if (parent.code !== "ENOENT") throw new FsAbort(parent);
+      const cut = dirPath.lastIndexOf("/");
+      this.ensureDirectory(dirPath.slice(0, cut) || "/");
+      return this.ensureDirectory(dirPath);
+    }
+    const ino = this.createInode("dir", DEFAULT_DIR_MODE);
+    this.link(parent.parent, parent.name, ino);
+    return ino;
+  }
+
+  stat(path: string, inode: Inode): Stat {
+    const stat: Stat = {
+      path,
+      name: path === "/" ? "" : path.slice(path.lastIndexOf("/") + 1),
+      type: inode.type,
+      size: inode.size,
+      mode: inode.mode,
+      mtime: new Date(inode.mtime_ms).toISOString(),
+      ctime: new Date(inode.ctime_ms).toISOString(),
+    };
+    if (inode.etag) stat.etag = inode.etag;
+    if (inode.target !== null) stat.target = inode.target;
+    return stat;
+  }
+
+  private split(rawPath: string, fromLink = false): { ok: true; segments: string[] } | FsFailure {
+    const normalized = normalizePath(rawPath, { allowDotDot: fromLink });
+    if (!normalized.ok) return fail(normalized.code, normalized.detail, rawPath);
+    if (normalized.path === "/") return { ok: true, segments: [] };
+    const segments = normalized.path.slice(1).split("/");
+    if (segments.length > workspaceLimits.depthMax) {
+      return fail("ENAMETOOLONG", `paths may be at most ${workspaceLimits.depthMax} directories deep`, rawPath);
+    }
+    return { ok: true, segments };
+  }
+}
