@@ -247,8 +247,7 @@ export class Store {
     while (pending.length > 0) {
       const [segment, ...rest] = pending as [string, ...string[]];
       const dir = this.inode(ino);
-      if (dir?.type !== "dir")
-        return fail("ENOTDIR", `not a directory: /${done.join("/")}`, `/${done.join("/")}`);
+      if (dir?.type !== "dir") return fail("ENOTDIR", `not a directory: /${done.join("/")}`, `/${done.join("/")}`);
       const child = this.lookup(ino, segment);
       if (!child) return fail("ENOENT", `no such file or directory: /${[...done, segment].join("/")}`, rawPath);
       if (child.type === "symlink" && (rest.length > 0 || follow)) {
