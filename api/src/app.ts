@@ -74,7 +74,6 @@ export function createApp(): App {
   registerWorkspacesGet(app);
   registerWorkspacesUpdate(app);
   registerWorkspacesDelete(app);
-  // HEAD before GET: Hono would otherwise answer HEAD with the GET handler and open a read stream.
   registerFilesHead(app);
   registerFilesPut(app);
   registerFilesGet(app);

@@ -25,6 +25,8 @@ export function normalizePath(raw: string, { allowDotDot = false } = {}): PathRe
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused.
   if (/[\u0000-\u001f\u007f]/.test(raw))
     return { ok: false, code: "EINVAL", detail: "path contains a control character" };
+  if (!allowDotDot && raw.includes("//"))
+    return { ok: false, code: "EINVAL", detail: "path has an empty segment (`//`)" };
   const withRoot = raw.startsWith("/") ? raw : `/${raw}`;
   const trimmed = withRoot.length > 1 && withRoot.endsWith("/") ? withRoot.slice(0, -1) : withRoot;
   if (trimmed === "/") return { ok: true, path: "/" };

@@ -5,6 +5,7 @@ import { orThrow } from "../fsErrors.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, WorkspaceParams } from "../schemas.ts";
 import { FilePath, workspaceObject, workspacePath } from "./filePath.ts";
+import { statHeadersResponse } from "./files.head.ts";
 import { parseRange } from "./range.ts";
 
 const route = createRoute({
@@ -42,6 +43,7 @@ export function registerFilesGet(app: App) {
     const headers = c.req.valid("header");
     const { object } = await workspaceObject(c, workspaceId);
     const { stat } = orThrow(await object.stat(path));
+    if (c.req.method === "HEAD") return statHeadersResponse(stat);
     if (stat.type === "dir") throw new ApiError("conflict", `EISDIR: ${path} is a directory; list it with fs/list`);
     const common = {
       etag: stat.etag ?? "",

@@ -1,18 +1,24 @@
+/**
+ * HEAD on a file: its stat as headers. Hono answers every HEAD by running the GET route
+ * and dropping the body, so there is no separate handler: the GET handler calls
+ * `statHeadersResponse` for HEAD before opening any stream. This file documents the
+ * operation in the OpenAPI document and owns the header format.
+ */
 import { createRoute } from "@hono/zod-openapi";
+import type { Stat } from "../../../tenants/workspace/vfs/store.ts";
 import type { App } from "../app.ts";
-import { orThrow } from "../fsErrors.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, WorkspaceParams } from "../schemas.ts";
-import { FilePath, workspaceObject, workspacePath } from "./filePath.ts";
+import { FilePath } from "./filePath.ts";
 
 const route = createRoute({
   method: "head",
-  path: "/v1/workspaces/{workspaceId}/files/{path{.+}}",
+  path: "/v1/workspaces/{workspaceId}/files/{path}",
   operationId: "headFile",
   tags: ["Files"],
   summary: "Stat a file as headers",
   description:
-    "`Content-Length`, `ETag`, `Last-Modified`, and `X-File-Type` / `X-File-Mode` for a file or directory, without its bytes.",
+    "`X-File-Size`, `ETag`, `Last-Modified`, `X-File-Type` and `X-File-Mode` for a file or directory, without its bytes.",
   security: [{ bearer: [] }],
   middleware: [requireScope("workspaces:read")] as const,
   request: { params: WorkspaceParams.extend({ path: FilePath }) },
@@ -23,17 +29,16 @@ const route = createRoute({
 });
 
 export function registerFilesHead(app: App) {
-  app.openapi(route, async (c) => {
-    const { workspaceId, path: rawPath } = c.req.valid("param");
-    const { object } = await workspaceObject(c, workspaceId);
-    const { stat } = orThrow(await object.stat(workspacePath(rawPath)));
-    const headers: Record<string, string> = {
-      "content-length": String(stat.size),
-      "last-modified": new Date(stat.mtime).toUTCString(),
-      "x-file-type": stat.type,
-      "x-file-mode": stat.mode.toString(8).padStart(4, "0"),
-    };
-    if (stat.etag) headers.etag = stat.etag;
-    return new Response(null, { status: 200, headers });
-  });
+  app.openAPIRegistry.registerPath(route);
+}
+
+export function statHeadersResponse(stat: Stat): Response {
+  const headers: Record<string, string> = {
+    "x-file-size": String(stat.size),
+    "x-file-type": stat.type,
+    "x-file-mode": stat.mode.toString(8).padStart(4, "0"),
+    "last-modified": new Date(stat.mtime).toUTCString(),
+  };
+  if (stat.etag) headers.etag = stat.etag;
+  return new Response(null, { status: 200, headers });
 }

@@ -25,9 +25,13 @@ export function openApiDocument(app: App) {
       { name: "Usage", description: "Metered usage" },
     ],
   });
-  document.paths = Object.fromEntries(
-    Object.entries(document.paths ?? {}).map(([path, item]) => [path.replaceAll(/\{(\w+)\{[^}]*\}\}/g, "{$1}"), item]),
-  );
+  const paths: NonNullable<typeof document.paths> = {};
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    const plain = path.replaceAll(/\{(\w+)\{[^}]*\}\}/g, "{$1}");
+    // HEAD is documented on the plain path (it has no route of its own), so merge, never replace.
+    paths[plain] = { ...paths[plain], ...item };
+  }
+  document.paths = paths;
   return document;
 }
 

@@ -159,7 +159,7 @@ export const getFile = <ThrowOnError extends boolean = false>(options: Options<G
 /**
  * Stat a file as headers
  *
- * `Content-Length`, `ETag`, `Last-Modified`, and `X-File-Type` / `X-File-Mode` for a file or directory, without its bytes.
+ * `X-File-Size`, `ETag`, `Last-Modified`, `X-File-Type` and `X-File-Mode` for a file or directory, without its bytes.
  */
 export const headFile = <ThrowOnError extends boolean = false>(options: Options<HeadFileData, ThrowOnError>): RequestResult<HeadFileResponses, HeadFileErrors, ThrowOnError> => (options.client ?? client).head<HeadFileResponses, HeadFileErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
