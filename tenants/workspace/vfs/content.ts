@@ -126,19 +126,22 @@ export function contentStream(
 ): ReadableStream<Uint8Array> {
   let index = 0;
   let chunkStart = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      while (index < chunks.length) {
-        const chunk = chunks[index++] as ChunkRef;
-        const from = chunkStart;
-        chunkStart += chunk.size;
-        if (chunkStart <= start) continue;
-        if (from >= end) break;
-        const bytes = store.blob(chunk.hash);
-        controller.enqueue(bytes.subarray(Math.max(0, start - from), Math.min(chunk.size, end - from)));
-        return;
-      }
-      controller.close();
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        while (index < chunks.length) {
+          const chunk = chunks[index++] as ChunkRef;
+          const from = chunkStart;
+          chunkStart += chunk.size;
+          if (chunkStart <= start) continue;
+          if (from >= end) break;
+          const bytes = store.blob(chunk.hash);
+          controller.enqueue(bytes.subarray(Math.max(0, start - from), Math.min(chunk.size, end - from)));
+          return;
+        }
+        controller.close();
+      },
     },
-  });
+    { highWaterMark: 0 },
+  );
 }

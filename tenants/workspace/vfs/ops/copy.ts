@@ -18,13 +18,18 @@ export function copy(
     if (!source.ok) throw new FsAbort(source);
     const dest = store.resolveParent(to);
     if (!dest.ok) throw new FsAbort(dest);
-    if (source.inode.type === "dir" && (dest.path === source.path || dest.path.startsWith(`${source.path}/`))) {
+    // Every destination is inside the root, so copying the root is always copying it into itself.
+    const inside = source.path === "/" || dest.path === source.path || dest.path.startsWith(`${source.path}/`);
+    if (source.inode.type === "dir" && inside) {
       throw new FsAbort(fail("EINVAL", `cannot copy ${source.path} into itself`, to));
     }
     if (dest.existing) {
       if (!options.overwrite || dest.existing.type === "dir" || source.inode.type === "dir") {
         throw new FsAbort(fail("EEXIST", `file exists: ${dest.path}`, to));
       }
+      // Replacing a file with itself would release the very chunks the copy is about to share.
+      if (dest.existing.ino === source.ino)
+        throw new FsAbort(fail("EINVAL", `${from} and ${to} are the same file`, to));
       store.unlink(dest.parent, dest.name);
       store.destroyInode(dest.existing);
     }

@@ -33,3 +33,29 @@ describe("read", () => {
       expect((await new Response(read.body).arrayBuffer()).byteLength).toBe(0);
     }));
 });
+
+describe("read streaming", () => {
+  it("reads a chunk from storage only when the consumer asks for it", () =>
+    withVfs(async (vfs) => {
+      const chunks = 8;
+      ok(await vfs.write("/big", new Uint8Array(workspaceLimits.chunkBytes * chunks).fill(3)));
+      const blob = vfs.store.blob.bind(vfs.store);
+      let fetched = 0;
+      vfs.store.blob = (hash: string) => {
+        fetched++;
+        return blob(hash);
+      };
+      try {
+        const reader = ok(vfs.read("/big")).body.getReader();
+        for (let consumed = 1; consumed <= chunks; consumed++) {
+          await reader.read();
+          await new Promise((r) => setTimeout(r, 1));
+          // At most the one chunk being delivered is in memory ahead of the consumer.
+          expect(fetched).toBeLessThanOrEqual(consumed + 1);
+        }
+        expect((await reader.read()).done).toBe(true);
+      } finally {
+        vfs.store.blob = blob;
+      }
+    }));
+});

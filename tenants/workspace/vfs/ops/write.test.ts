@@ -86,3 +86,23 @@ describe("write", () => {
       expect(vfs.counters()).toEqual({ sizeBytes: 6, fileCount: 1 });
     }));
 });
+
+describe("write streaming", () => {
+  it("stores each chunk as it arrives instead of collecting the whole body", () =>
+    withVfs(async (vfs) => {
+      const chunk = workspaceLimits.chunkBytes;
+      let storedWhileStreaming = 0;
+      let produced = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          // When the producer is asked for part n, parts before it must already be in SQLite.
+          storedWhileStreaming = Math.max(storedWhileStreaming, vfs.stats().chunkCount);
+          if (produced === 6) return controller.close();
+          controller.enqueue(new Uint8Array(chunk).fill(++produced));
+        },
+      });
+      ok(await vfs.write("/streamed", body));
+      expect(storedWhileStreaming).toBeGreaterThanOrEqual(5);
+      expect(ok(vfs.stat("/streamed")).stat.size).toBe(chunk * 6);
+    }));
+});

@@ -4,6 +4,7 @@
  * commit; the new content replaces the old in one transaction.
  */
 import { workspaceLimits } from "../../limits.ts";
+import { normalizePath } from "../../paths.ts";
 import { type ChunkRef, ChunkStager, contentEtag } from "../content.ts";
 import { FsAbort, type FsResult, fail } from "../errors.ts";
 import { DEFAULT_FILE_MODE, type Inode, type Stat, type Store } from "../store.ts";
@@ -38,7 +39,9 @@ function locate(store: Store, path: string, options: WriteOptions): FsResult<Tar
     if (!parent.ok && !(parent.code === "ENOENT" && options.parents !== false)) return parent;
     if (parent.ok && parent.existing?.type === "symlink")
       return fail("ENOENT", `dangling symbolic link: ${path}`, path);
-    target = { path: parent.ok ? parent.path : path, existing: null };
+    // With the parent missing, commit creates it from this path, so it must be the normalized
+    // one: a raw `/a/b/` would make a directory `/a/b` and a file named "" inside it.
+    target = { path: parent.ok ? parent.path : (normalizePath(path) as { path: string }).path, existing: null };
   } else {
     return followed;
   }
