@@ -28,3 +28,25 @@ describe("grep", () => {
       expect(await vfs.grep("x", "/missing")).toMatchObject({ ok: false, code: "ENOENT" });
     }));
 });
+
+describe("grep streaming", () => {
+  it("finds lines across chunk boundaries and numbers them exactly", () =>
+    withVfs(async (vfs) => {
+      const filler = "x".repeat(1000);
+      const lines = Array.from({ length: 2000 }, (_, i) => (i % 500 === 499 ? `needle ${i + 1}` : filler));
+      ok(await vfs.write("/big.txt", bytes(`${lines.join("\n")}\n`)));
+      const found = ok(await vfs.grep("^needle", "/big.txt"));
+      expect(found.matches.map((m) => m.line)).toEqual([500, 1000, 1500, 2000]);
+      expect(found.matches.map((m) => m.text)).toEqual(["needle 500", "needle 1000", "needle 1500", "needle 2000"]);
+    }));
+
+  it("matches an over-long line on its first part and keeps counting lines after it", () =>
+    withVfs(async (vfs) => {
+      ok(await vfs.write("/long.txt", bytes(`start${"y".repeat(2_000_000)}\nafter\n`)));
+      const found = ok(await vfs.grep("start|after", "/long.txt"));
+      expect(found.matches.map((m) => [m.line, m.text.slice(0, 5)])).toEqual([
+        [1, "start"],
+        [2, "after"],
+      ]);
+    }));
+});

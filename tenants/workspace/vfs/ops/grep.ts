@@ -8,7 +8,7 @@ import { workspaceLimits } from "../../limits.ts";
 import { type FsResult, fail } from "../errors.ts";
 import type { Store } from "../store.ts";
 import { walk } from "../walk.ts";
-import { readBytes } from "./read.ts";
+import { read } from "./read.ts";
 
 export interface GrepOptions {
   include?: string[];
@@ -57,16 +57,64 @@ export async function grep(
     if (!include(relative) || exclude(relative)) continue;
     scanned += file.size;
     if (scanned > workspaceLimits.grepScanBytesMax) return { ok: true, matches, truncated: true };
-    const content = await readBytes(store, file.path);
-    if (!content.ok || content.bytes.subarray(0, workspaceLimits.chunkBytes).includes(0)) continue;
-    const lines = new TextDecoder().decode(content.bytes).split("\n");
-    if (lines.at(-1) === "") lines.pop();
-    for (let i = 0; i < lines.length; i++) {
-      const text = lines[i] as string;
-      if (!regex.test(text)) continue;
-      if (matches.length === maxMatches) return { ok: true, matches, truncated: true };
-      matches.push({ path: file.path, line: i + 1, text: text.slice(0, workspaceLimits.grepLineBytesMax) });
-    }
+    const done = await scanFile(store, file.path, regex, matches, maxMatches);
+    if (done === "full") return { ok: true, matches, truncated: true };
   }
   return { ok: true, matches, truncated: false };
+}
+
+/**
+ * Scans one file a chunk at a time, carrying a partial line to the next chunk, so a large
+ * file is never read whole. A line longer than `grepLineBytesMax` is matched on its first
+ * part only. Skips binary files (a NUL in the first chunk).
+ */
+async function scanFile(
+  store: Store,
+  path: string,
+  regex: RegExp,
+  matches: GrepMatch[],
+  maxMatches: number,
+): Promise<"more" | "full"> {
+  const opened = read(store, path);
+  if (!opened.ok) return "more";
+  const decoder = new TextDecoder();
+  let carry = "";
+  /** The first part of a line too long to keep whole, while the rest of it streams past. */
+  let longLine = "";
+  let line = 0;
+  let first = true;
+  const test = (text: string): boolean => {
+    line++;
+    if (!regex.test(text)) return true;
+    if (matches.length === maxMatches) return false;
+    matches.push({ path, line, text: text.slice(0, workspaceLimits.grepLineBytesMax) });
+    return true;
+  };
+  const reader = opened.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (first && value.includes(0)) return "more";
+      first = false;
+      const lines = (carry + decoder.decode(value, { stream: true })).split("\n");
+      // The unfinished last line waits for the next chunk, but only its first part is kept.
+      carry = lines.pop() ?? "";
+      if (carry.length > workspaceLimits.grepLineBytesMax) {
+        longLine ||= carry.slice(0, workspaceLimits.grepLineBytesMax);
+        carry = "";
+      }
+      for (const text of lines) {
+        const whole = longLine ? longLine : text;
+        longLine = "";
+        if (!test(whole)) return "full";
+      }
+    }
+    carry += decoder.decode();
+    const last = longLine || carry;
+    if (last !== "" && !test(last)) return "full";
+    return "more";
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
 }
