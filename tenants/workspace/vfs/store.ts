@@ -306,6 +306,8 @@ export class Store {
       this.ensureDirectory(dirPath.slice(0, cut) || "/");
       return this.ensureDirectory(dirPath);
     }
+    // The name exists yet does not resolve: a dangling link. mkdir(2) on it is EEXIST, as in mkdir -p.
+    if (parent.existing) throw new FsAbort(fail("EEXIST", `file exists: ${parent.path}`, dirPath));
     const ino = this.createInode("dir", DEFAULT_DIR_MODE);
     this.link(parent.parent, parent.name, ino);
     return ino;

@@ -15,7 +15,10 @@ export function mkdir(
       return fail("EEXIST", `file exists: ${existing.path}`, path);
     }
     if (existing.code !== "ENOENT") return existing;
-    store.ensureDirectory(path);
+    const ino = store.ensureDirectory(path);
+    // As mkdir -p -m: missing parents get the default mode, the last directory the given one.
+    if (options.mode !== undefined)
+      store.sql.exec("UPDATE inodes SET mode = ? WHERE ino = ?", options.mode & 0o7777, ino);
     const made = store.resolve(path, true);
     if (!made.ok) return made;
     store.recordChange("mkdir", [made.path]);
