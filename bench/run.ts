@@ -6,11 +6,12 @@ import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { filesystemBench } from "./filesystem.bench.ts";
 import { gatewayBench } from "./gateway.bench.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const only = process.argv[2];
-const benches: Record<string, () => Promise<string>> = { gateway: gatewayBench };
+const benches: Record<string, () => Promise<string>> = { gateway: gatewayBench, filesystem: filesystemBench };
 
 const sections: string[] = [];
 for (const [name, bench] of Object.entries(benches)) {

@@ -59,7 +59,7 @@ export function registerFilesPut(app: App) {
     }
     const workspace = await workspaceObject(c, workspaceId);
     const result = orThrow(
-      await workspace.object.writeFile(path, c.req.raw.body ?? new Uint8Array(0), {
+      await workspace.object.writeFile(path, await bodyOf(c.req.raw), {
         mode: c.req.valid("query").append === "true" ? "append" : "overwrite",
         ...(headers["if-match"] ? { ifMatch: headers["if-match"] } : {}),
         ...(headers["if-none-match"] ? { ifNoneMatch: "*" as const } : {}),
@@ -69,4 +69,16 @@ export function registerFilesPut(app: App) {
     c.header("etag", result.stat.etag);
     return c.json(result.stat, 200);
   });
+}
+
+/**
+ * Small bodies (up to one chunk, by Content-Length) are read whole: the workspace stores
+ * them in one transaction without staging. Anything larger, or of unknown length, streams.
+ */
+async function bodyOf(request: Request): Promise<ReadableStream<Uint8Array> | Uint8Array> {
+  const length = request.headers.get("content-length");
+  if (!request.body) return new Uint8Array(0);
+  if (length !== null && Number(length) <= workspaceLimits.chunkBytes)
+    return new Uint8Array(await request.arrayBuffer());
+  return request.body;
 }

@@ -32,6 +32,7 @@ describe("change log", () => {
         "UPDATE meta SET value = value + ? WHERE key = 'revision'",
         workspaceLimits.changeLogEntriesKept,
       );
+      vfs.store.forget();
       compactChanges(vfs.store);
       expect(vfs.changesSince(0).oldestRev).toBe(4);
     }));

@@ -16,14 +16,22 @@ export async function chunkHash(bytes: Uint8Array): Promise<string> {
   return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
 }
 
-/** A strong ETag from the chunk list: equal content gives an equal tag, any change a new one. */
+/**
+ * A strong ETag from the chunk list: equal content gives an equal tag, any change a new
+ * one. A file of at most one chunk takes its chunk's hash (no second digest on the hot
+ * path of small writes); longer files hash the list of chunk hashes.
+ */
 export async function contentEtag(chunks: readonly ChunkRef[], size: number): Promise<string> {
+  if (chunks.length <= 1) return `"${(chunks[0]?.hash ?? EMPTY_SHA256).slice(0, 32)}"`;
   const digest = await crypto.subtle.digest(
     "SHA-256",
     new TextEncoder().encode(`${size}:${chunks.map((c) => c.hash).join(",")}`),
   );
   return `"${hex(new Uint8Array(digest)).slice(0, 32)}"`;
 }
+
+/** SHA-256 of no bytes: the ETag of an empty file. */
+const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
 export type StageResult = { ok: true; chunks: ChunkRef[]; size: number } | { ok: false; code: "EFBIG" | "ENOSPC" };
 

@@ -48,6 +48,11 @@ export const MIGRATIONS: readonly string[][] = [
     `CREATE TABLE changes (rev INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, op TEXT NOT NULL, paths TEXT NOT NULL)`,
     `CREATE TABLE change_cursors (name TEXT PRIMARY KEY, rev INTEGER NOT NULL)`,
   ],
+  // 2: a directory's entry count, so the per-directory limit costs no count(*) per create.
+  [
+    `ALTER TABLE inodes ADD COLUMN entries INTEGER NOT NULL DEFAULT 0`,
+    `UPDATE inodes SET entries = (SELECT count(*) FROM dirents WHERE dirents.parent = inodes.ino) WHERE type = 'dir'`,
+  ],
 ];
 
 export function migrate(sql: SqlStorage, nowMs: number): void {

@@ -21,6 +21,8 @@ export type Inode = {
   ctime_ms: number;
   etag: string | null;
   target: string | null;
+  /** For directories: how many entries name it as their parent. */
+  entries: number;
 };
 
 export interface Stat {
@@ -59,7 +61,29 @@ export const DEFAULT_FILE_MODE = 0o644;
 export const DEFAULT_DIR_MODE = 0o755;
 export const SYMLINK_MODE = 0o777;
 
+type Counter = "size_bytes" | "file_count" | "inode_count" | "revision";
+
+/** Entries kept in the lookup caches before they are dropped wholesale. */
+const CACHE_ENTRIES_MAX = 50_000;
+/** Directories up to this size are loaded whole on their first lookup. */
+const DIRECTORY_PRELOAD_MAX = 4_096;
+
 export class Store {
+  /**
+   * Read caches for path resolution, so a stat of a warm path costs no SQL, and the first
+   * lookup in a modest directory loads all of it (as the kernel's dentry cache would). Every
+   * method that changes `inodes` or `dirents` goes through this class and updates or drops
+   * exactly the entries it touched; a rolled-back transaction drops everything.
+   */
+  private readonly inodeCache = new Map<number, Inode>();
+  private readonly entryCache = new Map<string, number | null>();
+  /** Directories whose every entry is in `entryCache`, so a miss there means "no such name". */
+  private readonly completeDirs = new Set<number>();
+  /** The `meta` counters, read once and written back once per transaction. */
+  private counters: Record<Counter, number> | null = null;
+  private dirtyCounters = new Set<Counter>();
+  private depth = 0;
+
   constructor(
     readonly sql: SqlStorage,
     private readonly transactionSync: <T>(fn: () => T) => T,
@@ -68,44 +92,134 @@ export class Store {
 
   /** Runs `fn` as one transaction; an `FsAbort` inside rolls it back and becomes the failure value. */
   atomically<T>(fn: () => T): T | FsFailure {
+    const before = { ...this.counterValues() };
+    this.depth++;
     try {
-      return this.transactionSync(fn);
+      return this.transactionSync(() => {
+        const result = fn();
+        this.flushCounters();
+        return result;
+      });
     } catch (error) {
+      // The transaction rolled back: forget what it cached and counted.
+      this.forget();
+      this.counters = before;
+      this.dirtyCounters.clear();
       if (error instanceof FsAbort) return error.failure;
       throw error;
+    } finally {
+      this.depth--;
     }
+  }
+
+  /** Drops every cached row; for changes made behind the store's back (tests, maintenance). */
+  forget(): void {
+    this.inodeCache.clear();
+    this.entryCache.clear();
+    this.completeDirs.clear();
+    this.counters = null;
   }
 
   // ── counters ────────────────────────────────────────────────────────────────────────────
 
-  meta(key: "size_bytes" | "file_count" | "inode_count" | "revision"): number {
-    return this.sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = ?", key).one().value;
+  meta(key: Counter): number {
+    return this.counterValues()[key];
   }
 
-  addMeta(key: "size_bytes" | "file_count" | "inode_count", delta: number): void {
-    if (delta !== 0) this.sql.exec("UPDATE meta SET value = value + ? WHERE key = ?", delta, key);
+  addMeta(key: Exclude<Counter, "revision">, delta: number): void {
+    if (delta === 0) return;
+    this.counterValues()[key] += delta;
+    this.dirtyCounters.add(key);
+    if (this.depth === 0) this.flushCounters();
+  }
+
+  private counterValues(): Record<Counter, number> {
+    if (this.counters) return this.counters;
+    const values = { size_bytes: 0, file_count: 0, inode_count: 0, revision: 0 };
+    for (const row of this.sql.exec<{ key: string; value: number }>("SELECT key, value FROM meta").toArray()) {
+      if (row.key in values) values[row.key as Counter] = row.value;
+    }
+    this.counters = values;
+    return values;
+  }
+
+  /** Writes every counter in one statement; a transaction changes several together. */
+  private flushCounters(): void {
+    if (this.dirtyCounters.size === 0) return;
+    const c = this.counterValues();
+    this.sql.exec(
+      `UPDATE meta SET value = CASE key WHEN 'size_bytes' THEN ? WHEN 'file_count' THEN ? WHEN 'inode_count' THEN ?
+       ELSE ? END WHERE key IN ('size_bytes', 'file_count', 'inode_count', 'revision')`,
+      c.size_bytes,
+      c.file_count,
+      c.inode_count,
+      c.revision,
+    );
+    this.dirtyCounters.clear();
   }
 
   // ── inodes and entries ──────────────────────────────────────────────────────────────────
 
   inode(ino: number): Inode | null {
-    return this.sql.exec<Inode>("SELECT * FROM inodes WHERE ino = ?", ino).toArray()[0] ?? null;
+    const hit = this.inodeCache.get(ino);
+    if (hit) return hit;
+    const row = this.sql.exec<Inode>("SELECT * FROM inodes WHERE ino = ?", ino).toArray()[0] ?? null;
+    if (row) this.remember(row);
+    return row;
   }
 
   lookup(parent: number, name: string): Inode | null {
-    return (
+    const key = `${parent}/${name}`;
+    const hit = this.entryCache.get(key);
+    if (hit === null) return null;
+    if (hit !== undefined) return this.inode(hit);
+    if (this.completeDirs.has(parent)) return null;
+    const dir = this.inodeCache.get(parent);
+    if (dir && dir.entries <= DIRECTORY_PRELOAD_MAX) {
+      this.preload(parent);
+      return this.lookup(parent, name);
+    }
+    const row =
       this.sql
         .exec<Inode>(
           "SELECT i.* FROM dirents d JOIN inodes i ON i.ino = d.ino WHERE d.parent = ? AND d.name = ?",
           parent,
           name,
         )
-        .toArray()[0] ?? null
-    );
+        .toArray()[0] ?? null;
+    this.makeRoom();
+    this.entryCache.set(key, row?.ino ?? null);
+    if (row) this.inodeCache.set(row.ino, row);
+    return row;
   }
 
-  entryCount(dir: number): number {
-    return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM dirents WHERE parent = ?", dir).one().n;
+  /** Loads a whole directory's entries and inodes in one query. */
+  private preload(dir: number): void {
+    this.makeRoom();
+    const rows = this.sql
+      .exec<Inode & { name: string }>(
+        "SELECT i.*, d.name AS name FROM dirents d JOIN inodes i ON i.ino = d.ino WHERE d.parent = ?",
+        dir,
+      )
+      .toArray();
+    for (const { name, ...inode } of rows) {
+      this.entryCache.set(`${dir}/${name}`, inode.ino);
+      this.inodeCache.set(inode.ino, inode);
+    }
+    this.completeDirs.add(dir);
+  }
+
+  private makeRoom(): void {
+    if (this.entryCache.size + this.inodeCache.size >= CACHE_ENTRIES_MAX) {
+      this.inodeCache.clear();
+      this.entryCache.clear();
+      this.completeDirs.clear();
+    }
+  }
+
+  private remember(row: Inode): void {
+    this.makeRoom();
+    this.inodeCache.set(row.ino, row);
   }
 
   createInode(type: InodeType, mode: number, fields: { target?: string; size?: number; etag?: string } = {}): number {
@@ -125,22 +239,56 @@ export class Store {
         fields.target ?? null,
       )
       .one();
+    // A new directory is empty, so it is complete in the cache from the start.
+    if (type === "dir") this.completeDirs.add(row.ino);
     this.addMeta("inode_count", 1);
     if (type === "file") this.addMeta("file_count", 1);
     return row.ino;
   }
 
+  /** Names `ino` as `name` in directory `parent`, counting it there. */
   link(parent: number, name: string, ino: number): void {
-    if (this.entryCount(parent) >= workspaceLimits.entriesPerDirectoryMax) {
+    if ((this.inode(parent)?.entries ?? 0) >= workspaceLimits.entriesPerDirectoryMax) {
       throw new FsAbort(fail("EMLINK", `a directory holds at most ${workspaceLimits.entriesPerDirectoryMax} entries`));
     }
     this.sql.exec("INSERT INTO dirents (parent, name, ino) VALUES (?, ?, ?)", parent, name, ino);
-    this.touch(parent);
+    this.entryCache.set(`${parent}/${name}`, ino);
+    this.countEntries(parent, 1);
   }
 
   unlink(parent: number, name: string): void {
     this.sql.exec("DELETE FROM dirents WHERE parent = ? AND name = ?", parent, name);
-    this.touch(parent);
+    this.entryCache.set(`${parent}/${name}`, null);
+    this.countEntries(parent, -1);
+  }
+
+  /** Moves an entry to another directory and name: the one-row rename. */
+  relink(ino: number, from: { parent: number; name: string }, to: { parent: number; name: string }): void {
+    this.sql.exec("UPDATE dirents SET parent = ?, name = ? WHERE ino = ?", to.parent, to.name, ino);
+    this.entryCache.set(`${from.parent}/${from.name}`, null);
+    this.entryCache.set(`${to.parent}/${to.name}`, ino);
+    this.countEntries(from.parent, -1);
+    this.countEntries(to.parent, 1);
+  }
+
+  /** Deletes the entry naming `ino` inside a subtree being deleted whole (its parent goes too). */
+  dropEntry(ino: number): void {
+    this.sql.exec("DELETE FROM dirents WHERE ino = ?", ino);
+    // The entry's name is not at hand, so every cached name goes; recursive deletes are rare.
+    this.entryCache.clear();
+    this.completeDirs.clear();
+  }
+
+  private countEntries(dir: number, delta: number): void {
+    const now = this.nowMs();
+    this.sql.exec(
+      "UPDATE inodes SET entries = entries + ?, mtime_ms = ?, ctime_ms = ? WHERE ino = ?",
+      delta,
+      now,
+      now,
+      dir,
+    );
+    this.inodeCache.delete(dir);
   }
 
   /** Deletes an inode that no entry names any more, releasing its content. */
@@ -151,12 +299,26 @@ export class Store {
       this.addMeta("file_count", -1);
     }
     this.sql.exec("DELETE FROM inodes WHERE ino = ?", inode.ino);
+    this.inodeCache.delete(inode.ino);
+    this.completeDirs.delete(inode.ino);
     this.addMeta("inode_count", -1);
   }
 
-  touch(ino: number): void {
+  /** Sets some of an inode's fields; ctime always moves, as it does on Linux. */
+  updateInode(ino: number, fields: { mode?: number; size?: number; etag?: string; mtime?: boolean }): void {
     const now = this.nowMs();
-    this.sql.exec("UPDATE inodes SET mtime_ms = ?, ctime_ms = ? WHERE ino = ?", now, now, ino);
+    const inode = this.inode(ino);
+    if (!inode) return;
+    this.sql.exec(
+      "UPDATE inodes SET mode = ?, size = ?, etag = ?, mtime_ms = ?, ctime_ms = ? WHERE ino = ?",
+      fields.mode ?? inode.mode,
+      fields.size ?? inode.size,
+      fields.etag ?? inode.etag,
+      fields.mtime ? now : inode.mtime_ms,
+      now,
+      ino,
+    );
+    this.inodeCache.delete(ino);
   }
 
   // ── content ─────────────────────────────────────────────────────────────────────────────
@@ -187,8 +349,9 @@ export class Store {
   }
 
   /** Replaces a file's chunk list, moving reference counts from the old chunks to the new. */
-  setChunks(ino: number, chunks: readonly { hash: string; size: number }[]): void {
-    this.releaseChunks(ino);
+  setChunks(ino: number, chunks: readonly { hash: string; size: number }[], { fresh = false } = {}): void {
+    // A file created in this transaction has no chunks to release.
+    if (!fresh) this.releaseChunks(ino);
     chunks.forEach((chunk, idx) => {
       this.sql.exec(
         "INSERT INTO file_chunks (ino, idx, hash, size) VALUES (?, ?, ?, ?)",
@@ -215,17 +378,18 @@ export class Store {
   // ── change log ──────────────────────────────────────────────────────────────────────────
 
   recordChange(op: string, paths: readonly string[]): number {
-    const row = this.sql
-      .exec<{ value: number }>("UPDATE meta SET value = value + 1 WHERE key = 'revision' RETURNING value")
-      .one();
+    const revision = this.meta("revision") + 1;
+    this.counterValues().revision = revision;
+    this.dirtyCounters.add("revision");
     this.sql.exec(
       "INSERT INTO changes (rev, at_ms, op, paths) VALUES (?, ?, ?, ?)",
-      row.value,
+      revision,
       this.nowMs(),
       op,
       JSON.stringify(paths),
     );
-    return row.value;
+    if (this.depth === 0) this.flushCounters();
+    return revision;
   }
 
   // ── paths ───────────────────────────────────────────────────────────────────────────────

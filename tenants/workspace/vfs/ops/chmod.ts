@@ -8,7 +8,7 @@ export function chmod(store: Store, path: string, mode: number): FsResult<{ stat
   return store.atomically(() => {
     const target = store.resolve(path, true);
     if (!target.ok) return target;
-    store.sql.exec("UPDATE inodes SET mode = ?, ctime_ms = ? WHERE ino = ?", mode, store.nowMs(), target.ino);
+    store.updateInode(target.ino, { mode });
     store.recordChange("chmod", [target.path]);
     return { ok: true as const, stat: store.stat(target.path, store.inode(target.ino) as Inode) };
   });

@@ -17,8 +17,7 @@ export function mkdir(
     if (existing.code !== "ENOENT") return existing;
     const ino = store.ensureDirectory(path);
     // As mkdir -p -m: missing parents get the default mode, the last directory the given one.
-    if (options.mode !== undefined)
-      store.sql.exec("UPDATE inodes SET mode = ? WHERE ino = ?", options.mode & 0o7777, ino);
+    if (options.mode !== undefined) store.updateInode(ino, { mode: options.mode & 0o7777 });
     const made = store.resolve(path, true);
     if (!made.ok) return made;
     store.recordChange("mkdir", [made.path]);

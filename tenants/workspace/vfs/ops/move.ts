@@ -32,16 +32,14 @@ export function moveIn(store: Store, from: string, to: string, { overwrite = tru
       throw new FsAbort(fail("ENOTDIR", `not a directory: ${dest.path}`, to));
     if (source.inode.type !== "dir" && existing.type === "dir")
       throw new FsAbort(fail("EISDIR", `is a directory: ${dest.path}`, to));
-    if (existing.type === "dir" && store.entryCount(existing.ino) > 0) {
+    if (existing.type === "dir" && existing.entries > 0) {
       throw new FsAbort(fail("ENOTEMPTY", `directory not empty: ${dest.path}`, to));
     }
     store.unlink(dest.parent, dest.name);
     store.destroyInode(existing);
   }
-  store.sql.exec("UPDATE dirents SET parent = ?, name = ? WHERE ino = ?", dest.parent, dest.name, source.ino);
-  store.touch(source.parent);
-  store.touch(dest.parent);
-  store.sql.exec("UPDATE inodes SET ctime_ms = ? WHERE ino = ?", store.nowMs(), source.ino);
+  store.relink(source.ino, { parent: source.parent, name: source.name }, { parent: dest.parent, name: dest.name });
+  store.updateInode(source.ino, {});
   store.recordChange("move", [source.path, dest.path]);
   return { ok: true, stat: store.stat(dest.path, store.inode(source.ino) as Inode) };
 }

@@ -27,7 +27,7 @@ export function removeIn(store: Store, path: string, options: RemoveOptions = {}
     if (below.length > 0 && !options.recursive)
       throw new FsAbort(fail("ENOTEMPTY", `directory not empty: ${target.path}`, path));
     for (const entry of below) {
-      store.sql.exec("DELETE FROM dirents WHERE ino = ?", entry.ino);
+      store.dropEntry(entry.ino);
       store.destroyInode(entry);
     }
     removed += below.length;

@@ -57,15 +57,7 @@ export async function truncate(store: Store, path: string, size: number): Promis
       throw new FsAbort(again.ok ? fail("ENOENT", "the file changed", path) : again);
     store.setChunks(again.ino, chunks);
     store.addMeta("size_bytes", size - again.inode.size);
-    const now = store.nowMs();
-    store.sql.exec(
-      "UPDATE inodes SET size = ?, etag = ?, mtime_ms = ?, ctime_ms = ? WHERE ino = ?",
-      size,
-      etag,
-      now,
-      now,
-      again.ino,
-    );
+    store.updateInode(again.ino, { size, etag, mtime: true });
     store.recordChange("truncate", [again.path]);
     return { ok: true as const, stat: store.stat(again.path, store.inode(again.ino) as Inode) };
   });

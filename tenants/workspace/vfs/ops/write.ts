@@ -5,7 +5,7 @@
  */
 import { workspaceLimits } from "../../limits.ts";
 import { normalizePath } from "../../paths.ts";
-import { type ChunkRef, ChunkStager, contentEtag } from "../content.ts";
+import { type ChunkRef, ChunkStager, chunkHash, contentEtag } from "../content.ts";
 import { FsAbort, type FsResult, fail } from "../errors.ts";
 import { DEFAULT_FILE_MODE, type Inode, type Stat, type Store } from "../store.ts";
 
@@ -66,6 +66,9 @@ export async function write(
   }
   const existing = located.existing;
   const append = options.mode === "append" && existing !== null;
+  if (body instanceof Uint8Array && body.byteLength <= workspaceLimits.chunkBytes && !append) {
+    return writeSmall(store, path, body, existing, options);
+  }
   let base: { hash: string; size: number }[] = [];
   let prefix: Uint8Array | undefined;
   if (append) {
@@ -106,6 +109,28 @@ export async function write(
 }
 
 /**
+ * The common case of a small file given whole: one chunk, hashed before the transaction
+ * and stored inside it, so it needs no staging rows (and costs a few statements fewer).
+ */
+async function writeSmall(
+  store: Store,
+  path: string,
+  body: Uint8Array,
+  existing: Inode | null,
+  options: WriteOptions,
+): Promise<FsResult<{ stat: Stat }>> {
+  if (store.meta("size_bytes") - (existing?.size ?? 0) + body.byteLength > workspaceLimits.workspaceBytesMax) {
+    return fail("ENOSPC", `the workspace may hold at most ${workspaceLimits.workspaceBytesMax} bytes`, path);
+  }
+  const chunks = body.byteLength === 0 ? [] : [{ hash: await chunkHash(body), size: body.byteLength }];
+  const etag = await contentEtag(chunks, body.byteLength);
+  return store.atomically(() => {
+    if (chunks[0]) store.putBlob(chunks[0].hash, body);
+    return commitWrite(store, path, chunks, body.byteLength, etag, options);
+  });
+}
+
+/**
  * Makes `chunks` the content of the file at `path`, creating it (and its parents, unless
  * `parents: false`) if needed. Synchronous, for use inside a transaction; throws FsAbort.
  */
@@ -123,25 +148,18 @@ export function commitWrite(
   if (ino === undefined) {
     const cut = again.path.lastIndexOf("/");
     const parent = store.ensureDirectory(again.path.slice(0, cut) || "/");
-    ino = store.createInode("file", options.fileMode ?? DEFAULT_FILE_MODE);
+    ino = store.createInode("file", options.fileMode ?? DEFAULT_FILE_MODE, { size, etag });
     store.link(parent, again.path.slice(cut + 1), ino);
+  } else {
+    store.updateInode(ino, { size, etag, mtime: true });
   }
-  store.setChunks(ino, chunks);
+  store.setChunks(ino, chunks, { fresh: again.existing === null });
   store.addMeta("size_bytes", size - (again.existing?.size ?? 0));
   if (store.meta("size_bytes") > workspaceLimits.workspaceBytesMax) {
     throw new FsAbort(
       fail("ENOSPC", `the workspace may hold at most ${workspaceLimits.workspaceBytesMax} bytes`, path),
     );
   }
-  const now = store.nowMs();
-  store.sql.exec(
-    "UPDATE inodes SET size = ?, etag = ?, mtime_ms = ?, ctime_ms = ? WHERE ino = ?",
-    size,
-    etag,
-    now,
-    now,
-    ino,
-  );
   store.recordChange("write", [again.path]);
   return { ok: true, stat: store.stat(again.path, store.inode(ino) as Inode) };
 }

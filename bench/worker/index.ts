@@ -1,0 +1,62 @@
+/**
+ * The benchmark-only Worker behind bench/filesystem.bench.ts. `POST /run` with
+ * `FsBenchParams` as JSON creates a fresh workspace object and runs every phase in it,
+ * in order (the files `write` creates are the ones the later phases stat, read and remove).
+ *
+ * Each phase is measured twice: inside the object (`elapsedMs`, see BenchWorkspaceDO),
+ * and here around the RPC, minus the median of baseline RPCs that do the same call with
+ * no work. The second number includes what the first cannot see: the storage commit the
+ * object's output gate waits for before the RPC answers.
+ */
+import type { ClockProbe, FsBenchOp, FsBenchParams, PhaseResult } from "./BenchWorkspaceDO.ts";
+import { BenchWorkspaceDO } from "./BenchWorkspaceDO.ts";
+
+export { BenchWorkspaceDO };
+
+interface BenchEnv {
+  WORKSPACE: DurableObjectNamespace<BenchWorkspaceDO>;
+}
+
+export interface PhaseReport extends PhaseResult {
+  /** Milliseconds around the RPC that did the work, seen from the calling Worker. */
+  rpcMs: number;
+  /** Median milliseconds of the same RPC doing no work. */
+  baselineRpcMs: number;
+}
+
+export interface RunReport {
+  clock: ClockProbe;
+  phases: Record<FsBenchOp, PhaseReport>;
+}
+
+const phases: FsBenchOp[] = ["write", "stat", "list", "read", "remove", "writeLarge", "readLarge"];
+const baselineCalls = 5;
+
+async function timed<T>(call: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const start = performance.now();
+  const value = await call();
+  return { ms: performance.now() - start, value };
+}
+
+async function run(env: BenchEnv, params: FsBenchParams): Promise<RunReport> {
+  const stub = env.WORKSPACE.getByName(crypto.randomUUID());
+  const clock = await stub.clock();
+  const report: Partial<Record<FsBenchOp, PhaseReport>> = {};
+  for (const op of phases) {
+    const baselines: number[] = [];
+    for (let i = 0; i < baselineCalls; i++) baselines.push((await timed(() => stub.benchPhase(op, params, false))).ms);
+    baselines.sort((a, b) => a - b);
+    const { ms, value } = await timed(() => stub.benchPhase(op, params, true));
+    report[op] = { ...value, rpcMs: ms, baselineRpcMs: baselines[Math.floor(baselineCalls / 2)] ?? 0 };
+  }
+  return { clock, phases: report as Record<FsBenchOp, PhaseReport> };
+}
+
+export default {
+  async fetch(request: Request, env: BenchEnv): Promise<Response> {
+    const url = new URL(request.url);
+    if (url.pathname === "/healthz") return new Response("ok");
+    if (url.pathname !== "/run" || request.method !== "POST") return new Response("not found", { status: 404 });
+    return Response.json(await run(env, (await request.json()) as FsBenchParams));
+  },
+} satisfies ExportedHandler<BenchEnv>;
