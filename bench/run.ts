@@ -8,10 +8,15 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { filesystemBench } from "./filesystem.bench.ts";
 import { gatewayBench } from "./gateway.bench.ts";
+import { shellBench } from "./shell.bench.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const only = process.argv[2];
-const benches: Record<string, () => Promise<string>> = { gateway: gatewayBench, filesystem: filesystemBench };
+const benches: Record<string, () => Promise<string>> = {
+  gateway: gatewayBench,
+  filesystem: filesystemBench,
+  shell: shellBench,
+};
 
 const sections: string[] = [];
 for (const [name, bench] of Object.entries(benches)) {

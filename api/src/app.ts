@@ -13,6 +13,11 @@ import { requestId } from "./middleware/requestId.ts";
 import { notFoundOrWrongMethod } from "./notFound.ts";
 import { registerAccountGet } from "./routes/account.get.ts";
 import { registerDocs } from "./routes/docs.ts";
+import { registerExecCreate } from "./routes/exec.create.ts";
+import { registerExecsGet } from "./routes/execs.get.ts";
+import { registerExecsKill } from "./routes/execs.kill.ts";
+import { registerExecsList } from "./routes/execs.list.ts";
+import { registerExecsOutput } from "./routes/execs.output.ts";
 import { registerFilesDelete } from "./routes/files.delete.ts";
 import { registerFilesGet } from "./routes/files.get.ts";
 import { registerFilesHead } from "./routes/files.head.ts";
@@ -91,6 +96,11 @@ export function createApp(): App {
   registerFsGrep(app);
   registerFsFind(app);
   registerFsBatch(app);
+  registerExecCreate(app);
+  registerExecsList(app);
+  registerExecsGet(app);
+  registerExecsOutput(app);
+  registerExecsKill(app);
   registerUsageGet(app);
   return app;
 }

@@ -9,6 +9,11 @@
  * by the alarm, `gcDelayMs` after it appears, a bounded amount per run.
  */
 import { DurableObject } from "cloudflare:workers";
+import type { Executor, ExecutorName } from "../../executors/contract.ts";
+import { createExecutor } from "../../executors/registry.ts";
+import { ExecRunner, type StartExec } from "./execs/ExecRunner.ts";
+import { ExecRecords, migrateExecs } from "./execs/records.ts";
+import { WorkspaceFsTarget } from "./execs/WorkspaceFsTarget.ts";
 import { workspaceLimits } from "./limits.ts";
 import type { FsFailure, FsResult } from "./vfs/errors.ts";
 import type { BatchOp } from "./vfs/ops/batch.ts";
@@ -29,10 +34,63 @@ type WithStats<T> = ({ ok: true } & T & { stats: WorkspaceStats }) | FsFailure;
 
 export class WorkspaceDO extends DurableObject<Env> {
   readonly vfs: Vfs;
+  readonly execs: ExecRunner;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.vfs = new Vfs(ctx.storage.sql, (fn) => ctx.storage.transactionSync(fn));
+    migrateExecs(ctx.storage.sql);
+    const records = new ExecRecords(ctx.storage.sql);
+    // Runs recorded as running belong to an instance that is gone: end them honestly.
+    records.abandonRunning();
+    this.execs = new ExecRunner(
+      records,
+      (name, egress) => this.executor(name, egress),
+      (start, record) => this.meterRun(start, record.durationMs ?? 0),
+      (work) => ctx.waitUntil(work),
+    );
+  }
+
+  // ── execution ───────────────────────────────────────────────────────────────────────────
+  exec(start: StartExec) {
+    return this.execs.start(start);
+  }
+  execRecord(execId: string) {
+    return this.execs.records.get(execId);
+  }
+  listExecs(limit: number, cursor?: string) {
+    return this.execs.records.list(limit, cursor);
+  }
+  execOutput(execId: string, after: number, limit?: number) {
+    return this.execs.records.output(execId, after, limit);
+  }
+  watchExec(execId: string, after: number) {
+    return this.execs.watch(execId, after);
+  }
+  killExec(execId: string) {
+    return this.execs.kill(execId);
+  }
+
+  /** The executor for a run, built over this workspace's filesystem; null when unavailable here. */
+  private executor(name: ExecutorName, egress: boolean): Executor | null {
+    return createExecutor(name, {
+      loader: this.env.LOADER,
+      fs: new WorkspaceFsTarget(this.vfs),
+      workspaceKey: this.ctx.id.toString(),
+      egress,
+    });
+  }
+
+  /** Meters a run as `<executor>_ms` in the tenant's ledger, with the exec id as the event id. */
+  private async meterRun(start: StartExec, durationMs: number): Promise<void> {
+    await this.env.TENANT.getByName(start.tenantId).record({
+      id: start.execId,
+      meter: `${start.executor}_ms`,
+      quantity: durationMs,
+      at: new Date().toISOString(),
+      workspaceId: start.workspaceId,
+      keyId: start.keyId,
+    });
   }
 
   // ── reads ───────────────────────────────────────────────────────────────────────────────

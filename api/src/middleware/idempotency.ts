@@ -41,7 +41,9 @@ export function idempotency(operation: string): MiddlewareHandler<AppEnv> {
     try {
       await next();
     } finally {
-      if (c.res.ok) await store.complete(tenantId, operation, key, c.res.status, await c.res.clone().text());
+      // Only JSON answers are remembered; a stream (SSE) cannot be replayed, so its key is released.
+      const json = c.res.headers.get("content-type")?.startsWith("application/json") ?? false;
+      if (c.res.ok && json) await store.complete(tenantId, operation, key, c.res.status, await c.res.clone().text());
       else await store.release(tenantId, operation, key);
     }
   };

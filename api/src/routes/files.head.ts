@@ -2,12 +2,12 @@
  * HEAD on a file: its stat as headers. Hono answers every HEAD by running the GET route
  * and dropping the body, so there is no separate handler: the GET handler calls
  * `statHeadersResponse` for HEAD before opening any stream. This file documents the
- * operation in the OpenAPI document and owns the header format.
+ * operation in the OpenAPI document (its scope is the GET route's, `workspaces:read`) and
+ * owns the header format.
  */
 import { createRoute } from "@hono/zod-openapi";
 import type { Stat } from "../../../tenants/workspace/vfs/store.ts";
 import type { App } from "../app.ts";
-import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, WorkspaceParams } from "../schemas.ts";
 import { FilePath } from "./filePath.ts";
 
@@ -20,7 +20,6 @@ const route = createRoute({
   description:
     "`X-File-Size`, `ETag`, `Last-Modified`, `X-File-Type` and `X-File-Mode` for a file or directory, without its bytes.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("workspaces:read")] as const,
   request: { params: WorkspaceParams.extend({ path: FilePath }) },
   responses: {
     200: { description: "The entry exists; its stat is in the headers" },

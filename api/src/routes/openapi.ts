@@ -22,6 +22,7 @@ export function openApiDocument(app: App) {
       { name: "Workspaces", description: "Workspaces and their labels" },
       { name: "Files", description: "File contents" },
       { name: "Filesystem", description: "Directory and path operations" },
+      { name: "Execution", description: "Running commands and modules, and their durable output" },
       { name: "Usage", description: "Metered usage" },
     ],
   });

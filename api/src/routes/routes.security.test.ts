@@ -93,6 +93,28 @@ const ROUTES: SecuredRoute[] = [
   ...fsOp("grep", "grep", "workspaces:read", { pattern: "seed", path: "/" }),
   ...fsOp("find", "find", "workspaces:read", { path: "/", name: "*.txt" }),
   ...fsOp("batch", "batch", "workspaces:write", { ops: [{ op: "write", path: "/b.txt", content: "b" }] }),
+  {
+    operationId: "exec",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/exec",
+    scope: "exec",
+    request: { json: { executor: "shell", command: "echo hi" } },
+  },
+  { operationId: "listExecs", method: "GET", path: "/v1/workspaces/{workspaceId}/execs", scope: "exec" },
+  { operationId: "getExec", method: "GET", path: "/v1/workspaces/{workspaceId}/execs/{execId}", scope: "exec" },
+  {
+    operationId: "getExecOutput",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/execs/{execId}/output",
+    scope: "exec",
+  },
+  {
+    operationId: "killExec",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/execs/{execId}/kill",
+    scope: "exec",
+    request: { json: {} },
+  },
   { operationId: "getUsage", method: "GET", path: "/v1/usage", scope: "billing:read" },
 ];
 
@@ -113,6 +135,14 @@ async function pathFor(route: SecuredRoute, owner: TenantFixture): Promise<strin
     });
     expect(link.status).toBe(200);
     path = path.replace("{workspaceId}", workspaceId);
+    if (path.includes("{execId}")) {
+      const ran = await call("POST", `/v1/workspaces/${workspaceId}/exec`, {
+        key: owner.key,
+        json: { executor: "shell", command: "echo seed" },
+      });
+      expect(ran.status).toBe(200);
+      path = path.replace("{execId}", (await json<{ id: string }>(ran)).id);
+    }
   }
   if (path.includes("{keyId}")) path = path.replace("{keyId}", (await createKey(owner.key, {})).id);
   return path;
@@ -182,7 +212,7 @@ describe.each(ROUTES)("$method $path", (route) => {
     });
   }
 
-  if (/\{(workspaceId|keyId)\}/.test(route.path)) {
+  if (/\{(workspaceId|keyId|execId)\}/.test(route.path)) {
     it("answers 404 for another tenant's id", async () => {
       await expectProblem(await send(alice.key, mallory), 404, "not_found");
     });

@@ -3,7 +3,7 @@
 
 import { client } from './client.gen.ts';
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client/index.ts';
-import type { BatchData, BatchErrors, BatchResponses, ChmodData, ChmodErrors, ChmodResponses, CopyData, CopyErrors, CopyResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateWorkspaceData, CreateWorkspaceErrors, CreateWorkspaceResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, DeleteWorkspaceData, DeleteWorkspaceErrors, DeleteWorkspaceResponses, FindData, FindErrors, FindResponses, GetAccountData, GetAccountErrors, GetAccountResponses, GetFileData, GetFileErrors, GetFileResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWorkspaceData, GetWorkspaceErrors, GetWorkspaceResponses, GrepData, GrepErrors, GrepResponses, HeadFileData, HeadFileErrors, HeadFileResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListPathData, ListPathErrors, ListPathResponses, ListWorkspacesData, ListWorkspacesErrors, ListWorkspacesResponses, MkdirData, MkdirErrors, MkdirResponses, MoveData, MoveErrors, MoveResponses, PutFileData, PutFileErrors, PutFileResponses, ReadlinkData, ReadlinkErrors, ReadlinkResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, SignupData, SignupErrors, SignupResponses, StatPathData, StatPathErrors, StatPathResponses, SymlinkData, SymlinkErrors, SymlinkResponses, TruncateData, TruncateErrors, TruncateResponses, UpdateWorkspaceData, UpdateWorkspaceErrors, UpdateWorkspaceResponses } from './types.gen.ts';
+import type { BatchData, BatchErrors, BatchResponses, ChmodData, ChmodErrors, ChmodResponses, CopyData, CopyErrors, CopyResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateWorkspaceData, CreateWorkspaceErrors, CreateWorkspaceResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, DeleteWorkspaceData, DeleteWorkspaceErrors, DeleteWorkspaceResponses, ExecData, ExecErrors, ExecResponses, FindData, FindErrors, FindResponses, GetAccountData, GetAccountErrors, GetAccountResponses, GetExecData, GetExecErrors, GetExecOutputData, GetExecOutputErrors, GetExecOutputResponses, GetExecResponses, GetFileData, GetFileErrors, GetFileResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWorkspaceData, GetWorkspaceErrors, GetWorkspaceResponses, GrepData, GrepErrors, GrepResponses, HeadFileData, HeadFileErrors, HeadFileResponses, KillExecData, KillExecErrors, KillExecResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListExecsData, ListExecsErrors, ListExecsResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListPathData, ListPathErrors, ListPathResponses, ListWorkspacesData, ListWorkspacesErrors, ListWorkspacesResponses, MkdirData, MkdirErrors, MkdirResponses, MoveData, MoveErrors, MoveResponses, PutFileData, PutFileErrors, PutFileResponses, ReadlinkData, ReadlinkErrors, ReadlinkResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, SignupData, SignupErrors, SignupResponses, StatPathData, StatPathErrors, StatPathResponses, SymlinkData, SymlinkErrors, SymlinkResponses, TruncateData, TruncateErrors, TruncateResponses, UpdateWorkspaceData, UpdateWorkspaceErrors, UpdateWorkspaceResponses } from './types.gen.ts';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -357,6 +357,67 @@ export const find = <ThrowOnError extends boolean = false>(options: Options<Find
 export const batch = <ThrowOnError extends boolean = false>(options: Options<BatchData, ThrowOnError>): RequestResult<BatchResponses, BatchErrors, ThrowOnError> => (options.client ?? client).post<BatchResponses, BatchErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/workspaces/{workspaceId}/fs/batch',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Run a command or module in the workspace
+ *
+ * Answers when the run ends with its output, or at once with 202 for `background: true`. With `Accept: text/event-stream` it streams `stdout`, `stderr` and `exit` events whose ids are sequence numbers; a client that disconnects resumes from `GET …/execs/{execId}/output` with `Last-Event-ID`.
+ */
+export const exec = <ThrowOnError extends boolean = false>(options: Options<ExecData, ThrowOnError>): RequestResult<ExecResponses, ExecErrors, ThrowOnError> => (options.client ?? client).post<ExecResponses, ExecErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/exec',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Recent runs, newest first
+ *
+ * Records are kept for 7 days, at most the newest 1,000 per workspace.
+ */
+export const listExecs = <ThrowOnError extends boolean = false>(options: Options<ListExecsData, ThrowOnError>): RequestResult<ListExecsResponses, ListExecsErrors, ThrowOnError> => (options.client ?? client).get<ListExecsResponses, ListExecsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/execs',
+    ...options
+});
+
+/**
+ * A run's record: status, exit code, timings
+ */
+export const getExec = <ThrowOnError extends boolean = false>(options: Options<GetExecData, ThrowOnError>): RequestResult<GetExecResponses, GetExecErrors, ThrowOnError> => (options.client ?? client).get<GetExecResponses, GetExecErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/execs/{execId}',
+    ...options
+});
+
+/**
+ * A run's output after a sequence number
+ *
+ * JSON pages of events after `after`; or, with `Accept: text/event-stream`, a live stream that resumes after `Last-Event-ID` (or `after`) and ends with the `exit` event. Output is stored as it is produced, so nothing is lost by disconnecting.
+ */
+export const getExecOutput = <ThrowOnError extends boolean = false>(options: Options<GetExecOutputData, ThrowOnError>): RequestResult<GetExecOutputResponses, GetExecOutputErrors, ThrowOnError> => (options.client ?? client).get<GetExecOutputResponses, GetExecOutputErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/execs/{execId}/output',
+    ...options
+});
+
+/**
+ * Stop a run
+ *
+ * The run ends as `cancelled` (exit code 137). Killing a run that has ended changes nothing.
+ */
+export const killExec = <ThrowOnError extends boolean = false>(options: Options<KillExecData, ThrowOnError>): RequestResult<KillExecResponses, KillExecErrors, ThrowOnError> => (options.client ?? client).post<KillExecResponses, KillExecErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/execs/{execId}/kill',
     ...options,
     headers: {
         'Content-Type': 'application/json',

@@ -156,6 +156,70 @@ export type BatchResult = {
     }>;
 };
 
+export type ExecResult = {
+    id: string;
+    status: 'running' | 'completed' | 'failed' | 'cancelled' | 'timed_out';
+    exitCode: number | null;
+    stdout: string;
+    stderr: string;
+    result?: unknown;
+    durationMs: number | null;
+    truncated: boolean;
+    usage: {
+        meter: string;
+        quantity: number;
+    } | null;
+};
+
+export type ExecRecordPage = {
+    data: Array<ExecRecord>;
+    nextCursor: string | null;
+};
+
+export type ExecRecord = {
+    id: string;
+    executor: 'shell' | 'javascript' | 'container';
+    /**
+     * The first line of the command or module.
+     */
+    summary: string;
+    status: 'running' | 'completed' | 'failed' | 'cancelled' | 'timed_out';
+    exitCode: number | null;
+    /**
+     * Why the run stopped early (a limit, a kill, a crash), if it did.
+     */
+    error: string | null;
+    startedAt: string;
+    endedAt: string | null;
+    durationMs: number | null;
+    outputBytes: number;
+    truncated: boolean;
+    /**
+     * The sequence number the next output event gets.
+     */
+    nextSeq: number;
+    result?: unknown;
+};
+
+export type OutputPage = {
+    events: Array<OutputEvent>;
+    nextSeq: number;
+    /**
+     * True once the exit event is in this or an earlier page.
+     */
+    done: boolean;
+};
+
+export type OutputEvent = {
+    seq: number;
+    stream: 'stdout' | 'stderr' | 'exit';
+    text: string;
+    /**
+     * The exact bytes, when they are not valid UTF-8.
+     */
+    base64?: string;
+};
+
 export type UsageSeries = {
     from: string;
     to: string;
@@ -1657,6 +1721,284 @@ export type BatchResponses = {
 };
 
 export type BatchResponse = BatchResponses[keyof BatchResponses];
+
+export type ExecData = {
+    body: {
+        executor: 'shell' | 'javascript' | 'container';
+        /**
+         * shell, container: the script.
+         */
+        command?: string;
+        /**
+         * javascript: the ES module.
+         */
+        code?: string;
+        /**
+         * javascript: the value passed to the module's default export.
+         */
+        input?: unknown;
+        /**
+         * Under /workspace (the workspace root) or /tmp.
+         */
+        cwd?: string;
+        env?: {
+            [key: string]: string;
+        };
+        /**
+         * UTF-8 text fed to standard input.
+         */
+        stdin?: string;
+        timeoutMs?: number;
+        /**
+         * Output kept for this run; past it a truncation marker is written and output is dropped.
+         */
+        outputBytesMax?: number;
+        background?: boolean;
+        /**
+         * Allow network access (plans that include it).
+         */
+        egress?: boolean;
+    };
+    headers?: {
+        /**
+         * Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again.
+         */
+        'idempotency-key'?: string;
+    };
+    path: {
+        workspaceId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/exec';
+};
+
+export type ExecErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Executor unavailable
+     */
+    503: Problem;
+};
+
+export type ExecError = ExecErrors[keyof ExecErrors];
+
+export type ExecResponses = {
+    /**
+     * The run ended
+     */
+    200: ExecResult;
+    /**
+     * Started in the background
+     */
+    202: ExecResult;
+};
+
+export type ExecResponse = ExecResponses[keyof ExecResponses];
+
+export type ListExecsData = {
+    body?: never;
+    path: {
+        workspaceId: string;
+    };
+    query?: {
+        limit?: number;
+        cursor?: string;
+    };
+    url: '/v1/workspaces/{workspaceId}/execs';
+};
+
+export type ListExecsErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type ListExecsError = ListExecsErrors[keyof ListExecsErrors];
+
+export type ListExecsResponses = {
+    /**
+     * A page of runs
+     */
+    200: ExecRecordPage;
+};
+
+export type ListExecsResponse = ListExecsResponses[keyof ListExecsResponses];
+
+export type GetExecData = {
+    body?: never;
+    path: {
+        workspaceId: string;
+        execId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/execs/{execId}';
+};
+
+export type GetExecErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type GetExecError = GetExecErrors[keyof GetExecErrors];
+
+export type GetExecResponses = {
+    /**
+     * The record
+     */
+    200: ExecRecord;
+};
+
+export type GetExecResponse = GetExecResponses[keyof GetExecResponses];
+
+export type GetExecOutputData = {
+    body?: never;
+    headers?: {
+        'last-event-id'?: string;
+    };
+    path: {
+        workspaceId: string;
+        execId: string;
+    };
+    query?: {
+        after?: number | null;
+        limit?: number;
+    };
+    url: '/v1/workspaces/{workspaceId}/execs/{execId}/output';
+};
+
+export type GetExecOutputErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type GetExecOutputError = GetExecOutputErrors[keyof GetExecOutputErrors];
+
+export type GetExecOutputResponses = {
+    /**
+     * Events after `after`
+     */
+    200: OutputPage;
+};
+
+export type GetExecOutputResponse = GetExecOutputResponses[keyof GetExecOutputResponses];
+
+export type KillExecData = {
+    body?: {
+        signal?: 'SIGTERM' | 'SIGKILL' | 'SIGINT';
+    };
+    path: {
+        workspaceId: string;
+        execId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/execs/{execId}/kill';
+};
+
+export type KillExecErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type KillExecError = KillExecErrors[keyof KillExecErrors];
+
+export type KillExecResponses = {
+    /**
+     * The record after the kill
+     */
+    200: ExecRecord;
+};
+
+export type KillExecResponse = KillExecResponses[keyof KillExecResponses];
 
 export type GetUsageData = {
     body?: never;

@@ -1,0 +1,111 @@
+/**
+ * The executor contract: what the workspace object asks of every executor (shell,
+ * javascript, container), and what it gives them. Documented field by field because three
+ * implementations and one shared test suite depend on it.
+ *
+ * Ownership: the workspace object owns the exec record and its durable output. An executor
+ * owns nothing durable: it runs one request, pushes output through `OutputSink` as it is
+ * produced (the object stores each piece before acknowledging it), and returns an outcome.
+ * If the caller goes away, the object keeps the run going (background runs) or aborts it
+ * through `kill` — the executor never decides alone that nobody is listening.
+ */
+
+/** What crosses the API as a structured value: JSON. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** One run, as the workspace object hands it to an executor. */
+export interface ExecRequest {
+  /** `ex_…`, unique per run; also the usage event id. */
+  execId: string;
+  /** shell and container: the script, run by bash (`bash -c`). */
+  command?: string;
+  /** javascript: the ES module source whose default export is called with `input`. */
+  code?: string;
+  /** javascript: the structured value passed to the module. */
+  input?: JsonValue;
+  /** Working directory, an absolute path as the executor sees it (`/workspace/...`). */
+  cwd: string;
+  /** Extra environment variables; the executor adds its defaults (HOME, PATH, PWD). */
+  env: Record<string, string>;
+  /** Bytes fed to standard input, then EOF. Empty when absent. */
+  stdin: Uint8Array;
+  /** Wall-clock limit; past it the run ends with status `timed_out` and exit code 124. */
+  timeoutMs: number;
+  /** Output (stdout + stderr) the executor need not produce past; the object also caps what it stores. */
+  outputBytesMax: number;
+  /** Whether the run may reach the network. Off unless the request asked and the plan allows. */
+  egress: boolean;
+}
+
+export type OutputStream = "stdout" | "stderr";
+
+/**
+ * Where an executor sends output while the run goes on. Implemented by the workspace
+ * object (an RpcTarget passed as a method argument). `write` resolves once the piece is
+ * durable; an executor should await it, which is the back-pressure that keeps a fast
+ * producer from outrunning storage.
+ */
+export interface OutputSink {
+  write(stream: OutputStream, data: Uint8Array): Promise<void>;
+}
+
+export type ExecStatus = "completed" | "failed" | "cancelled" | "timed_out";
+
+/** How a run ended. */
+export interface ExecOutcome {
+  /** `completed`: exit code 0; `failed`: non-zero; `timed_out`: 124; `cancelled`: killed (128 + signal). */
+  status: ExecStatus;
+  exitCode: number;
+  /** javascript: the module's return value, as JSON. */
+  result?: JsonValue;
+  /** Why the executor itself failed or stopped the run (a limit, a crash), for the record; not user output. */
+  error?: string;
+}
+
+/**
+ * The file capability an executor's sandbox gets: the workspace tree and nothing else.
+ * Paths are workspace paths (`/src/a.ts`), not `/workspace/...`; expected failures come
+ * back as values with POSIX codes, as the workspace object returns them.
+ */
+export interface WorkspaceFsApi {
+  readFile(path: string): Promise<{ ok: true; bytes: Uint8Array } | FsError>;
+  writeFile(path: string, bytes: Uint8Array, options?: { append?: boolean }): Promise<{ ok: true } | FsError>;
+  stat(path: string): Promise<{ ok: true; stat: FsStat } | FsError>;
+  lstat(path: string): Promise<{ ok: true; stat: FsStat } | FsError>;
+  readdir(path: string): Promise<{ ok: true; entries: { name: string; type: FsStat["type"] }[] } | FsError>;
+  mkdir(path: string, options?: { recursive?: boolean }): Promise<{ ok: true } | FsError>;
+  rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<{ ok: true } | FsError>;
+  mv(from: string, to: string): Promise<{ ok: true } | FsError>;
+  cp(from: string, to: string, options?: { recursive?: boolean }): Promise<{ ok: true } | FsError>;
+  symlink(target: string, path: string): Promise<{ ok: true } | FsError>;
+  readlink(path: string): Promise<{ ok: true; target: string } | FsError>;
+  chmod(path: string, mode: number): Promise<{ ok: true } | FsError>;
+  truncate(path: string, size: number): Promise<{ ok: true } | FsError>;
+}
+
+export interface FsError {
+  ok: false;
+  code: string;
+  message: string;
+}
+
+export interface FsStat {
+  type: "file" | "dir" | "symlink";
+  size: number;
+  mode: number;
+  /** RFC 3339. */
+  mtime: string;
+}
+
+/**
+ * An executor as the workspace object drives it. `run` resolves when the run has ended
+ * (all output already written to the sink); `kill` asks a running run to stop and
+ * resolves at once — the run's own `run` promise then resolves as `cancelled`.
+ */
+export interface Executor {
+  run(request: ExecRequest, sink: OutputSink): Promise<ExecOutcome>;
+  kill(execId: string): Promise<void>;
+}
+
+export const EXECUTORS = ["shell", "javascript", "container"] as const;
+export type ExecutorName = (typeof EXECUTORS)[number];

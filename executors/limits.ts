@@ -1,0 +1,26 @@
+/** Limits every executor run is held to, each with the reason it exists. */
+export const execLimits = {
+  /** A run with no timeout of its own; long enough for tests and builds, short enough to notice a hang. */
+  timeoutMsDefault: 60_000,
+  /** The longest run; longer work belongs in background runs that a client re-attaches to. */
+  timeoutMsMax: 15 * 60_000,
+  /** Output stored per run (stdout and stderr together); past it a truncation marker is written once. */
+  outputBytesMax: 16 * 1024 * 1024,
+  /** One stored output piece; larger writes are split so a row stays far below SQLite's 2 MB. */
+  outputPieceBytesMax: 64 * 1024,
+  /** Standard input, which travels inside the JSON request body. */
+  stdinBytesMax: 512 * 1024,
+  /** The command or module source. */
+  sourceBytesMax: 256 * 1024,
+  /** Environment variables per run, and the size of one value. */
+  envEntriesMax: 128,
+  envValueBytesMax: 16 * 1024,
+  /** Records kept per workspace, and their age; older ones and their output are pruned. */
+  recordsKept: 1_000,
+  recordAgeMsMax: 7 * 24 * 60 * 60 * 1000,
+  /** Output events in one page of the JSON output endpoint. */
+  outputPageMax: 1_000,
+  /** just-bash: loop iterations and commands per run, against runaway scripts. */
+  shellLoopIterationsMax: 1_000_000,
+  shellCommandsMax: 100_000,
+} as const;

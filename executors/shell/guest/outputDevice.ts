@@ -1,0 +1,123 @@
+/**
+ * Two write-only files, `stdout` and `stderr`, whose writes go straight to the run's
+ * OutputPump. Mounted at `outputDevicePath`; streamTransform.ts points the script's own
+ * output at them, which is how output leaves the guest while the script is still running.
+ *
+ * just-bash appends with the encoding "binary" for byte output (cat, base64 -d, gzip) and
+ * "utf8" for text; text goes through `shellTextBytes` to undo what just-bash turned into text.
+ */
+import type { FsStat, IFileSystem } from "just-bash";
+import type { OutputStream } from "../../contract.ts";
+import { latin1Bytes, shellTextBytes } from "./bytes.ts";
+import { ShellFsError } from "./fsErrors.ts";
+import type { OutputPump } from "./outputPump.ts";
+import type { DirentEntry } from "./workspaceFs.ts";
+
+export const outputDevicePath = "/dev/.cubicle";
+export const outputPaths = { stdout: `${outputDevicePath}/stdout`, stderr: `${outputDevicePath}/stderr` } as const;
+
+const streams: Record<string, OutputStream> = { "/stdout": "stdout", "/stderr": "stderr" };
+
+function encodingOf(options: unknown): unknown {
+  return typeof options === "object" && options !== null && "encoding" in options ? options.encoding : options;
+}
+
+export class OutputDevice implements IFileSystem {
+  constructor(private readonly pump: OutputPump) {}
+
+  private refuse(syscall: string, path: string): never {
+    throw new ShellFsError("EPERM", syscall, `${outputDevicePath}${path}`);
+  }
+
+  private fileStat(path: string): FsStat {
+    const isDirectory = path === "/";
+    if (!isDirectory && !(path in streams)) throw new ShellFsError("ENOENT", "stat", `${outputDevicePath}${path}`);
+    return {
+      isFile: !isDirectory,
+      isDirectory,
+      isSymbolicLink: false,
+      mode: isDirectory ? 0o755 : 0o222,
+      size: 0,
+      mtime: new Date(0),
+    };
+  }
+
+  async appendFile(path: string, content: string | Uint8Array, options?: unknown): Promise<void> {
+    const stream = streams[path];
+    if (!stream) return this.refuse("open", path);
+    if (typeof content !== "string") return this.pump.write(stream, content);
+    const encoding = encodingOf(options);
+    const bytes = encoding === "binary" || encoding === "latin1" ? latin1Bytes(content) : shellTextBytes(content);
+    return this.pump.write(stream, bytes);
+  }
+
+  /** A stream has nothing to truncate: `>` appends like `>>`. */
+  writeFile(path: string, content: string | Uint8Array, options?: unknown): Promise<void> {
+    return this.appendFile(path, content, options);
+  }
+
+  async readFile(): Promise<string> {
+    return "";
+  }
+  async readFileBuffer(): Promise<Uint8Array> {
+    return new Uint8Array(0);
+  }
+  async exists(path: string): Promise<boolean> {
+    return path === "/" || path in streams;
+  }
+  async stat(path: string): Promise<FsStat> {
+    return this.fileStat(path);
+  }
+  async lstat(path: string): Promise<FsStat> {
+    return this.fileStat(path);
+  }
+  async realpath(path: string): Promise<string> {
+    this.fileStat(path);
+    return path;
+  }
+  async readdir(path: string): Promise<string[]> {
+    if (path !== "/") return this.refuse("scandir", path);
+    return Object.keys(streams).map((name) => name.slice(1));
+  }
+  async readdirWithFileTypes(path: string): Promise<DirentEntry[]> {
+    return (await this.readdir(path)).map((name) => ({
+      name,
+      isFile: true,
+      isDirectory: false,
+      isSymbolicLink: false,
+    }));
+  }
+  resolvePath(base: string, path: string): string {
+    return path.startsWith("/") ? path : `${base === "/" ? "" : base}/${path}`;
+  }
+  getAllPaths(): string[] {
+    return [];
+  }
+  async mkdir(path: string): Promise<void> {
+    this.refuse("mkdir", path);
+  }
+  async rm(path: string): Promise<void> {
+    this.refuse("rm", path);
+  }
+  async cp(_src: string, dest: string): Promise<void> {
+    this.refuse("cp", dest);
+  }
+  async mv(src: string): Promise<void> {
+    this.refuse("rename", src);
+  }
+  async chmod(path: string): Promise<void> {
+    this.refuse("chmod", path);
+  }
+  async symlink(_target: string, linkPath: string): Promise<void> {
+    this.refuse("symlink", linkPath);
+  }
+  async link(_existingPath: string, newPath: string): Promise<void> {
+    this.refuse("link", newPath);
+  }
+  async readlink(path: string): Promise<string> {
+    return this.refuse("readlink", path);
+  }
+  async utimes(path: string): Promise<void> {
+    this.fileStat(path);
+  }
+}

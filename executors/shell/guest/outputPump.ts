@@ -1,0 +1,98 @@
+/**
+ * Carries a run's output to the OutputSink in order, in pieces, with back-pressure.
+ *
+ * Small writes are gathered for `sinkFlushDelayMs` (one RPC per echo would cost more than
+ * the echo) and sent while the script sleeps or awaits I/O; a script that produces output
+ * without ever yielding is made to wait for the sink once `sinkBufferBytesMax` is queued.
+ * Past `capBytes` (stdout and stderr together) output is dropped and `truncated` set: the
+ * run goes on, as a process writing into a capped log would.
+ */
+import type { OutputSink, OutputStream } from "../../contract.ts";
+import { shellLimits } from "../limits.ts";
+
+interface Piece {
+  stream: OutputStream;
+  parts: Uint8Array[];
+  bytes: number;
+}
+
+/** One array holding exactly the piece: a view into a larger buffer would send all of that buffer. */
+function join(piece: Piece): Uint8Array {
+  const only = piece.parts.length === 1 ? (piece.parts[0] as Uint8Array) : undefined;
+  if (only && only.byteOffset === 0 && only.byteLength === only.buffer.byteLength) return only;
+  const joined = new Uint8Array(piece.bytes);
+  let at = 0;
+  for (const part of piece.parts) {
+    joined.set(part, at);
+    at += part.length;
+  }
+  return joined;
+}
+
+export class OutputPump {
+  /** True once output past the cap was dropped. */
+  truncated = false;
+  /** Why the sink stopped taking output, if it did; the run is stopped then (see `onFailure`). */
+  failure: unknown;
+  private acceptedBytes = 0;
+  private queue: Piece[] = [];
+  private queuedBytes = 0;
+  private sending: Promise<void> = Promise.resolve();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly sink: OutputSink,
+    private readonly capBytes: number,
+    private readonly onFailure: (error: unknown) => void,
+  ) {}
+
+  async write(stream: OutputStream, data: Uint8Array): Promise<void> {
+    if (data.length === 0 || this.failure !== undefined) return;
+    const room = this.capBytes - this.acceptedBytes;
+    if (data.length > room) this.truncated = true;
+    const bytes = data.length > room ? data.subarray(0, Math.max(0, room)) : data;
+    if (bytes.length === 0) return;
+    this.acceptedBytes += bytes.length;
+    this.enqueue(stream, bytes);
+    if (this.queuedBytes >= shellLimits.sinkBufferBytesMax) await this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), shellLimits.sinkFlushDelayMs);
+  }
+
+  /** Sends everything queued so far; resolves when the sink has taken it (or failed). */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const pieces = this.queue;
+    this.queue = [];
+    this.queuedBytes = 0;
+    if (pieces.length > 0) this.sending = this.sending.then(() => this.send(pieces));
+    return this.sending;
+  }
+
+  private enqueue(stream: OutputStream, bytes: Uint8Array): void {
+    for (let at = 0; at < bytes.length; ) {
+      let piece = this.queue.at(-1);
+      if (!piece || piece.stream !== stream || piece.bytes >= shellLimits.sinkPieceBytesMax) {
+        piece = { stream, parts: [], bytes: 0 };
+        this.queue.push(piece);
+      }
+      const part = bytes.subarray(at, at + shellLimits.sinkPieceBytesMax - piece.bytes);
+      piece.parts.push(part);
+      piece.bytes += part.length;
+      this.queuedBytes += part.length;
+      at += part.length;
+    }
+  }
+
+  private async send(pieces: Piece[]): Promise<void> {
+    for (const piece of pieces) {
+      if (this.failure !== undefined) return;
+      try {
+        await this.sink.write(piece.stream, join(piece));
+      } catch (error) {
+        this.failure = error ?? new Error("output sink failed");
+        this.onFailure(this.failure);
+      }
+    }
+  }
+}

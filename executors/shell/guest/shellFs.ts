@@ -1,0 +1,67 @@
+/**
+ * The filesystem a run's shell sees: just-bash's MountableFs with
+ * - `/workspace`: the workspace (WorkspaceFs over the capability), the only thing that persists;
+ * - `/dev/.cubicle`: the output device (outputDevice.ts);
+ * - everything else (`/tmp`, `/home/user`, `/bin`, `/dev/null`, `/proc`): a fresh
+ *   in-memory filesystem per run, scratch space that is gone when the run ends.
+ *
+ * Two additions to MountableFs: the synchronous `mkdirSync`/`writeFileSync` that `Bash`
+ * looks for to lay out `/bin`, `/dev` and `/proc` (they go to the scratch filesystem), and
+ * `readdirWithFileTypes`, which MountableFs does not pass on, so that `find`, `grep -r`,
+ * `ls` and globs list a workspace directory in one call instead of one stat per entry.
+ */
+import { type IFileSystem, InMemoryFs, MountableFs } from "just-bash";
+import { shellLimits } from "../limits.ts";
+import type { DirentEntry } from "./workspaceFs.ts";
+
+export const workspaceMountPoint = "/workspace";
+export const homeDir = "/home/user";
+
+export interface ShellFsMounts {
+  workspace: IFileSystem;
+  device: { path: string; filesystem: IFileSystem };
+}
+
+export class ShellFs extends MountableFs {
+  private readonly scratch: InMemoryFs;
+  private readonly workspace: IFileSystem;
+
+  constructor(mounts: ShellFsMounts) {
+    const scratch = new InMemoryFs(undefined, { maxTotalBytes: shellLimits.scratchBytesMax });
+    scratch.mkdirSync(homeDir, { recursive: true });
+    scratch.mkdirSync("/tmp", { recursive: true });
+    super({
+      base: scratch,
+      mounts: [
+        { mountPoint: workspaceMountPoint, filesystem: mounts.workspace },
+        { mountPoint: mounts.device.path, filesystem: mounts.device.filesystem },
+      ],
+    });
+    this.scratch = scratch;
+    this.workspace = mounts.workspace;
+  }
+
+  mkdirSync(path: string, options?: { recursive?: boolean }): void {
+    this.scratch.mkdirSync(path, options);
+  }
+
+  writeFileSync(path: string, content: string | Uint8Array): void {
+    this.scratch.writeFileSync(path, content);
+  }
+
+  async readdirWithFileTypes(path: string): Promise<DirentEntry[]> {
+    const normalized = this.resolvePath("/", path);
+    const inWorkspace = normalized === workspaceMountPoint || normalized.startsWith(`${workspaceMountPoint}/`);
+    if (inWorkspace && this.workspace.readdirWithFileTypes) {
+      return this.workspace.readdirWithFileTypes(normalized.slice(workspaceMountPoint.length) || "/");
+    }
+    // Elsewhere everything is in memory (or a mount point), so a stat per entry costs nothing.
+    const names = await this.readdir(normalized);
+    return Promise.all(
+      names.map(async (name) => {
+        const stat = await this.lstat(normalized === "/" ? `/${name}` : `${normalized}/${name}`);
+        return { name, isFile: stat.isFile, isDirectory: stat.isDirectory, isSymbolicLink: stat.isSymbolicLink };
+      }),
+    );
+  }
+}

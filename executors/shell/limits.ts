@@ -1,0 +1,28 @@
+/**
+ * Limits of the shell executor (just-bash in a Dynamic Worker), each with its reason. The
+ * per-run numbers (wall time, output bytes) come in the ExecRequest; these are the rest.
+ */
+export const shellLimits = {
+  /**
+   * just-bash's `maxOutputSize`: every byte its commands produce in a run, piped, substituted
+   * or redirected into files, not only what reaches the sink (the run's `outputBytesMax` caps
+   * that, in the OutputPump). 128 MiB is the most workerd's zlib accepts as gzip's bound.
+   */
+  producedBytesMax: 128 * 1024 * 1024,
+  /** The scratch filesystem (/tmp, /home/user) lives in the isolate's 128 MB heap; leave room for the shell. */
+  scratchBytesMax: 64 * 1024 * 1024,
+  /** Streamed output is sent to the sink in pieces of at most this size (one RPC each, awaited). */
+  sinkPieceBytesMax: 64 * 1024,
+  /** Output a run holds before it waits for the sink; bounds memory when a script floods. */
+  sinkBufferBytesMax: 256 * 1024,
+  /** How long a small piece of output may wait for company before it is sent, while the run sleeps or awaits I/O. */
+  sinkFlushDelayMs: 20,
+  /** After the timeout, how long the shell gets to stop at a statement boundary before the run is given up on. */
+  stopGraceMs: 2_000,
+  /** Exit code of a killed run: 128 + SIGKILL, what a shell reports for a process killed with `kill -9`. */
+  killedExitCode: 137,
+  /** Exit code of a run stopped at its timeout, as coreutils `timeout` reports it. */
+  timedOutExitCode: 124,
+  /** Workspace paths longer than this are refused before an RPC (the workspace refuses them too). */
+  symlinkDepthMax: 40,
+} as const;

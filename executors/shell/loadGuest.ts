@@ -1,0 +1,58 @@
+/**
+ * Host side of the shell executor: the Dynamic Worker a workspace's shell runs in.
+ *
+ * One isolate per workspace, egress policy and guest version, named by all three: a run
+ * that may reach the network never shares an isolate with one that may not (`globalOutbound:
+ * null` is fixed when the isolate is created), and a new guest build never reuses an isolate
+ * holding the old one. The Worker Loader keeps the isolate warm between runs and may drop
+ * it at any time; the guest keeps nothing between runs that matters.
+ *
+ * The file capability reaches the guest one of two ways. Passed to each `run` as its third
+ * argument, it can be any RpcTarget (the workspace object's own, say) and is scoped to that
+ * run. Given here as `fs`, it becomes the isolate's `env.FS`, which the runtime can only
+ * hold if it survives the isolate being rebuilt: a Durable Object stub or a loopback
+ * entrypoint (`ctx.exports.SomeEntrypoint({ props })`), not an RpcTarget (DataCloneError).
+ */
+import type { ExecOutcome, ExecRequest, OutputSink, WorkspaceFsApi } from "../contract.ts";
+
+export interface ShellGuestOptions {
+  /** Identifies the workspace for isolate reuse (never shown to the guest). */
+  workspaceKey: string;
+  /** Whether runs in this isolate may reach the network. */
+  egress: boolean;
+  /** Optional `env.FS` for the guest; see above for what it may be. */
+  fs?: WorkspaceFsApi;
+  /** The bundled guest module (shellGuestCode.guestSource). */
+  guestSource: string;
+  /** The bundle's content hash (shellGuestCode.version). */
+  version: string;
+}
+
+/**
+ * The guest's entrypoint (guest/index.ts) as its callers see it over RPC. Declared here
+ * rather than derived (`Fetcher<ShellGuest>`): tsc gives up on the derived type once a
+ * recursive type (ExecOutcome's JsonValue) is involved.
+ */
+export interface ShellGuestStub {
+  /** Runs the request; `fs`, when given, is the file capability for this run only. */
+  run(request: ExecRequest, sink: OutputSink, fs?: WorkspaceFsApi): Promise<ExecOutcome>;
+  /** Stops a run (cancelled, 137) at its next statement; unknown ids are ignored. */
+  kill(execId: string): Promise<void>;
+}
+
+/** The same date as the gateway's; the guest needs `nodejs_compat` for just-bash's gzip (node:zlib). */
+const compatibilityDate = "2026-11-01";
+
+export function shellGuest(loader: WorkerLoader, options: ShellGuestOptions): ShellGuestStub {
+  const id = `shell:${options.version}:${options.workspaceKey}:${options.egress ? "net" : "nonet"}`;
+  const worker = loader.get(id, () => ({
+    compatibilityDate,
+    compatibilityFlags: ["nodejs_compat"],
+    mainModule: "guest.js",
+    modules: { "guest.js": { js: options.guestSource } },
+    env: options.fs ? { FS: options.fs } : {},
+    // Omitted, the guest's fetch() goes to the internet; null makes it fail at once.
+    ...(options.egress ? {} : { globalOutbound: null }),
+  }));
+  return worker.getEntrypoint() as unknown as ShellGuestStub;
+}

@@ -1,0 +1,225 @@
+/**
+ * Runs executions for one workspace object: creates the record, hands the request to the
+ * executor with a sink that stores output as it arrives, wakes anyone watching, enforces a
+ * backstop timeout, finishes the record, and meters the run. Lives inside WorkspaceDO.
+ */
+import { RpcTarget } from "cloudflare:workers";
+import type {
+  ExecOutcome,
+  ExecRequest,
+  Executor,
+  ExecutorName,
+  OutputSink,
+  OutputStream,
+} from "../../../executors/contract.ts";
+import { execLimits } from "../../../executors/limits.ts";
+import type { ExecRecord, ExecRecords, OutputEvent } from "./records.ts";
+import { SSE_KEEPALIVE, sseFrame } from "./sse.ts";
+
+/** What the gateway asks for: the request plus who pays for it. */
+export interface StartExec extends ExecRequest {
+  executor: ExecutorName;
+  tenantId: string;
+  workspaceId: string;
+  keyId: string | null;
+  background: boolean;
+}
+
+export interface ExecResult {
+  id: string;
+  status: ExecRecord["status"];
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  resultJson?: string;
+  durationMs: number | null;
+  truncated: boolean;
+  usage: { meter: string; quantity: number } | null;
+}
+
+/** Grace after the executor's own timeout before the object gives up on it. */
+const BACKSTOP_GRACE_MS = 5_000;
+const KEEPALIVE_MS = 15_000;
+
+class RecordingSink extends RpcTarget implements OutputSink {
+  constructor(private readonly onWrite: (stream: OutputStream, data: Uint8Array) => void) {
+    super();
+  }
+  async write(stream: OutputStream, data: Uint8Array): Promise<void> {
+    this.onWrite(stream, data);
+  }
+}
+
+export class ExecRunner {
+  private readonly running = new Map<string, { executor: Executor; done: Promise<ExecOutcome> }>();
+  private readonly wakers = new Map<string, Set<() => void>>();
+
+  constructor(
+    readonly records: ExecRecords,
+    private readonly executorFor: (name: ExecutorName, egress: boolean) => Executor | null,
+    private readonly meter: (start: StartExec, record: ExecRecord) => Promise<void>,
+    private readonly keepAlive: (work: Promise<unknown>) => void,
+  ) {}
+
+  /** Starts a run; answers when it ends, or at once (status `running`) for a background run. */
+  async start(start: StartExec): Promise<ExecResult | { ok: false; code: "executor_unavailable"; message: string }> {
+    const executor = this.executorFor(start.executor, start.egress);
+    if (!executor)
+      return {
+        ok: false,
+        code: "executor_unavailable",
+        message: `the ${start.executor} executor is not available here`,
+      };
+    this.records.create(
+      start.execId,
+      start.executor,
+      start.command ?? start.code ?? "",
+      start.keyId,
+      start.outputBytesMax,
+    );
+    const sink = new RecordingSink((stream, data) =>
+      this.notify(start.execId, this.records.append(start.execId, stream, data)),
+    );
+    const request: ExecRequest = {
+      execId: start.execId,
+      ...(start.command !== undefined ? { command: start.command } : {}),
+      ...(start.code !== undefined ? { code: start.code } : {}),
+      ...(start.input !== undefined ? { input: start.input } : {}),
+      cwd: start.cwd,
+      env: start.env,
+      stdin: start.stdin,
+      timeoutMs: start.timeoutMs,
+      // One byte past what is stored, so the record sees the overflow and writes its marker.
+      outputBytesMax: Math.min(start.outputBytesMax, execLimits.outputBytesMax) + 1,
+      egress: start.egress,
+    };
+    const done = this.drive(executor, request, sink, start);
+    this.running.set(start.execId, { executor, done });
+    if (start.background) {
+      this.keepAlive(done);
+      return this.result(start.execId);
+    }
+    await done;
+    return this.result(start.execId);
+  }
+
+  async kill(execId: string): Promise<ExecRecord | null> {
+    const run = this.running.get(execId);
+    if (run) {
+      await run.executor.kill(execId);
+      // If the executor does not stop in time, the record ends as cancelled anyway.
+      await Promise.race([run.done, new Promise((r) => setTimeout(r, BACKSTOP_GRACE_MS))]);
+      this.end(execId, { status: "cancelled", exitCode: 137, error: "killed" });
+    }
+    return this.records.get(execId);
+  }
+
+  /** Server-Sent Events of a run's output after `after`, live until its exit event. */
+  watch(execId: string, after: number): ReadableStream<Uint8Array> {
+    const encoder = new TextEncoder();
+    let last = after;
+    return new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        const events = this.records.output(execId, last, 256);
+        if (events.length > 0) {
+          for (const event of events) controller.enqueue(encoder.encode(sseFrame(event)));
+          last = events.at(-1)?.seq ?? last;
+          if (events.at(-1)?.stream === "exit") controller.close();
+          return;
+        }
+        const record = this.records.get(execId);
+        if (record?.status !== "running") return controller.close();
+        if (!(await this.nextOutput(execId))) controller.enqueue(encoder.encode(SSE_KEEPALIVE));
+      },
+    });
+  }
+
+  private async drive(
+    executor: Executor,
+    request: ExecRequest,
+    sink: OutputSink,
+    start: StartExec,
+  ): Promise<ExecOutcome> {
+    // Typed through clearTimeout so this compiles under both the Workers and Node type sets.
+    let timer: Parameters<typeof clearTimeout>[0] = undefined as never;
+    const backstop = new Promise<ExecOutcome>((resolve) => {
+      timer = setTimeout(() => {
+        void executor.kill(request.execId);
+        resolve({ status: "timed_out", exitCode: 124, error: `no answer ${BACKSTOP_GRACE_MS} ms after the timeout` });
+      }, request.timeoutMs + BACKSTOP_GRACE_MS) as never;
+    });
+    let outcome: ExecOutcome;
+    try {
+      outcome = await Promise.race([executor.run(request, sink), backstop]);
+    } catch (error) {
+      outcome = { status: "failed", exitCode: 1, error: `the executor failed: ${(error as Error).message}` };
+    } finally {
+      clearTimeout(timer);
+    }
+    this.end(request.execId, outcome);
+    const record = this.records.get(request.execId);
+    if (record)
+      await this.meter(start, record).catch((error) => console.error("metering failed", request.execId, error));
+    this.records.prune();
+    return outcome;
+  }
+
+  private end(execId: string, outcome: ExecOutcome): void {
+    const exit = this.records.finish(execId, outcome);
+    this.running.delete(execId);
+    if (exit) this.notify(execId, [exit]);
+  }
+
+  private notify(execId: string, events: OutputEvent[]): void {
+    if (events.length === 0) return;
+    const wakers = this.wakers.get(execId);
+    this.wakers.delete(execId);
+    for (const wake of wakers ?? []) wake();
+  }
+
+  /** Resolves true when new output arrives, false after the keep-alive interval. */
+  private nextOutput(execId: string): Promise<boolean> {
+    return new Promise((resolve) => {
+      const wakers = this.wakers.get(execId) ?? new Set();
+      this.wakers.set(execId, wakers);
+      const timer = setTimeout(() => {
+        wakers.delete(wake);
+        resolve(false);
+      }, KEEPALIVE_MS);
+      const wake = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      wakers.add(wake);
+    });
+  }
+
+  private result(execId: string): ExecResult {
+    const record = this.records.get(execId) as ExecRecord;
+    const decoder = (stream: string) => {
+      const parts = this.records.output(execId, 0, Number.MAX_SAFE_INTEGER).filter((e) => e.stream === stream);
+      return new TextDecoder().decode(concat(parts.map((p) => p.data)));
+    };
+    return {
+      id: record.id,
+      status: record.status,
+      exitCode: record.exitCode,
+      stdout: decoder("stdout"),
+      stderr: decoder("stderr"),
+      ...(record.resultJson !== undefined ? { resultJson: record.resultJson } : {}),
+      durationMs: record.durationMs,
+      truncated: record.truncated,
+      usage: record.durationMs === null ? null : { meter: `${record.executor}_ms`, quantity: record.durationMs },
+    };
+  }
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.byteLength;
+  }
+  return out;
+}

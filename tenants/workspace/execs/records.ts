@@ -1,0 +1,261 @@
+/**
+ * Exec records and their durable output, in the workspace object's SQLite. Output is a
+ * sequence of numbered events (stdout, stderr, then one exit event) stored as it is
+ * produced, so a client can always read or resume from any sequence number, during or
+ * after the run. Every executor's runs are recorded here the same way.
+ */
+
+import type { ExecOutcome, ExecStatus, OutputStream } from "../../../executors/contract.ts";
+import { execLimits } from "../../../executors/limits.ts";
+
+export const EXEC_MIGRATION = [
+  `CREATE TABLE execs (
+    id TEXT PRIMARY KEY,
+    executor TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    status TEXT NOT NULL,
+    exit_code INTEGER,
+    error TEXT,
+    started_ms INTEGER NOT NULL,
+    ended_ms INTEGER,
+    output_bytes INTEGER NOT NULL DEFAULT 0,
+    truncated INTEGER NOT NULL DEFAULT 0,
+    next_seq INTEGER NOT NULL DEFAULT 1,
+    result TEXT,
+    key_id TEXT,
+    output_max INTEGER NOT NULL
+  )`,
+  "CREATE INDEX execs_started ON execs (started_ms)",
+  `CREATE TABLE exec_output (
+    exec_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    stream TEXT NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (exec_id, seq)
+  ) WITHOUT ROWID`,
+];
+
+/** Creates the exec tables once; versioned in `meta` beside the filesystem's schema version. */
+export function migrateExecs(sql: SqlStorage): void {
+  const version =
+    sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'exec_schema_version'").toArray()[0]?.value ?? 0;
+  if (version >= 1) return;
+  for (const statement of EXEC_MIGRATION) sql.exec(statement);
+  sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('exec_schema_version', 1)");
+}
+
+export type ExecState = "running" | ExecStatus;
+
+export interface ExecRecord {
+  id: string;
+  executor: string;
+  /** The first line of the command (or module), for lists. */
+  summary: string;
+  status: ExecState;
+  exitCode: number | null;
+  error: string | null;
+  startedAt: string;
+  endedAt: string | null;
+  durationMs: number | null;
+  outputBytes: number;
+  truncated: boolean;
+  /** The sequence number the next output event will get; the exit event's is `nextSeq - 1` once ended. */
+  nextSeq: number;
+  /** javascript: the module's return value as JSON text (kept as text so RPC types stay shallow). */
+  resultJson?: string;
+}
+
+export interface OutputEvent {
+  seq: number;
+  stream: OutputStream | "exit";
+  data: Uint8Array;
+}
+
+type Row = {
+  id: string;
+  executor: string;
+  summary: string;
+  status: string;
+  exit_code: number | null;
+  error: string | null;
+  started_ms: number;
+  ended_ms: number | null;
+  output_bytes: number;
+  truncated: number;
+  next_seq: number;
+  result: string | null;
+  key_id: string | null;
+  output_max: number;
+};
+
+const TRUNCATION_MARKER = (bytes: number) =>
+  new TextEncoder().encode(`\n[cubicle: output truncated after ${bytes} bytes; the run continues]\n`);
+
+export class ExecRecords {
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly nowMs: () => number = Date.now,
+  ) {}
+
+  create(id: string, executor: string, source: string, keyId: string | null, outputBytesMax: number): ExecRecord {
+    const summary = (source.split("\n")[0] ?? "").slice(0, 200);
+    this.sql.exec(
+      "INSERT INTO execs (id, executor, summary, status, started_ms, key_id, output_max) VALUES (?, ?, ?, 'running', ?, ?, ?)",
+      id,
+      executor,
+      summary,
+      this.nowMs(),
+      keyId,
+      Math.min(outputBytesMax, execLimits.outputBytesMax),
+    );
+    return this.get(id) as ExecRecord;
+  }
+
+  get(id: string): ExecRecord | null {
+    const row = this.sql.exec<Row>("SELECT * FROM execs WHERE id = ?", id).toArray()[0];
+    return row ? toRecord(row) : null;
+  }
+
+  /** Newest first; `before` is the `startedAt`-ordered cursor (an exec id). */
+  list(limit: number, before?: string): { data: ExecRecord[]; nextCursor: string | null } {
+    const cursor = before ? this.sql.exec<Row>("SELECT * FROM execs WHERE id = ?", before).toArray()[0] : undefined;
+    const rows = this.sql
+      .exec<Row>(
+        cursor
+          ? "SELECT * FROM execs WHERE (started_ms, id) < (?, ?) ORDER BY started_ms DESC, id DESC LIMIT ?"
+          : "SELECT * FROM execs ORDER BY started_ms DESC, id DESC LIMIT ?",
+        ...(cursor ? [cursor.started_ms, cursor.id, limit + 1] : [limit + 1]),
+      )
+      .toArray();
+    const page = rows.slice(0, limit).map(toRecord);
+    return { data: page, nextCursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null };
+  }
+
+  /**
+   * Stores one piece of output; returns the events written (none once the cap is reached,
+   * the marker once when it is crossed). Synchronous: durable when the caller's output
+   * gate opens.
+   */
+  append(id: string, stream: OutputStream, data: Uint8Array): OutputEvent[] {
+    const row = this.sql.exec<Row>("SELECT * FROM execs WHERE id = ?", id).toArray()[0];
+    if (row?.status !== "running" || row.truncated) return [];
+    const room = row.output_max - row.output_bytes;
+    const kept = data.byteLength > room ? data.subarray(0, room) : data;
+    const events: OutputEvent[] = [];
+    let seq = row.next_seq;
+    for (let offset = 0; offset < kept.byteLength; offset += execLimits.outputPieceBytesMax) {
+      events.push({ seq: seq++, stream, data: kept.subarray(offset, offset + execLimits.outputPieceBytesMax) });
+    }
+    const truncated = data.byteLength > room;
+    if (truncated) events.push({ seq: seq++, stream: "stderr", data: TRUNCATION_MARKER(row.output_max) });
+    for (const event of events) {
+      this.sql.exec(
+        "INSERT INTO exec_output (exec_id, seq, stream, data) VALUES (?, ?, ?, ?)",
+        id,
+        event.seq,
+        event.stream,
+        event.data,
+      );
+    }
+    this.sql.exec(
+      "UPDATE execs SET next_seq = ?, output_bytes = output_bytes + ?, truncated = ? WHERE id = ?",
+      seq,
+      kept.byteLength,
+      truncated ? 1 : 0,
+      id,
+    );
+    return events;
+  }
+
+  /** Ends a run: its status, and the exit event as the last output event. Only the first call counts. */
+  finish(id: string, outcome: ExecOutcome): OutputEvent | null {
+    const row = this.sql.exec<Row>("SELECT * FROM execs WHERE id = ?", id).toArray()[0];
+    if (row?.status !== "running") return null;
+    const now = this.nowMs();
+    const exit = {
+      seq: row.next_seq,
+      stream: "exit" as const,
+      data: new TextEncoder().encode(
+        JSON.stringify({ status: outcome.status, exitCode: outcome.exitCode, durationMs: now - row.started_ms }),
+      ),
+    };
+    this.sql.exec(
+      "INSERT INTO exec_output (exec_id, seq, stream, data) VALUES (?, ?, ?, ?)",
+      id,
+      exit.seq,
+      exit.stream,
+      exit.data,
+    );
+    this.sql.exec(
+      "UPDATE execs SET status = ?, exit_code = ?, error = ?, ended_ms = ?, next_seq = ?, result = ? WHERE id = ?",
+      outcome.status,
+      outcome.exitCode,
+      outcome.error ?? null,
+      now,
+      exit.seq + 1,
+      outcome.result === undefined ? null : JSON.stringify(outcome.result),
+      id,
+    );
+    return exit;
+  }
+
+  output(id: string, after: number, limit: number = execLimits.outputPageMax): OutputEvent[] {
+    return this.sql
+      .exec<{ seq: number; stream: string; data: ArrayBuffer }>(
+        "SELECT seq, stream, data FROM exec_output WHERE exec_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+        id,
+        after,
+        limit,
+      )
+      .toArray()
+      .map((r) => ({ seq: r.seq, stream: r.stream as OutputEvent["stream"], data: new Uint8Array(r.data) }));
+  }
+
+  /** Runs a previous instance left `running` cannot still be running: the object restarted under them. */
+  abandonRunning(): string[] {
+    const ids = this.sql
+      .exec<{ id: string }>("SELECT id FROM execs WHERE status = 'running'")
+      .toArray()
+      .map((r) => r.id);
+    for (const id of ids)
+      this.finish(id, { status: "failed", exitCode: 137, error: "the workspace restarted during the run" });
+    return ids;
+  }
+
+  /** Drops records (and output) beyond the newest `recordsKept` or older than `recordAgeMsMax`; never running ones. */
+  prune(): number {
+    const cutoff = this.nowMs() - execLimits.recordAgeMsMax;
+    const victims = this.sql
+      .exec<{ id: string }>(
+        `SELECT id FROM execs WHERE status != 'running' AND (started_ms < ? OR id NOT IN
+           (SELECT id FROM execs ORDER BY started_ms DESC, id DESC LIMIT ?))`,
+        cutoff,
+        execLimits.recordsKept,
+      )
+      .toArray();
+    for (const { id } of victims) {
+      this.sql.exec("DELETE FROM exec_output WHERE exec_id = ?", id);
+      this.sql.exec("DELETE FROM execs WHERE id = ?", id);
+    }
+    return victims.length;
+  }
+}
+
+function toRecord(row: Row): ExecRecord {
+  const record: ExecRecord = {
+    id: row.id,
+    executor: row.executor,
+    summary: row.summary,
+    status: row.status as ExecState,
+    exitCode: row.exit_code,
+    error: row.error,
+    startedAt: new Date(row.started_ms).toISOString(),
+    endedAt: row.ended_ms === null ? null : new Date(row.ended_ms).toISOString(),
+    durationMs: row.ended_ms === null ? null : row.ended_ms - row.started_ms,
+    outputBytes: row.output_bytes,
+    truncated: row.truncated === 1,
+    nextSeq: row.next_seq,
+  };
+  if (row.result !== null) record.resultJson = row.result;
+  return record;
+}
