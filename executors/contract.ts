@@ -95,6 +95,11 @@ export interface FsStat {
   mode: number;
   /** RFC 3339. */
   mtime: string;
+  /**
+   * Equal for two paths that name the same file (the inode number), so tools can tell
+   * "same file" from "same name" — `cp`/`mv` onto an existing target need it.
+   */
+  identity?: string;
 }
 
 /**

@@ -10,8 +10,12 @@ export interface ExecutorContext {
   loader: WorkerLoader;
   /** This workspace's filesystem, as a capability (an RpcTarget the sandbox may call). */
   fs: WorkspaceFsApi;
-  /** Identifies the workspace for isolate reuse (never shown to the sandbox). */
-  workspaceKey: string;
+  /**
+   * Which warm sandbox to reuse: the tenant. A tenant's workspaces share warm isolates (so a
+   * new workspace's first command is not a cold start); tenants never do. Each run still
+   * gets only its own workspace's file capability, passed per call and revoked at return.
+   */
+  isolateKey: string;
   /** Whether this run may reach the network. */
   egress: boolean;
 }

@@ -10,7 +10,7 @@ import { shellGuest } from "./loadGuest.ts";
 export function createShellExecutor(context: ExecutorContext): Executor {
   const guest = () =>
     shellGuest(context.loader, {
-      workspaceKey: context.workspaceKey,
+      isolateKey: context.isolateKey,
       egress: context.egress,
       guestSource: shellGuestCode.guestSource,
       version: shellGuestCode.version,

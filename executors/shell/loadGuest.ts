@@ -1,7 +1,7 @@
 /**
  * Host side of the shell executor: the Dynamic Worker a workspace's shell runs in.
  *
- * One isolate per workspace, egress policy and guest version, named by all three: a run
+ * One isolate per tenant, egress policy and guest version, named by all three: a run
  * that may reach the network never shares an isolate with one that may not (`globalOutbound:
  * null` is fixed when the isolate is created), and a new guest build never reuses an isolate
  * holding the old one. The Worker Loader keeps the isolate warm between runs and may drop
@@ -16,8 +16,8 @@
 import type { ExecOutcome, ExecRequest, OutputSink, WorkspaceFsApi } from "../contract.ts";
 
 export interface ShellGuestOptions {
-  /** Identifies the workspace for isolate reuse (never shown to the guest). */
-  workspaceKey: string;
+  /** Which warm isolate to reuse (the tenant, see registry.ts); never shown to the guest. */
+  isolateKey: string;
   /** Whether runs in this isolate may reach the network. */
   egress: boolean;
   /** Optional `env.FS` for the guest; see above for what it may be. */
@@ -44,7 +44,7 @@ export interface ShellGuestStub {
 const compatibilityDate = "2026-11-01";
 
 export function shellGuest(loader: WorkerLoader, options: ShellGuestOptions): ShellGuestStub {
-  const id = `shell:${options.version}:${options.workspaceKey}:${options.egress ? "net" : "nonet"}`;
+  const id = `shell:${options.version}:${options.isolateKey}:${options.egress ? "net" : "nonet"}`;
   const worker = loader.get(id, () => ({
     compatibilityDate,
     compatibilityFlags: ["nodejs_compat"],

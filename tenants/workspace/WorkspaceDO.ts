@@ -45,7 +45,7 @@ export class WorkspaceDO extends DurableObject<Env> {
     records.abandonRunning();
     this.execs = new ExecRunner(
       records,
-      (name, egress) => this.executor(name, egress),
+      (start) => this.executor(start.executor, start.egress, start.tenantId),
       (start, record) => this.meterRun(start, record.durationMs ?? 0),
       (work) => ctx.waitUntil(work),
     );
@@ -72,11 +72,11 @@ export class WorkspaceDO extends DurableObject<Env> {
   }
 
   /** The executor for a run, built over this workspace's filesystem; null when unavailable here. */
-  private executor(name: ExecutorName, egress: boolean): Executor | null {
+  private executor(name: ExecutorName, egress: boolean, tenantId: string): Executor | null {
     return createExecutor(name, {
       loader: this.env.LOADER,
       fs: new WorkspaceFsTarget(this.vfs),
-      workspaceKey: this.ctx.id.toString(),
+      isolateKey: tenantId,
       egress,
     });
   }

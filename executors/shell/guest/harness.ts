@@ -42,8 +42,8 @@ export interface ShellResult {
 
 let runs = 0;
 
-export function guest(workspaceKey = "test", egress = false) {
-  return shellGuest(env.LOADER, { workspaceKey, egress, ...shellGuestCode });
+export function guest(isolateKey = "test", egress = false) {
+  return shellGuest(env.LOADER, { isolateKey, egress, ...shellGuestCode });
 }
 
 export function request(command: string, overrides: Partial<ExecRequest> = {}): ExecRequest {
@@ -63,10 +63,10 @@ export function request(command: string, overrides: Partial<ExecRequest> = {}): 
 /** Runs `command` in a workspace (a fresh MemoryFs unless one is given). */
 export async function sh(
   command: string,
-  options: Partial<ExecRequest> & { fs?: MemoryFs; workspaceKey?: string } = {},
+  options: Partial<ExecRequest> & { fs?: MemoryFs; isolateKey?: string } = {},
 ): Promise<ShellResult> {
-  const { fs = new MemoryFs(), workspaceKey, ...overrides } = options;
+  const { fs = new MemoryFs(), isolateKey, ...overrides } = options;
   const sink = new RecordingSink();
-  const outcome = await guest(workspaceKey).run(request(command, overrides), sink, fs);
+  const outcome = await guest(isolateKey).run(request(command, overrides), sink, fs);
   return { outcome, stdout: sink.text("stdout"), stderr: sink.text("stderr"), sink, fs };
 }

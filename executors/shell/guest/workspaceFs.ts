@@ -29,6 +29,7 @@ function toStat(stat: WorkspaceStat): FsStat {
     mode: stat.mode & 0o7777,
     size: stat.size,
     mtime: new Date(stat.mtime),
+    ...(stat.identity !== undefined ? { identity: stat.identity } : {}),
   };
 }
 

@@ -56,14 +56,14 @@ export class ExecRunner {
 
   constructor(
     readonly records: ExecRecords,
-    private readonly executorFor: (name: ExecutorName, egress: boolean) => Executor | null,
+    private readonly executorFor: (start: StartExec) => Executor | null,
     private readonly meter: (start: StartExec, record: ExecRecord) => Promise<void>,
     private readonly keepAlive: (work: Promise<unknown>) => void,
   ) {}
 
   /** Starts a run; answers when it ends, or at once (status `running`) for a background run. */
   async start(start: StartExec): Promise<ExecResult | { ok: false; code: "executor_unavailable"; message: string }> {
-    const executor = this.executorFor(start.executor, start.egress);
+    const executor = this.executorFor(start);
     if (!executor)
       return {
         ok: false,

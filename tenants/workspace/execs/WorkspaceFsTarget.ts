@@ -47,13 +47,18 @@ export class WorkspaceFsTarget extends RpcTarget implements WorkspaceFsApi {
   }
 
   async stat(path: string) {
-    const result = this.vfs.stat(path);
-    return result.ok ? { ok: true as const, stat: view(result.stat) } : error(result);
+    return this.statOf(path, true);
   }
 
   async lstat(path: string) {
-    const result = this.vfs.lstat(path);
-    return result.ok ? { ok: true as const, stat: view(result.stat) } : error(result);
+    return this.statOf(path, false);
+  }
+
+  private statOf(path: string, follow: boolean) {
+    const resolved = this.vfs.store.resolve(path, follow);
+    if (!resolved.ok) return error(resolved);
+    const stat = this.vfs.store.stat(resolved.path, resolved.inode);
+    return { ok: true as const, stat: { ...view(stat), identity: String(resolved.ino) } };
   }
 
   async readdir(path: string) {
@@ -85,11 +90,23 @@ export class WorkspaceFsTarget extends RpcTarget implements WorkspaceFsApi {
     return done(await this.vfs.move(from, to));
   }
 
-  async cp(from: string, to: string, options: { recursive?: boolean } = {}) {
+  async cp(from: string, to: string, options: { recursive?: boolean } = {}): Promise<{ ok: true } | FsError> {
     this.onChange();
     const source = this.vfs.stat(from);
-    if (source.ok && source.stat.type === "dir" && !options.recursive) {
-      return { ok: false as const, code: "EISDIR", message: `${from} is a directory (not copied)` };
+    if (source.ok && source.stat.type === "dir") {
+      if (!options.recursive)
+        return { ok: false as const, code: "EISDIR", message: `${from} is a directory (not copied)` };
+      // Copying a directory onto an existing one merges, as cp -r src/. dest/ does.
+      const target = this.vfs.stat(to);
+      if (target.ok && target.stat.type === "dir") {
+        const entries = await this.readdir(from);
+        if (!entries.ok) return entries;
+        for (const entry of entries.entries) {
+          const copied = await this.cp(`${from}/${entry.name}`, `${to}/${entry.name}`, options);
+          if (!copied.ok) return copied;
+        }
+        return { ok: true as const };
+      }
     }
     return done(await this.vfs.copy(from, to, { overwrite: true }));
   }

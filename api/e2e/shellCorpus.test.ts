@@ -1,0 +1,197 @@
+/**
+ * The shell executor against real bash: every script of executors/shell/corpus runs in a
+ * fresh Cubicle workspace (just-bash in a Dynamic Worker, through `POST …/exec`) and in a
+ * fresh temporary directory under /bin/bash, with the same files, stdin and environment.
+ * stdout, stderr and the exit code must be identical unless differences.ts allows a
+ * difference for that script — and an allowed difference must still occur, so the list
+ * shrinks as just-bash improves instead of hiding regressions.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  allowedDifferences,
+  type CompareMode,
+  comparedFields,
+  type Outcome,
+} from "../../executors/shell/corpus/differences.ts";
+import { type CorpusScript, corpus } from "../../executors/shell/corpus/scripts.ts";
+import { type Platform, startPlatform } from "./platform.ts";
+
+/** Scripts in flight at once; enough to finish quickly, few enough not to crowd one wrangler dev. */
+const BATCH_SIZE = 8;
+/** Each script is small; a run past this is a hang, reported as such. */
+const SCRIPT_TIMEOUT_MS = 20_000;
+/** The floor the brief sets: scripts whose stdout and exit code match bash byte for byte. */
+const EXACT_MATCHES_MIN = 100;
+
+let platform: Platform | undefined;
+const bash = new Map<string, Outcome>();
+const cubicle = new Map<string, Outcome>();
+
+function runBash(entry: CorpusScript): Outcome {
+  const cwd = mkdtempSync(join(tmpdir(), "cubicle-corpus-"));
+  try {
+    for (const [path, content] of Object.entries(entry.files ?? {})) {
+      mkdirSync(dirname(join(cwd, path)), { recursive: true });
+      writeFileSync(join(cwd, path), content);
+    }
+    // argv0 "bash" so bash's own messages read "bash: line 1: …" rather than "/bin/bash: …".
+    // HOME is the directory itself, so no ~/.bashrc is sourced (Debian's bash reads it when
+    // stdin is a socket, which is what Node gives a child).
+    const run = spawnSync("/bin/bash", ["-c", entry.script], {
+      argv0: "bash",
+      cwd,
+      input: entry.stdin ?? "",
+      env: { PATH: process.env.PATH, HOME: cwd, LANG: "C.UTF-8", ...entry.env },
+      encoding: "utf8",
+      timeout: SCRIPT_TIMEOUT_MS,
+    });
+    if (run.error) throw new Error(`bash could not run ${entry.name}: ${run.error.message}`);
+    return { stdout: run.stdout, stderr: run.stderr, exitCode: run.status };
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+}
+
+async function api(path: string, init: RequestInit & { key: string }): Promise<Response> {
+  const { key, ...rest } = init;
+  return fetch(`${platform?.url}${path}`, {
+    ...rest,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...rest.headers },
+  });
+}
+
+async function expectOk(response: Response, what: string): Promise<Response> {
+  if (!response.ok) throw new Error(`${what}: ${response.status} ${await response.text()}`);
+  return response;
+}
+
+async function runCubicle(entry: CorpusScript, key: string): Promise<Outcome> {
+  const created = await expectOk(await api("/v1/workspaces", { key, method: "POST", body: "{}" }), "create workspace");
+  const { id } = (await created.json()) as { id: string };
+  await Promise.all(
+    Object.entries(entry.files ?? {}).map(async ([path, content]) => {
+      const encoded = path.split("/").map(encodeURIComponent).join("/");
+      const put = await api(`/v1/workspaces/${id}/files/${encoded}`, {
+        key,
+        method: "PUT",
+        headers: { "content-type": "application/octet-stream" },
+        body: content,
+      });
+      await expectOk(put, `put ${path} for ${entry.name}`);
+    }),
+  );
+  const exec = await api(`/v1/workspaces/${id}/exec`, {
+    key,
+    method: "POST",
+    body: JSON.stringify({
+      executor: "shell",
+      command: entry.script,
+      ...(entry.stdin !== undefined ? { stdin: entry.stdin } : {}),
+      ...(entry.env !== undefined ? { env: entry.env } : {}),
+      timeoutMs: SCRIPT_TIMEOUT_MS,
+    }),
+  });
+  await expectOk(exec, `exec ${entry.name}`);
+  const result = (await exec.json()) as { stdout: string; stderr: string; exitCode: number | null };
+  return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode };
+}
+
+beforeAll(async () => {
+  const started = performance.now();
+  for (const entry of corpus) bash.set(entry.name, runBash(entry));
+  platform = await startPlatform();
+  const signup = await fetch(`${platform.url}/v1/signup`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "corpus@example.com" }),
+  });
+  const key = ((await (await expectOk(signup, "signup")).json()) as { apiKey: { key: string } }).apiKey.key;
+  for (let i = 0; i < corpus.length; i += BATCH_SIZE) {
+    const batch = corpus.slice(i, i + BATCH_SIZE);
+    const outcomes = await Promise.all(batch.map((entry) => runCubicle(entry, key)));
+    for (const [j, entry] of batch.entries()) cubicle.set(entry.name, outcomes[j] as Outcome);
+  }
+  console.log(`shell corpus: ${corpus.length} scripts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}, 300_000);
+
+afterAll(async () => {
+  await platform?.stop();
+  if (platform) rmSync(platform.stateDir, { recursive: true, force: true });
+});
+
+function outcomeOf(map: Map<string, Outcome>, name: string): Outcome {
+  const outcome = map.get(name);
+  if (!outcome) throw new Error(`no outcome for ${name}`);
+  return outcome;
+}
+
+/** The fields a mode compares, after the difference's normalizer, as one object so a failure prints one diff. */
+function view(outcome: Outcome, mode: CompareMode, normalize: (text: string) => string): Partial<Outcome> {
+  const fields = comparedFields[mode];
+  return {
+    ...(fields.includes("stdout") ? { stdout: normalize(outcome.stdout) } : {}),
+    ...(fields.includes("stderr") ? { stderr: normalize(outcome.stderr) } : {}),
+    ...(fields.includes("exitCode") ? { exitCode: outcome.exitCode } : {}),
+  };
+}
+
+function identical(a: Outcome, b: Outcome): boolean {
+  return a.stdout === b.stdout && a.stderr === b.stderr && a.exitCode === b.exitCode;
+}
+
+const allowed = new Map(allowedDifferences.map((d) => [d.name, d]));
+
+describe("the shell corpus matches bash", () => {
+  for (const entry of corpus) {
+    it(entry.name, () => {
+      const expected = outcomeOf(bash, entry.name);
+      const actual = outcomeOf(cubicle, entry.name);
+      const difference = allowed.get(entry.name);
+      const context = `script ${entry.name}:\n${entry.script}\nexpected is bash, received is Cubicle`;
+      if (!difference) {
+        expect(actual, context).toEqual(expected);
+        return;
+      }
+      expect(
+        identical(actual, expected),
+        `${entry.name} now matches bash exactly; remove its entry from differences.ts ("${difference.reason}")`,
+      ).toBe(false);
+      const mode = difference.compare ?? "everything";
+      const normalize = difference.normalize ?? ((text: string) => text);
+      expect(view(actual, mode, normalize), `${context}\nallowed: ${difference.reason}`).toEqual(
+        view(expected, mode, normalize),
+      );
+    });
+  }
+});
+
+describe("the corpus itself", () => {
+  it("names every script once, and lists differences only for scripts that exist, once each", () => {
+    const names = corpus.map((e) => e.name);
+    expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
+    const listed = allowedDifferences.map((d) => d.name);
+    expect(listed.filter((n, i) => listed.indexOf(n) !== i)).toEqual([]);
+    expect(listed.filter((n) => !names.includes(n))).toEqual([]);
+    expect(corpus.length).toBeGreaterThanOrEqual(110);
+  });
+
+  it("gives every script something to compare: bash prints to stdout for each", () => {
+    expect(corpus.filter((e) => outcomeOf(bash, e.name).stdout === "").map((e) => e.name)).toEqual([]);
+  });
+
+  it(`has at least ${EXACT_MATCHES_MIN} scripts whose stdout and exit code match bash byte for byte`, () => {
+    const exact = corpus.filter((e) => {
+      const [a, b] = [outcomeOf(cubicle, e.name), outcomeOf(bash, e.name)];
+      return a.stdout === b.stdout && a.exitCode === b.exitCode;
+    });
+    const fully = corpus.filter((e) => identical(outcomeOf(cubicle, e.name), outcomeOf(bash, e.name)));
+    console.log(
+      `shell corpus: ${fully.length}/${corpus.length} identical, ${exact.length} with identical stdout and exit code`,
+    );
+    expect(exact.length).toBeGreaterThanOrEqual(EXACT_MATCHES_MIN);
+  });
+});
