@@ -20,7 +20,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort, startPlatform } from "../api/e2e/platform.ts";
+import { freePort, signUp, startPlatform } from "../api/e2e/platform.ts";
 import { table } from "./stats.ts";
 import type { FsBenchOp, FsBenchParams } from "./worker/BenchWorkspaceDO.ts";
 import type { RunReport } from "./worker/index.ts";
@@ -192,13 +192,7 @@ async function httpPass(url: string, auth: Record<string, string>, p: FsBenchPar
 async function httpColumn(): Promise<Timings> {
   const platform = await startPlatform();
   try {
-    const signup = await fetch(`${platform.url}/v1/signup`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: "bench-fs@example.com" }),
-    });
-    const { apiKey } = (await signup.json()) as { apiKey: { key: string } };
-    const auth = { authorization: `Bearer ${apiKey.key}` };
+    const { auth } = await signUp(platform.url, "bench-fs@example.com");
     await httpPass(platform.url, auth, warmup);
     const passes: Timings[] = [];
     for (let r = 0; r < httpRounds; r++) passes.push(await httpPass(platform.url, auth, params));

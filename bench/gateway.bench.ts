@@ -3,27 +3,15 @@
  * an unauthenticated health check, an authenticated account read (key verification and
  * usage metering included), and 1 MiB file upload and download.
  */
-import { startPlatform } from "../api/e2e/platform.ts";
+import { newWorkspace, signUp, startPlatform } from "../api/e2e/platform.ts";
 import { measure, ms, table } from "./stats.ts";
 
 export async function gatewayBench(): Promise<string> {
   const platform = await startPlatform();
   try {
     const url = platform.url;
-    const signup = await fetch(`${url}/v1/signup`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: "bench@example.com" }),
-    });
-    const { apiKey } = (await signup.json()) as { apiKey: { key: string } };
-    const auth = { authorization: `Bearer ${apiKey.key}` };
-    const ws = (await (
-      await fetch(`${url}/v1/workspaces`, {
-        method: "POST",
-        headers: { ...auth, "content-type": "application/json" },
-        body: "{}",
-      })
-    ).json()) as { id: string };
+    const { auth } = await signUp(url, "bench@example.com");
+    const ws = { id: await newWorkspace(url, auth) };
     const mib = new Uint8Array(1024 * 1024);
     crypto.getRandomValues(mib.subarray(0, 65_536));
 

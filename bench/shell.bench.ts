@@ -5,26 +5,16 @@
  * `bash -c 'echo hi'` locally.
  */
 import { spawnSync } from "node:child_process";
-import { startPlatform } from "../api/e2e/platform.ts";
+import { newWorkspace, signUp, startPlatform } from "../api/e2e/platform.ts";
 import { measure, ms, table } from "./stats.ts";
 
 export async function shellBench(): Promise<string> {
   const platform = await startPlatform();
   try {
     const url = platform.url;
-    const signup = await fetch(`${url}/v1/signup`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: "shell-bench@example.com" }),
-    });
-    const { apiKey } = (await signup.json()) as { apiKey: { key: string } };
-    const auth = { authorization: `Bearer ${apiKey.key}`, "content-type": "application/json" };
-    const newWorkspace = async () =>
-      (
-        (await (await fetch(`${url}/v1/workspaces`, { method: "POST", headers: auth, body: "{}" })).json()) as {
-          id: string;
-        }
-      ).id;
+    const tenant = await signUp(url, "shell-bench@example.com");
+    const auth = { ...tenant.auth, "content-type": "application/json" };
+    const createWorkspace = () => newWorkspace(url, tenant.auth);
     const exec = async (workspaceId: string, command: string) => {
       const response = await fetch(`${url}/v1/workspaces/${workspaceId}/exec`, {
         method: "POST",
@@ -36,35 +26,26 @@ export async function shellBench(): Promise<string> {
       return result;
     };
 
-    const warm = await newWorkspace();
+    const warm = await createWorkspace();
     const lines = Array.from({ length: 1000 }, (_, i) => `line ${i}`).join("\n");
     await fetch(`${url}/v1/workspaces/${warm}/files/f`, {
       method: "PUT",
-      headers: { authorization: auth.authorization },
+      headers: tenant.auth,
       body: lines,
     });
     const echo = await measure(300, () => exec(warm, "echo hi"));
     const pipe = await measure(300, () => exec(warm, "cat f | wc -l"));
     const fresh: string[] = [];
-    for (let i = 0; i < 60; i++) fresh.push(await newWorkspace());
+    for (let i = 0; i < 60; i++) fresh.push(await createWorkspace());
     // Every call, warm-up included, takes the next unused workspace.
     let next = 0;
     const first = await measure(50, () => exec(fresh[next++] as string, "echo hi"), 10);
     // A tenant's very first command: no warm isolate exists for it yet.
     const coldTenants: { key: string; workspaceId: string }[] = [];
     for (let i = 0; i < 12; i++) {
-      const signed = (await (
-        await fetch(`${url}/v1/signup`, {
-          method: "POST",
-          headers: { "content-type": "application/json", "cf-connecting-ip": `10.9.0.${i}` },
-          body: JSON.stringify({ email: `cold-${i}@example.com` }),
-        })
-      ).json()) as { apiKey: { key: string } };
-      const headers = { authorization: `Bearer ${signed.apiKey.key}`, "content-type": "application/json" };
-      const ws = (await (await fetch(`${url}/v1/workspaces`, { method: "POST", headers, body: "{}" })).json()) as {
-        id: string;
-      };
-      coldTenants.push({ key: signed.apiKey.key, workspaceId: ws.id });
+      const signed = await signUp(url, `cold-${i}@example.com`, `10.9.0.${i}`);
+      const workspaceId = await newWorkspace(url, signed.auth);
+      coldTenants.push({ key: signed.key, workspaceId });
     }
     let nextTenant = 0;
     const coldTenant = await measure(

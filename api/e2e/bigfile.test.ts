@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Platform, startPlatform } from "./platform.ts";
+import { newWorkspace, type Platform, signUp, startPlatform } from "./platform.ts";
 
 const MIB = 1024 * 1024;
 const FILE_MIB = 1024;
@@ -40,20 +40,8 @@ function* mebibytes(count: number): Generator<Uint8Array> {
 
 describe("a 1 GiB file", () => {
   it("streams in and out byte-identical", async () => {
-    const signup = await fetch(`${platform.url}/v1/signup`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: "big@example.com" }),
-    });
-    const key = ((await signup.json()) as { apiKey: { key: string } }).apiKey.key;
-    const auth = { authorization: `Bearer ${key}` };
-    const workspace = (await (
-      await fetch(`${platform.url}/v1/workspaces`, {
-        method: "POST",
-        headers: { ...auth, "content-type": "application/json" },
-        body: "{}",
-      })
-    ).json()) as { id: string };
+    const { auth } = await signUp(platform.url, "big@example.com");
+    const workspace = { id: await newWorkspace(platform.url, auth) };
     const url = `${platform.url}/v1/workspaces/${workspace.id}/files/big.bin`;
 
     const sent = createHash("sha256");

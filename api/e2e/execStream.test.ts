@@ -4,7 +4,7 @@
  * received every byte exactly once, in order.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Platform, startPlatform } from "./platform.ts";
+import { newWorkspace, type Platform, signUp, startPlatform } from "./platform.ts";
 import { readSse } from "./sse.ts";
 
 let platform: Platform;
@@ -13,18 +13,8 @@ let workspaceId: string;
 
 beforeAll(async () => {
   platform = await startPlatform();
-  const signup = await fetch(`${platform.url}/v1/signup`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: "stream@example.com" }),
-  });
-  auth = { authorization: `Bearer ${((await signup.json()) as { apiKey: { key: string } }).apiKey.key}` };
-  const created = await fetch(`${platform.url}/v1/workspaces`, {
-    method: "POST",
-    headers: { ...auth, "content-type": "application/json" },
-    body: "{}",
-  });
-  workspaceId = ((await created.json()) as { id: string }).id;
+  ({ auth } = await signUp(platform.url, "stream@example.com"));
+  workspaceId = await newWorkspace(platform.url, auth);
 });
 
 afterAll(async () => {

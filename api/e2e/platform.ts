@@ -70,3 +70,29 @@ export async function startPlatform(stateDir = newStateDir()): Promise<Platform>
     },
   };
 }
+
+/** Signs up a tenant on a running platform; `address` varies the client address (signups are limited per address). */
+export async function signUp(
+  url: string,
+  email: string,
+  address?: string,
+): Promise<{ key: string; auth: Record<string, string> }> {
+  const response = await fetch(`${url}/v1/signup`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(address ? { "cf-connecting-ip": address } : {}) },
+    body: JSON.stringify({ email }),
+  });
+  if (response.status !== 201) throw new Error(`signup failed: ${response.status} ${await response.text()}`);
+  const key = ((await response.json()) as { apiKey: { key: string } }).apiKey.key;
+  return { key, auth: { authorization: `Bearer ${key}` } };
+}
+
+export async function newWorkspace(url: string, auth: Record<string, string>): Promise<string> {
+  const response = await fetch(`${url}/v1/workspaces`, {
+    method: "POST",
+    headers: { ...auth, "content-type": "application/json" },
+    body: "{}",
+  });
+  if (response.status !== 201) throw new Error(`create workspace failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { id: string }).id;
+}

@@ -18,7 +18,7 @@ import {
   type Outcome,
 } from "../../executors/shell/corpus/differences.ts";
 import { type CorpusScript, corpus } from "../../executors/shell/corpus/scripts.ts";
-import { type Platform, startPlatform } from "./platform.ts";
+import { type Platform, signUp, startPlatform } from "./platform.ts";
 
 /** Scripts in flight at once; enough to finish quickly, few enough not to crowd one wrangler dev. */
 const BATCH_SIZE = 8;
@@ -104,12 +104,7 @@ beforeAll(async () => {
   const started = performance.now();
   for (const entry of corpus) bash.set(entry.name, runBash(entry));
   platform = await startPlatform();
-  const signup = await fetch(`${platform.url}/v1/signup`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: "corpus@example.com" }),
-  });
-  const key = ((await (await expectOk(signup, "signup")).json()) as { apiKey: { key: string } }).apiKey.key;
+  const { key } = await signUp(platform.url, "corpus@example.com");
   for (let i = 0; i < corpus.length; i += BATCH_SIZE) {
     const batch = corpus.slice(i, i + BATCH_SIZE);
     const outcomes = await Promise.all(batch.map((entry) => runCubicle(entry, key)));
