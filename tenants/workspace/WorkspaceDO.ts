@@ -118,6 +118,10 @@ export class WorkspaceDO extends DurableObject<Env> {
   changesSince(rev: number, limit?: number) {
     return this.vfs.changesSince(rev, limit);
   }
+  /** The exact size and file count (cheap; what the index mirrors). */
+  counters() {
+    return this.vfs.counters();
+  }
   stats() {
     return this.vfs.stats();
   }

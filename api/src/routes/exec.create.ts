@@ -119,7 +119,7 @@ export function registerExecCreate(app: App) {
       const tenant = await services(c.env).accounts.get(principal.tenantId);
       if (tenant?.plan !== "pro") throw new ApiError("forbidden", "network egress from executors needs the pro plan");
     }
-    const { object } = await workspaceObject(c, workspaceId);
+    const { object, recordStats } = await workspaceObject(c, workspaceId);
     const stream = wantsEventStream(c);
     const execId = newId("ex");
     const started = await object.exec({
@@ -141,6 +141,8 @@ export function registerExecCreate(app: App) {
     });
     if ("ok" in started) throw new ApiError("executor_unavailable", started.message);
     if (stream) return new Response(await object.watchExec(execId, 0), { headers: SSE_HEADERS });
+    // A run may have written files: mirror the counters the index shows in lists.
+    if (!body.background) await recordStats(await object.counters());
     return c.json(withResult(started), body.background ? 202 : 200);
   });
 }

@@ -2,6 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, Workspace, WorkspaceParams } from "../schemas.ts";
+import { services } from "../services.ts";
 import { loadWorkspace } from "../workspaceAccess.ts";
 
 const route = createRoute({
@@ -20,5 +21,11 @@ const route = createRoute({
 });
 
 export function registerWorkspacesGet(app: App) {
-  app.openapi(route, async (c) => c.json(await loadWorkspace(c, c.req.valid("param").workspaceId), 200));
+  app.openapi(route, async (c) => {
+    const { workspaceId } = c.req.valid("param");
+    const workspace = await loadWorkspace(c, workspaceId);
+    // The index mirrors the counters for lists; one workspace is read exactly from its object.
+    const counters = await services(c.env).workspaces.object(c.get("principal").tenantId, workspaceId).counters();
+    return c.json({ ...workspace, ...counters }, 200);
+  });
 }
