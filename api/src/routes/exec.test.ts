@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { call, createWorkspace, expectProblem, json, signup } from "../../test/client.ts";
+
+async function workspace() {
+  const { key } = await signup();
+  const id = await createWorkspace(key);
+  const exec = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    call("POST", `/v1/workspaces/${id}/exec`, { key, json: { executor: "shell", ...body }, headers });
+  return { key, id, exec };
+}
+
+interface Result {
+  id: string;
+  status: string;
+  exitCode: number | null;
+  stdout: string;
+}
+
+describe("POST /v1/workspaces/{id}/exec", () => {
+  it("runs in the background, then pages the finished output and lists the run", async () => {
+    const { key, id, exec } = await workspace();
+    const started = await exec({ command: "sleep 0.2; echo done", background: true });
+    expect(started.status).toBe(202);
+    const { id: execId, status } = await json<Result>(started);
+    expect(status).toBe("running");
+    let record: Result & { durationMs: number | null } = {
+      id: execId,
+      status,
+      exitCode: null,
+      stdout: "",
+      durationMs: null,
+    };
+    for (let i = 0; i < 50 && record.status === "running"; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      record = await json(await call("GET", `/v1/workspaces/${id}/execs/${execId}`, { key }));
+    }
+    expect(record).toMatchObject({ status: "completed", exitCode: 0 });
+    expect(record.durationMs).toBeGreaterThan(0);
+    const output = await json<{ events: { stream: string; text: string }[]; done: boolean }>(
+      await call("GET", `/v1/workspaces/${id}/execs/${execId}/output`, { key }),
+    );
+    expect(output.done).toBe(true);
+    expect(output.events.map((e) => e.stream)).toEqual(["stdout", "exit"]);
+    const listed = await json<{ data: { id: string }[] }>(await call("GET", `/v1/workspaces/${id}/execs`, { key }));
+    expect(listed.data.map((r) => r.id)).toEqual([execId]);
+  });
+
+  it("leaves a finished run as it was when killed", async () => {
+    const { key, id, exec } = await workspace();
+    const ran = await json<Result>(await exec({ command: "echo hi" }));
+    const killed = await call("POST", `/v1/workspaces/${id}/execs/${ran.id}/kill`, { key, json: {} });
+    expect(await json(killed)).toMatchObject({ status: "completed", exitCode: 0 });
+  });
+
+  it("replays a retried run with the same Idempotency-Key instead of running it twice", async () => {
+    const { key, id, exec } = await workspace();
+    const headers = { "idempotency-key": "append-once" };
+    const first = await json<Result>(await exec({ command: "echo x >> log.txt; wc -l < log.txt" }, headers));
+    const retry = await exec({ command: "echo x >> log.txt; wc -l < log.txt" }, headers);
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect(await json(retry)).toEqual(first);
+    const log = await call("GET", `/v1/workspaces/${id}/files/log.txt`, { key });
+    expect(new TextDecoder().decode(await log.arrayBuffer())).toBe("x\n");
+  });
+
+  it("refuses bad requests precisely", async () => {
+    const { exec } = await workspace();
+    const noCommand = await expectProblem(await exec({}), 400, "validation_failed");
+    expect(noCommand.errors).toEqual([expect.objectContaining({ pointer: "/command" })]);
+    await expectProblem(await exec({ command: "pwd", cwd: "/etc" }), 400, "validation_failed");
+    await expectProblem(await exec({ command: "pwd", timeoutMs: 10 * 60 * 60 * 1000 }), 400, "validation_failed");
+    const egress = await expectProblem(await exec({ command: "true", egress: true }), 403, "forbidden");
+    expect(egress.detail).toContain("pro plan");
+    const js = await expectProblem(
+      await exec({ executor: "javascript", code: "export default () => 1" }),
+      503,
+      "executor_unavailable",
+    );
+    expect(js.detail).toContain("javascript");
+  });
+
+  it("answers 404 for an exec id from another workspace", async () => {
+    const a = await workspace();
+    const ran = await json<Result>(await a.exec({ command: "true" }));
+    const otherWorkspace = await createWorkspace(a.key);
+    await expectProblem(
+      await call("GET", `/v1/workspaces/${otherWorkspace}/execs/${ran.id}`, { key: a.key }),
+      404,
+      "not_found",
+    );
+  });
+});
