@@ -30,13 +30,18 @@ export function workspacePath(raw: string, { allowRoot = false } = {}): string {
  * principal's tenant, for mirroring counters into the index afterwards.
  */
 export async function workspaceObject(c: AppContext, workspaceId: string) {
-  await loadWorkspace(c, workspaceId);
+  const indexed = await loadWorkspace(c, workspaceId);
   const { tenantId } = c.get("principal");
   const workspaces = services(c.env).workspaces;
   return {
     object: workspaces.object(tenantId, workspaceId),
-    /** Mirrors a mutation's exact counters into the D1 index (lists read them from there). */
-    recordStats: (stats: { sizeBytes: number; fileCount: number }) =>
-      workspaces.recordStats(tenantId, workspaceId, stats),
+    /**
+     * Mirrors a mutation's exact counters into the D1 index (lists read them from there);
+     * a D1 write only when they moved, so a read-only run costs no write.
+     */
+    recordStats: async (stats: { sizeBytes: number; fileCount: number }) => {
+      if (stats.sizeBytes === indexed.sizeBytes && stats.fileCount === indexed.fileCount) return;
+      await workspaces.recordStats(tenantId, workspaceId, stats);
+    },
   };
 }
