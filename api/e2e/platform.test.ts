@@ -8,6 +8,7 @@ import {
   createCubicle,
   createKey,
   createWorkspace,
+  exec,
   getAccount,
   getFile,
   getWorkspace,
@@ -76,6 +77,15 @@ describe("the platform through the SDK", () => {
     };
     expect(await readBack(apiKey)).toEqual(bytes);
     expect(await readBack(extra.data.key)).toEqual(bytes);
+
+    // The shell sees the same file the API wrote.
+    const ran = await exec({
+      client: cubicle,
+      path: { workspaceId },
+      body: { executor: "shell", command: "wc -c < assets/blob.bin" },
+      throwOnError: true,
+    });
+    expect(ran.data).toMatchObject({ status: "completed", exitCode: 0, stdout: `${bytes.length}\n` });
 
     // Ctrl-C stops every process the start script started.
     const stateDir = platform.stateDir;
