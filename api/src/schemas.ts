@@ -126,12 +126,10 @@ function describeStatus(status: number): string {
 /** An absolute path inside a workspace, in a JSON body; refused with the reason when hostile. */
 export const WorkspacePathField = z
   .string()
-  .superRefine((value, ctx) => {
+  .transform((value, ctx) => {
     const result = normalizePath(value);
-    if (!result.ok) ctx.addIssue({ code: "custom", message: result.detail });
-  })
-  .transform((value) => {
-    const result = normalizePath(value);
-    return result.ok ? result.path : value;
+    if (result.ok) return result.path;
+    ctx.addIssue({ code: "custom", message: result.detail });
+    return z.NEVER;
   })
   .openapi({ example: "/src/main.ts" });

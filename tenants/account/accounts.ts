@@ -20,14 +20,12 @@ export class Accounts {
 
   async signup(email: string, name: string | null): Promise<SignupResult> {
     const normalized = email.trim().toLowerCase();
-    const existing = await this.db.query.tenants.findFirst({ where: eq(tenants.email, normalized) });
-    if (existing) return { ok: false, code: "EEXIST" };
     const tenant: Tenant = { id: newId("ten"), email: normalized, name, plan: "free", createdAt: nowIso() };
     const { row, created } = await prepareKey(tenant.id, { name: "default" });
     try {
       await this.db.batch([this.db.insert(tenants).values(tenant), this.db.insert(apiKeys).values(row)]);
     } catch (error) {
-      // Two signups for one address can race past the check above; the unique index decides.
+      // The unique index on email decides, so two racing signups for one address cannot both win.
       if (String(error).includes("UNIQUE")) return { ok: false, code: "EEXIST" };
       throw error;
     }

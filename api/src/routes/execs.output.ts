@@ -54,13 +54,14 @@ export function registerExecsOutput(app: App) {
     if (wantsEventStream(c)) return new Response(await object.watchExec(execId, from), { headers: SSE_HEADERS });
     const events = (await object.execOutput(execId, from, limit)).map(viewEvent);
     const last = events.at(-1);
-    // Ended, and this page reaches the exit event (or the caller is already past it).
-    const ended = (await object.execRecord(execId))?.status !== "running" && record.status !== undefined;
+    // The record was read before the events, so if it had ended then, its exit event is stored:
+    // done when this page reaches it, or the caller is already past it.
+    const pastExit = record.status !== "running" && from >= record.nextSeq - 1;
     return c.json(
       {
         events,
         nextSeq: last ? last.seq + 1 : from + 1,
-        done: ended && (last === undefined ? from >= record.nextSeq - 1 : last.stream === "exit"),
+        done: last?.stream === "exit" || (last === undefined && pastExit),
       },
       200,
     );

@@ -200,10 +200,9 @@ export class ExecRunner {
 
   private result(execId: string): ExecResult {
     const record = this.records.get(execId) as ExecRecord;
-    const decoder = (stream: string) => {
-      const parts = this.records.output(execId, 0, Number.MAX_SAFE_INTEGER).filter((e) => e.stream === stream);
-      return new TextDecoder().decode(concat(parts.map((p) => p.data)));
-    };
+    const events = this.records.output(execId, 0, Number.MAX_SAFE_INTEGER);
+    const decoder = (stream: string) =>
+      new TextDecoder().decode(concat(events.filter((e) => e.stream === stream).map((e) => e.data)));
     return {
       id: record.id,
       status: record.status,
