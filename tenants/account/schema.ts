@@ -79,3 +79,66 @@ export const idempotency = sqliteTable(
   },
   (t) => [uniqueIndex("idempotency_pk").on(t.tenantId, t.scope, t.key)],
 );
+
+/**
+ * Hourly usage rollups, written by each tenant's object from its ledger (TenantDO). One row
+ * per tenant × meter × workspace × key × hour; `''` stands for "no workspace" or "no key"
+ * so the unique index can decide upserts (SQLite treats NULLs as distinct).
+ */
+export const usageRollups = sqliteTable(
+  "usage_rollups",
+  {
+    tenantId: text("tenant_id").notNull(),
+    meter: text("meter").notNull(),
+    workspaceId: text("workspace_id").notNull().default(""),
+    keyId: text("key_id").notNull().default(""),
+    /** Start of the UTC hour, RFC 3339. */
+    hour: text("hour").notNull(),
+    quantity: integer("quantity").notNull(),
+  },
+  (t) => [uniqueIndex("usage_rollups_pk").on(t.tenantId, t.hour, t.meter, t.workspaceId, t.keyId)],
+);
+
+/**
+ * Rollup batches already applied. Each batch inserts its row here in the same D1
+ * transaction as its upserts, so a batch retried after a crash fails as a whole instead of
+ * counting twice.
+ */
+export const rollupBatches = sqliteTable(
+  "rollup_batches",
+  {
+    tenantId: text("tenant_id").notNull(),
+    batchId: text("batch_id").notNull(),
+    appliedAt: text("applied_at").notNull(),
+  },
+  (t) => [uniqueIndex("rollup_batches_pk").on(t.tenantId, t.batchId)],
+);
+
+/** Closed billing periods. Written once per tenant and period, never updated. */
+export const invoices = sqliteTable(
+  "invoices",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    periodStart: text("period_start").notNull(),
+    periodEnd: text("period_end").notNull(),
+    plan: text("plan").notNull(),
+    /** JSON array of line items, as the upcoming invoice shows them. */
+    lines: text("lines").notNull(),
+    totalMicros: integer("total_micros").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("invoices_tenant_period").on(t.tenantId, t.periodStart)],
+);
+
+/**
+ * Keys that sign scoped tokens, share links and dashboard sessions (HS256). Generated on
+ * first use, so a deployment needs no secret set by hand; `kid` in a token names its key,
+ * so keys can be rotated by adding a newer one.
+ */
+export const signingKeys = sqliteTable("signing_keys", {
+  id: text("id").primaryKey(),
+  /** base64url of 32 random bytes. */
+  secret: text("secret").notNull(),
+  createdAt: text("created_at").notNull(),
+});
