@@ -4,17 +4,21 @@
  */
 import { Accounts } from "../../tenants/account/accounts.ts";
 import { ApiKeys } from "../../tenants/account/apiKeys.ts";
+import { SigningKeys } from "../../tenants/account/signingKeys.ts";
+import { Tokens } from "../../tenants/account/tokens.ts";
 import { Usage } from "../../tenants/account/usage.ts";
 import { database } from "../../tenants/db.ts";
 import { Workspaces } from "../../tenants/workspace/workspaces.ts";
 
 export function services(env: Env) {
   const db = database(env.DB);
+  const apiKeys = new ApiKeys(db);
   return {
     accounts: new Accounts(db),
-    apiKeys: new ApiKeys(db),
+    apiKeys,
+    tokens: new Tokens(new SigningKeys(db), apiKeys),
     workspaces: new Workspaces(db, env.WORKSPACE),
-    usage: new Usage(env.TENANT),
+    usage: new Usage(env.TENANT, db),
   };
 }
 

@@ -25,8 +25,12 @@ export function registerWorkspacesDelete(app: App) {
   app.openapi(route, async (c) => {
     const { workspaceId } = c.req.valid("param");
     await loadWorkspace(c, workspaceId);
-    const deleted = await services(c.env).workspaces.delete(c.get("principal").tenantId, workspaceId);
+    const { tenantId } = c.get("principal");
+    const { workspaces, usage } = services(c.env);
+    const deleted = await workspaces.delete(tenantId, workspaceId);
     if (!deleted) throw new ApiError("not_found", `no workspace ${workspaceId}`);
+    // Its bytes stop accruing now; no later report can be newer than this one.
+    await usage.storageChanged(tenantId, workspaceId, 0, Number.MAX_SAFE_INTEGER);
     return c.body(null, 204);
   });
 }

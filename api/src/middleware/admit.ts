@@ -1,0 +1,47 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../context.ts";
+import { ApiError } from "../errors.ts";
+import { services } from "../services.ts";
+
+const WORKSPACE_PATH = /^\/v1\/workspaces\/([^/]+)(\/.*)?$/;
+/** Requests that can add bytes to a workspace, refused once the tenant is at its storage cap. */
+const ADDS_BYTES = /^\/(files\/.+|fs\/(copy|batch|truncate))$/;
+
+/**
+ * Admission before any work, in one call to the tenant's object (TenantDO.admit): the rate
+ * bucket, monthly quotas, the spend cap and the storage cap are checked and the request is
+ * counted as `api_requests` under its request id, atomically, so a limit of N admits N.
+ * Every authenticated response then carries `RateLimit-Policy` and `RateLimit`.
+ */
+export function admit(): MiddlewareHandler<AppEnv> {
+  return async function admitMiddleware(c, next) {
+    const principal = c.get("principal");
+    const match = WORKSPACE_PATH.exec(c.req.path);
+    const method = c.req.method;
+    const write = (method === "PUT" || method === "POST") && ADDS_BYTES.test(match?.[2] ?? "");
+    const admission = await services(c.env).usage.admit(principal.tenantId, {
+      requestId: c.get("requestId"),
+      keyId: principal.keyId,
+      workspaceId: match?.[1] ?? null,
+      write,
+    });
+    const headers: Record<string, string> = {
+      "ratelimit-policy": admission.rate.policy,
+      ratelimit: admission.rate.limit,
+    };
+    if (!admission.ok) {
+      if (admission.retryAfterSeconds !== undefined) headers["retry-after"] = String(admission.retryAfterSeconds);
+      throw new ApiError(admission.code, admission.detail, { headers });
+    }
+    await next();
+    for (const [name, value] of Object.entries(headers)) {
+      try {
+        c.res.headers.set(name, value);
+      } catch {
+        // A response with immutable headers (passed through from a fetch): copy it once.
+        c.res = new Response(c.res.body, c.res);
+        c.res.headers.set(name, value);
+      }
+    }
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * The tenant object's own SQLite tables, migrated by a version number in `meta`.
+ * v1 was the first ledger (events only); v2 adds the account, period totals, run leases,
+ * storage integration and rollup batches, and tags events with their period and batch.
+ */
+const MIGRATIONS: string[][] = [
+  [
+    `CREATE TABLE IF NOT EXISTS usage_events (
+      id TEXT PRIMARY KEY, meter TEXT NOT NULL, quantity INTEGER NOT NULL, at TEXT NOT NULL,
+      workspace_id TEXT, key_id TEXT
+    )`,
+    "CREATE INDEX IF NOT EXISTS usage_events_meter_at ON usage_events (meter, at)",
+  ],
+  [
+    "ALTER TABLE usage_events ADD COLUMN executor TEXT",
+    "ALTER TABLE usage_events ADD COLUMN period_start_ms INTEGER",
+    /** The rollup batch an event went into; NULL until it is picked. */
+    "ALTER TABLE usage_events ADD COLUMN batch_id TEXT",
+    /** When its batch reached D1; NULL until then. Pruning only touches rolled events. */
+    "ALTER TABLE usage_events ADD COLUMN rolled_ms INTEGER",
+    "CREATE INDEX usage_events_at ON usage_events (at, id)",
+    "CREATE INDEX usage_events_batch ON usage_events (batch_id, rolled_ms)",
+    `CREATE TABLE account (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      tenant_id TEXT NOT NULL,
+      anchor_ms INTEGER NOT NULL,
+      plan TEXT NOT NULL,
+      pending_plan TEXT,
+      spend_cap_micros INTEGER,
+      period_fee_micros INTEGER NOT NULL,
+      closed_through_ms INTEGER NOT NULL
+    )`,
+    `CREATE TABLE period_totals (
+      period_start_ms INTEGER NOT NULL, meter TEXT NOT NULL, quantity INTEGER NOT NULL,
+      PRIMARY KEY (period_start_ms, meter)
+    )`,
+    `CREATE TABLE leases (
+      id TEXT PRIMARY KEY, executor TEXT NOT NULL, expires_ms INTEGER NOT NULL,
+      reserved_ms INTEGER NOT NULL, meter TEXT NOT NULL
+    )`,
+    `CREATE TABLE storage (
+      workspace_id TEXT PRIMARY KEY,
+      size_bytes INTEGER NOT NULL,
+      revision INTEGER NOT NULL,
+      since_ms INTEGER NOT NULL,
+      hour_ms INTEGER NOT NULL,
+      acc TEXT NOT NULL,
+      carry INTEGER NOT NULL
+    )`,
+    "CREATE TABLE batches (id TEXT PRIMARY KEY, created_ms INTEGER NOT NULL, applied_ms INTEGER)",
+  ],
+];
+
+export function migrateLedger(sql: SqlStorage): void {
+  sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)");
+  const row = sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'ledger_schema_version'").toArray()[0];
+  // Objects made before the version row existed already have v1's table.
+  const legacy = sql
+    .exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'usage_events'")
+    .one().n;
+  let version = row?.value ?? (legacy ? 1 : 0);
+  for (; version < MIGRATIONS.length; version++) {
+    for (const statement of MIGRATIONS[version] ?? []) sql.exec(statement);
+  }
+  sql.exec(
+    "INSERT INTO meta (key, value) VALUES ('ledger_schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    version,
+  );
+}

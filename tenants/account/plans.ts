@@ -1,0 +1,110 @@
+/**
+ * Plans as data: what each plan costs, includes and allows. The gateway, the tenant's
+ * ledger and the invoice all read these objects and nothing else, so a new plan is a new
+ * entry here (or a custom plan handed to `TenantDO.setPlan` for a negotiated contract).
+ * Money is integer micro-dollars; a unit price is `priceMicros` per `per` units, so
+ * fractions of a micro-dollar per unit stay exact (amounts round up once per line).
+ */
+import type { Meter } from "./meters.ts";
+
+export type ExecutorName = "shell" | "javascript" | "container";
+
+export interface MeterTerms {
+  /** Units included each period. On a plan without overage this is a hard cap. */
+  included: number;
+  /** Price beyond `included`; null makes `included` a hard cap (requests past it are refused). */
+  overage: { priceMicros: number; per: number } | null;
+}
+
+export interface Plan {
+  id: string;
+  name: string;
+  /** Charged once per monthly period (prorated on upgrade, see docs/billing.md). */
+  monthlyFeeMicros: number;
+  /** Token bucket: sustained requests per second and the burst a full bucket allows. */
+  rate: { perSecond: number; burst: number };
+  /** Runs that may be in flight at once, per executor. */
+  concurrency: Record<ExecutorName, number>;
+  meters: Record<Meter, MeterTerms>;
+  /** Total bytes across the tenant's workspaces; writes past it are refused. */
+  storageBytesMax: number;
+  /** Whether executors may be given network access. */
+  egress: boolean;
+  /** Whether a spend cap may be set (only plans that can charge overage need one). */
+  spendCap: boolean;
+  /** Whether users may choose this plan through `PUT /v1/billing/plan`. */
+  public: boolean;
+}
+
+const GIB = 1024 ** 3;
+const HOUR_MS = 3_600_000;
+/** A billing month in hours, as cloud storage prices count a GB-month. */
+const MONTH_HOURS = 730;
+
+const hardCap = (included: number): MeterTerms => ({ included, overage: null });
+
+export const PLANS = {
+  free: {
+    id: "free",
+    name: "Free",
+    monthlyFeeMicros: 0,
+    rate: { perSecond: 10, burst: 40 },
+    concurrency: { shell: 4, javascript: 4, container: 1 },
+    meters: {
+      api_requests: hardCap(100_000),
+      shell_ms: hardCap(10 * HOUR_MS),
+      javascript_ms: hardCap(10 * HOUR_MS),
+      container_ms: hardCap(2 * HOUR_MS),
+      storage_byte_hours: hardCap(GIB * MONTH_HOURS),
+      egress_bytes: hardCap(0),
+    },
+    storageBytesMax: GIB,
+    egress: false,
+    spendCap: false,
+    public: true,
+  },
+  pro: {
+    id: "pro",
+    name: "Pro",
+    monthlyFeeMicros: 20_000_000,
+    rate: { perSecond: 100, burst: 400 },
+    concurrency: { shell: 50, javascript: 50, container: 10 },
+    meters: {
+      // $0.50 per million requests beyond 2 million.
+      api_requests: { included: 2_000_000, overage: { priceMicros: 1, per: 2 } },
+      // $0.02 per hour of shell or javascript time beyond 200 hours.
+      shell_ms: { included: 200 * HOUR_MS, overage: { priceMicros: 20_000, per: HOUR_MS } },
+      javascript_ms: { included: 200 * HOUR_MS, overage: { priceMicros: 20_000, per: HOUR_MS } },
+      // $0.10 per container hour beyond 50.
+      container_ms: { included: 50 * HOUR_MS, overage: { priceMicros: 100_000, per: HOUR_MS } },
+      // $0.20 per GiB-month beyond 20 GiB-months.
+      storage_byte_hours: {
+        included: 20 * GIB * MONTH_HOURS,
+        overage: { priceMicros: 200_000, per: GIB * MONTH_HOURS },
+      },
+      // $0.05 per GiB beyond 10 GiB.
+      egress_bytes: { included: 10 * GIB, overage: { priceMicros: 50_000, per: GIB } },
+    },
+    storageBytesMax: 100 * GIB,
+    egress: true,
+    spendCap: true,
+    public: true,
+  },
+} as const satisfies Record<string, Plan>;
+
+export type PublicPlanId = keyof typeof PLANS;
+
+export function publicPlan(id: string): Plan | null {
+  const plan = (PLANS as Record<string, Plan>)[id];
+  return plan?.public ? plan : null;
+}
+
+/** The amount owed for `used` units of a meter: overage × price, rounded up to the micro-dollar. */
+export function overageAmount(terms: MeterTerms, used: number): { overage: number; amountMicros: number } {
+  const overage = Math.max(0, used - terms.included);
+  if (!terms.overage || overage === 0) return { overage: terms.overage ? overage : 0, amountMicros: 0 };
+  // BigInt: units × price can pass 2^53 (byte-hours) before the division brings it back.
+  const numerator = BigInt(overage) * BigInt(terms.overage.priceMicros);
+  const per = BigInt(terms.overage.per);
+  return { overage, amountMicros: Number((numerator + per - 1n) / per) };
+}
