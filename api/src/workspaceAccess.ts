@@ -17,3 +17,15 @@ export async function loadWorkspace(c: AppContext, workspaceId: string): Promise
   if (!workspace) throw new ApiError("not_found", `no workspace ${workspaceId}`);
   return workspace;
 }
+
+/**
+ * Refuses (403) what acts on a workspace as a whole — deleting or relabelling it, reading
+ * its change log (which names every path) — to a credential confined to a path prefix:
+ * each reaches beyond the prefix.
+ */
+export function requireWholeWorkspace(c: AppContext, action: string): void {
+  const { pathPrefix } = c.get("principal");
+  if (pathPrefix !== null) {
+    throw new ApiError("forbidden", `${action} reaches outside this token's path prefix ${pathPrefix}`);
+  }
+}

@@ -34,6 +34,21 @@ describe("ApiKeys.verify", () => {
     expect(accountLimits.keyCacheTtlMs).toBeLessThanOrEqual(10_000);
   });
 
+  it("answers a token's parent check from the same cache, within the same bound", async () => {
+    let nowMs = Date.now();
+    const db = database(env.DB);
+    const keys = new ApiKeys(db, () => nowMs);
+    const signed = await new Accounts(db).signup(`parent-${crypto.randomUUID()}@example.com`, null);
+    if (!signed.ok) throw new Error("signup failed");
+    expect(await keys.parent(signed.apiKey.id)).toMatchObject({ ok: true, key: { tenantId: signed.tenant.id } });
+    await db.update(apiKeys).set({ revokedAt: new Date().toISOString() }).where(eq(apiKeys.id, signed.apiKey.id));
+    nowMs += accountLimits.keyCacheTtlMs - 1;
+    expect((await keys.parent(signed.apiKey.id)).ok).toBe(true);
+    nowMs += 1;
+    expect(await keys.parent(signed.apiKey.id)).toEqual({ ok: false, reason: "revoked" });
+    expect(await keys.parent("key_nobody")).toEqual({ ok: false, reason: "unknown" });
+  });
+
   it("refuses malformed and mis-checksummed keys before any lookup", async () => {
     // A database that fails every query proves no lookup happens.
     const broken = new ApiKeys(database({} as D1Database));

@@ -61,6 +61,12 @@ interface CachedKey {
 
 /** One per isolate: trusted for at most `keyCacheTtlMs`, see the file comment. */
 const verified = new Map<string, CachedKey>();
+/** The same rows by key id, for scoped tokens, which name their parent key by id. */
+const verifiedById = new Map<string, CachedKey>();
+
+export type ParentKeyResult =
+  | { ok: true; key: ApiKey & { tenantId: string } }
+  | { ok: false; reason: "unknown" | "revoked" | "expired" };
 
 export class ApiKeys {
   constructor(
@@ -104,6 +110,7 @@ export class ApiKeys {
       .where(and(eq(apiKeys.id, keyId), eq(apiKeys.tenantId, tenantId), isNull(apiKeys.revokedAt)))
       .returning({ secretHash: apiKeys.secretHash });
     for (const { secretHash } of revoked) verified.delete(secretHash);
+    verifiedById.delete(keyId);
     return revoked.length > 0;
   }
 
@@ -111,7 +118,7 @@ export class ApiKeys {
     const shape = await checkKeySecret(secret);
     if (shape !== "ok") return { ok: false, reason: shape };
     const hash = await hashSecret(secret);
-    const row = await this.lookup(hash);
+    const row = await this.lookup(hash, verified, apiKeys.secretHash);
     if (!row) return { ok: false, reason: "unknown" };
     if (row.revokedAt) return { ok: false, reason: "revoked" };
     if (row.expiresAt && Date.parse(row.expiresAt) <= this.nowMs()) {
@@ -123,19 +130,39 @@ export class ApiKeys {
       principal: {
         tenantId: row.tenantId,
         keyId: key.id,
+        kind: "key",
         scopes: key.scopes,
         workspaceIds: key.workspaceIds,
+        pathPrefix: null,
+        expiresAt: key.expiresAt,
       },
     };
   }
 
-  private async lookup(hash: string) {
+  /**
+   * The live key with this id, for a scoped token naming it as its parent: a token dies
+   * with its key, within the same `keyCacheTtlMs` bound as the key itself.
+   */
+  async parent(keyId: string): Promise<ParentKeyResult> {
+    const row = await this.lookup(keyId, verifiedById, apiKeys.id);
+    if (!row) return { ok: false, reason: "unknown" };
+    if (row.revokedAt) return { ok: false, reason: "revoked" };
+    if (row.expiresAt && Date.parse(row.expiresAt) <= this.nowMs()) return { ok: false, reason: "expired" };
+    return { ok: true, key: { ...toApiKey(row), tenantId: row.tenantId } };
+  }
+
+  /** A row by secret hash or by id, through that column's cache. */
+  private async lookup(
+    value: string,
+    cache: Map<string, CachedKey>,
+    column: typeof apiKeys.secretHash | typeof apiKeys.id,
+  ) {
     const now = this.nowMs();
-    const hit = verified.get(hash);
+    const hit = cache.get(value);
     if (hit && hit.cachedUntilMs > now) return hit.row;
-    const row = (await this.db.query.apiKeys.findFirst({ where: eq(apiKeys.secretHash, hash) })) ?? null;
-    if (verified.size >= accountLimits.keyCacheEntriesMax) verified.clear();
-    verified.set(hash, { row, cachedUntilMs: now + accountLimits.keyCacheTtlMs });
+    const row = (await this.db.query.apiKeys.findFirst({ where: eq(column, value) })) ?? null;
+    if (cache.size >= accountLimits.keyCacheEntriesMax) cache.clear();
+    cache.set(value, { row, cachedUntilMs: now + accountLimits.keyCacheTtlMs });
     return row;
   }
 }

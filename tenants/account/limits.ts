@@ -12,4 +12,14 @@ export const accountLimits = {
   emailLengthMax: 254,
   /** A restricted key names a handful of workspaces, not a whole fleet. */
   keyWorkspaceIdsMax: 100,
+  /** The shortest lifetime a token's `exp` can express: it counts whole seconds. */
+  tokenTtlSecondsMin: 1,
+  /** A day covers a long agent session; a leaked token dies by tomorrow even if its key is never revoked. */
+  tokenTtlSecondsMax: 86_400,
+  /** A token carries a handful of claims; anything much longer is not one of ours and is refused unparsed. */
+  tokenLengthMax: 4_096,
+  /** The signing keyring is re-read this often, so a key added for rotation is used by every isolate within it. */
+  signingKeyCacheTtlMs: 60_000,
+  /** A token naming a `kid` this isolate does not know re-reads the keyring at most this often, so forged kids cannot flood D1. */
+  signingKeyRefreshMinMs: 1_000,
 } as const;

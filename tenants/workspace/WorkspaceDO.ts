@@ -7,14 +7,20 @@
  * Mutations answer with the workspace's exact counters (`stats`) so the gateway can mirror
  * them into the D1 index without a second call. Garbage (chunks no file uses) is reclaimed
  * by the alarm, `gcDelayMs` after it appears, a bounded amount per run.
+ *
+ * Every method that takes a path also takes the caller's path prefix (null for the whole
+ * workspace): with one, it works on the confined view (ConfinedVfs), which answers EACCES
+ * for any path outside the prefix, also through symlinks, checked under the same lock as
+ * the operation. The gateway passes the credential's prefix on every call.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { Executor, ExecutorName } from "../../executors/contract.ts";
+import type { Executor } from "../../executors/contract.ts";
 import { createExecutor } from "../../executors/registry.ts";
 import { ExecRunner, type StartExec } from "./execs/ExecRunner.ts";
 import { ExecRecords, migrateExecs } from "./execs/records.ts";
 import { WorkspaceFsTarget } from "./execs/WorkspaceFsTarget.ts";
 import { workspaceLimits } from "./limits.ts";
+import { ConfinedVfs, type VfsOps } from "./vfs/ConfinedVfs.ts";
 import type { FsFailure, FsResult } from "./vfs/errors.ts";
 import type { BatchOp } from "./vfs/ops/batch.ts";
 import type { FindOptions } from "./vfs/ops/find.ts";
@@ -28,7 +34,12 @@ import { Vfs } from "./vfs/Vfs.ts";
 export interface WorkspaceStats {
   sizeBytes: number;
   fileCount: number;
+  /** The filesystem revision these counters are as of, so late reports can be told from new ones. */
+  revision: number;
 }
+
+/** The path prefix a caller is confined to (`/src`), or null for the whole workspace. */
+type Prefix = string | null;
 
 type WithStats<T> = ({ ok: true } & T & { stats: WorkspaceStats }) | FsFailure;
 
@@ -42,10 +53,11 @@ export class WorkspaceDO extends DurableObject<Env> {
     migrateExecs(ctx.storage.sql);
     const records = new ExecRecords(ctx.storage.sql);
     // Runs recorded as running belong to an instance that is gone: end them honestly.
-    records.abandonRunning();
+    const abandoned = records.abandonRunning();
+    if (abandoned.length > 0) ctx.waitUntil(this.releaseSlots(abandoned));
     this.execs = new ExecRunner(
       records,
-      (start) => this.executor(start.executor, start.egress, start.tenantId),
+      (start) => this.executor(start),
       (start, record) => this.meterRun(start, record.durationMs ?? 0),
       (work) => ctx.waitUntil(work),
     );
@@ -58,8 +70,9 @@ export class WorkspaceDO extends DurableObject<Env> {
   execRecord(execId: string) {
     return this.execs.records.get(execId);
   }
-  listExecs(limit: number, cursor?: string) {
-    return this.execs.records.list(limit, cursor);
+  /** Recent runs; under a path prefix, only runs confined at or under it (see ExecRecord.pathPrefix). */
+  listExecs(limit: number, cursor?: string, prefix: Prefix = null) {
+    return this.execs.records.list(limit, cursor, prefix);
   }
   execOutput(execId: string, after: number, limit?: number) {
     return this.execs.records.output(execId, after, limit);
@@ -71,88 +84,110 @@ export class WorkspaceDO extends DurableObject<Env> {
     return this.execs.kill(execId);
   }
 
-  /** The executor for a run, built over this workspace's filesystem; null when unavailable here. */
-  private executor(name: ExecutorName, egress: boolean, tenantId: string): Executor | null {
-    return createExecutor(name, {
+  /** The executor for a run, over this workspace's filesystem confined as the run is; null when unavailable here. */
+  private executor(start: StartExec): Executor | null {
+    return createExecutor(start.executor, {
       loader: this.env.LOADER,
-      fs: new WorkspaceFsTarget(this.vfs),
-      isolateKey: tenantId,
-      egress,
+      fs: new WorkspaceFsTarget(this.vfs, { pathPrefix: start.pathPrefix }),
+      isolateKey: start.tenantId,
+      egress: start.egress,
     });
   }
 
-  /** Meters a run as `<executor>_ms` in the tenant's ledger, with the exec id as the event id. */
+  /** Frees the concurrency slots of runs lost in a restart (they are not billed: the loss was ours). */
+  private async releaseSlots(execIds: string[]): Promise<void> {
+    const tenantId = this.ctx.id.name?.split(":")[0];
+    if (!tenantId) return;
+    const ledger = this.env.TENANT.getByName(tenantId);
+    await Promise.all(execIds.map((id) => ledger.releaseRun(id)));
+  }
+
+  /**
+   * Meters a run as `<executor>_ms` under its exec id and frees its concurrency slot, with
+   * the workspace's size after the run so storage integrates from when it changed.
+   */
   private async meterRun(start: StartExec, durationMs: number): Promise<void> {
-    await this.env.TENANT.getByName(start.tenantId).record({
-      id: start.execId,
-      meter: `${start.executor}_ms`,
-      quantity: durationMs,
-      at: new Date().toISOString(),
+    const counters = this.counters();
+    await this.env.TENANT.getByName(start.tenantId).finishRun({
+      execId: start.execId,
+      executor: start.executor,
+      durationMs,
       workspaceId: start.workspaceId,
       keyId: start.keyId,
+      storage: { sizeBytes: counters.sizeBytes, revision: counters.revision },
     });
   }
 
   // ── reads ───────────────────────────────────────────────────────────────────────────────
-  readFile(path: string, options?: ReadOptions) {
-    return this.vfs.read(path, options);
+  readFile(path: string, options?: ReadOptions, prefix: Prefix = null) {
+    return this.fs(prefix).read(path, options);
   }
-  stat(path: string) {
-    return this.vfs.stat(path);
+  stat(path: string, prefix: Prefix = null) {
+    return this.fs(prefix).stat(path);
   }
-  lstat(path: string) {
-    return this.vfs.lstat(path);
+  lstat(path: string, prefix: Prefix = null) {
+    return this.fs(prefix).lstat(path);
   }
-  readlink(path: string) {
-    return this.vfs.readlink(path);
+  readlink(path: string, prefix: Prefix = null) {
+    return this.fs(prefix).readlink(path);
   }
-  list(path: string, options?: ListOptions) {
-    return this.vfs.list(path, options);
+  list(path: string, options?: ListOptions, prefix: Prefix = null) {
+    return this.fs(prefix).list(path, options);
   }
-  find(path: string, options?: FindOptions) {
-    return this.vfs.find(path, options);
+  find(path: string, options?: FindOptions, prefix: Prefix = null) {
+    return this.fs(prefix).find(path, options);
   }
-  grep(pattern: string, path: string, options?: GrepOptions) {
-    return this.vfs.grep(pattern, path, options);
+  grep(pattern: string, path: string, options?: GrepOptions, prefix: Prefix = null) {
+    return this.fs(prefix).grep(pattern, path, options);
   }
   changesSince(rev: number, limit?: number) {
     return this.vfs.changesSince(rev, limit);
   }
   /** The exact size and file count (cheap; what the index mirrors). */
-  counters() {
-    return this.vfs.counters();
+  counters(): WorkspaceStats {
+    return { ...this.vfs.counters(), revision: this.vfs.revision() };
   }
   stats() {
     return this.vfs.stats();
   }
 
   // ── mutations ───────────────────────────────────────────────────────────────────────────
-  writeFile(path: string, body: ReadableStream<Uint8Array> | Uint8Array, options?: WriteOptions) {
-    return this.after(this.vfs.write(path, body, options));
+  writeFile(
+    path: string,
+    body: ReadableStream<Uint8Array> | Uint8Array,
+    options?: WriteOptions,
+    prefix: Prefix = null,
+  ) {
+    return this.after(this.fs(prefix).write(path, body, options));
   }
-  truncate(path: string, size: number) {
-    return this.after(this.vfs.truncate(path, size));
+  truncate(path: string, size: number, prefix: Prefix = null) {
+    return this.after(this.fs(prefix).truncate(path, size));
   }
-  mkdir(path: string, options?: { recursive?: boolean; mode?: number }) {
-    return this.after(this.vfs.mkdir(path, options));
+  mkdir(path: string, options?: { recursive?: boolean; mode?: number }, prefix: Prefix = null) {
+    return this.after(this.fs(prefix).mkdir(path, options));
   }
-  remove(path: string, options?: RemoveOptions) {
-    return this.after(this.vfs.remove(path, options));
+  remove(path: string, options?: RemoveOptions, prefix: Prefix = null) {
+    return this.after(this.fs(prefix).remove(path, options));
   }
-  move(from: string, to: string, options?: { overwrite?: boolean }) {
-    return this.after(this.vfs.move(from, to, options));
+  move(from: string, to: string, options?: { overwrite?: boolean }, prefix: Prefix = null) {
+    return this.after(this.fs(prefix).move(from, to, options));
   }
-  copy(from: string, to: string, options?: { overwrite?: boolean }) {
-    return this.after(this.vfs.copy(from, to, options));
+  copy(from: string, to: string, options?: { overwrite?: boolean }, prefix: Prefix = null) {
+    return this.after(this.fs(prefix).copy(from, to, options));
   }
-  symlink(target: string, path: string) {
-    return this.after(this.vfs.symlink(target, path));
+  symlink(target: string, path: string, prefix: Prefix = null) {
+    return this.after(this.fs(prefix).symlink(target, path));
   }
-  chmod(path: string, mode: number) {
-    return this.after(this.vfs.chmod(path, mode));
+  chmod(path: string, mode: number, prefix: Prefix = null) {
+    return this.after(this.fs(prefix).chmod(path, mode));
   }
-  batch(ops: BatchOp[]) {
-    return this.after(this.vfs.batch(ops));
+  batch(ops: BatchOp[], prefix: Prefix = null) {
+    return this.after(this.fs(prefix).batch(ops));
+  }
+
+  /** The filesystem as a caller confined to `prefix` sees it; the whole of it for null. */
+  private fs(prefix: Prefix): VfsOps {
+    return prefix === null ? this.vfs : new ConfinedVfs(this.vfs, prefix);
   }
 
   /** Deletes every file and record; the object is empty afterwards. */
@@ -173,6 +208,6 @@ export class WorkspaceDO extends DurableObject<Env> {
     if (this.vfs.hasGarbage() && (await this.ctx.storage.getAlarm()) === null) {
       await this.ctx.storage.setAlarm(Date.now() + workspaceLimits.gcDelayMs);
     }
-    return { ...result, stats: this.vfs.counters() };
+    return { ...result, stats: this.counters() };
   }
 }

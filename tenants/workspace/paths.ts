@@ -51,3 +51,16 @@ export function normalizePath(raw: string, { allowDotDot = false } = {}): PathRe
   }
   return { ok: true, path: `/${kept.join("/")}` };
 }
+
+/**
+ * Whether a normalized workspace path is `prefix` or below it: the rule a credential
+ * confined to a path prefix (`/src`) is held to. The root prefix covers everything.
+ */
+export function isWithin(path: string, prefix: string): boolean {
+  return prefix === "/" || path === prefix || path.startsWith(`${prefix}/`);
+}
+
+/** Whether `path` is a directory on the way down to `prefix` (the root, say, for `/src`), not `prefix` itself. */
+export function isAncestorOf(path: string, prefix: string): boolean {
+  return path !== prefix && (path === "/" || prefix.startsWith(`${path}/`));
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, expectProblem, json, signup } from "../../test/client.ts";
+import { call, createKey, createWorkspace, expectProblem, json, mintToken, signup } from "../../test/client.ts";
 
 describe("Idempotency-Key", () => {
   it("replays the first response to a retry instead of creating twice", async () => {
@@ -39,6 +39,24 @@ describe("Idempotency-Key", () => {
     const other = await call("POST", "/v1/workspaces", { key: bob.key, json: { name: "a" }, headers });
     expect(other.status).toBe(201);
     expect(other.headers.get("idempotent-replayed")).toBeNull();
+  });
+
+  it("never replays a response to a request that could not have produced it", async () => {
+    const { key } = await signup();
+    const first = await createWorkspace(key);
+    const second = await createWorkspace(key);
+    await call("PUT", `/v1/workspaces/${first}/files/secret.txt`, { key, body: "hunter2" });
+    const headers = { "idempotency-key": "read-secret" };
+    const run = { executor: "shell", command: "cat /workspace/secret.txt" };
+    const ran = await call("POST", `/v1/workspaces/${first}/exec`, { key, json: run, headers });
+    expect((await json<{ stdout: string }>(ran)).stdout).toBe("hunter2");
+    // The same key and body from a token confined to /src, or for another workspace: no replay.
+    const { token } = await mintToken(key, { workspaceId: first, pathPrefix: "/src" });
+    const confined = await call("POST", `/v1/workspaces/${first}/exec`, { key: token, json: run, headers });
+    expect((await expectProblem(confined, 409, "conflict")).detail).toMatch(/path prefix/);
+    const restricted = await createKey(key, { workspaceIds: [second] });
+    const elsewhere = await call("POST", `/v1/workspaces/${second}/exec`, { key: restricted.key, json: run, headers });
+    await expectProblem(elsewhere, 409, "conflict");
   });
 
   it("does not remember a failed request, so a corrected retry does the work", async () => {

@@ -13,6 +13,11 @@ const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
  * `Idempotent-Replayed: true`, to any retry with the same key and body. A retry while the
  * first is running, or the same key with a different body, answers 409. Failed requests are
  * not remembered, so a corrected retry does the work.
+ *
+ * The fingerprint a retry must match is the body plus the URL path and the credential's
+ * path prefix: a response is only ever replayed to a request that could have produced it,
+ * never to a credential confined elsewhere (a token under `/src` replaying a run that read
+ * `/secrets`) or for another workspace.
  */
 export function idempotency(operation: string): MiddlewareHandler<AppEnv> {
   return async function idempotencyMiddleware(c, next) {
@@ -23,9 +28,10 @@ export function idempotency(operation: string): MiddlewareHandler<AppEnv> {
         errors: [{ in: "header", pointer: "/idempotency-key", detail: "1 to 255 visible ASCII characters" }],
       });
     }
-    const { tenantId } = c.get("principal");
+    const { tenantId, pathPrefix } = c.get("principal");
     const store = new Idempotency(database(c.env.DB));
-    const claim = await store.claim(tenantId, operation, key, await sha256Hex(await c.req.text()));
+    const fingerprint = `${c.req.path}\n${pathPrefix ?? ""}\n${await c.req.text()}`;
+    const claim = await store.claim(tenantId, operation, key, await sha256Hex(fingerprint));
     if (claim.state === "replay") {
       return new Response(claim.body, {
         status: claim.status,
@@ -36,7 +42,10 @@ export function idempotency(operation: string): MiddlewareHandler<AppEnv> {
       throw new ApiError("conflict", "a request with this Idempotency-Key is still in progress; retry shortly");
     }
     if (claim.state === "mismatch") {
-      throw new ApiError("conflict", "this Idempotency-Key was used with a different request body");
+      throw new ApiError(
+        "conflict",
+        "this Idempotency-Key was used with a different request body, path or path prefix",
+      );
     }
     try {
       await next();

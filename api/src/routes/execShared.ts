@@ -1,5 +1,6 @@
 /** Schemas and helpers shared by the exec routes. */
 import { z } from "@hono/zod-openapi";
+import { isWithin, normalizePath } from "../../../tenants/workspace/paths.ts";
 import type { AppContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { Timestamp, WorkspaceParams } from "../schemas.ts";
@@ -23,6 +24,10 @@ export const ExecRecordView = z
     truncated: z.boolean(),
     nextSeq: z.number().int().openapi({ description: "The sequence number the next output event gets." }),
     result: z.unknown().optional(),
+    pathPrefix: z.string().nullable().openapi({
+      description:
+        "The path prefix the run's token was confined to (so was the run), or null. A confined token sees only runs confined at or under its own prefix.",
+    }),
   })
   .openapi("ExecRecord");
 
@@ -45,12 +50,39 @@ export function withResult<T extends { resultJson?: string }>(value: T): Omit<T,
   return resultJson === undefined ? rest : { ...rest, result: JSON.parse(resultJson) };
 }
 
-/** The workspace object after the access check, and the exec record (404 when missing). */
+/**
+ * The workspace object after the access check, and the exec record: 404 when missing, and
+ * for a credential confined to a path prefix, when the run was not confined at or under it
+ * (its output may show any file).
+ */
 export async function execObject(c: AppContext, workspaceId: string, execId: string) {
-  const { object } = await workspaceObject(c, workspaceId);
+  const { object, prefix } = await workspaceObject(c, workspaceId);
   const record = await object.execRecord(execId);
-  if (!record) throw new ApiError("not_found", `no exec ${execId}`);
+  const visible = record && (prefix === null || (record.pathPrefix !== null && isWithin(record.pathPrefix, prefix)));
+  if (!visible) throw new ApiError("not_found", `no exec ${execId}`);
   return { object, record: withResult(record) };
+}
+
+const MOUNT = "/workspace";
+
+/**
+ * A run's working directory: under /workspace (the workspace root) or /tmp (scratch). A
+ * credential confined to a path prefix starts in it by default (`/workspace/src`) and may
+ * not name a directory in the workspace outside it.
+ */
+export function execCwd(raw: string | undefined, prefix: string | null): string {
+  if (raw === undefined) return prefix === null ? MOUNT : `${MOUNT}${prefix}`;
+  const cwd = normalizePath(raw);
+  const inWorkspace = cwd.ok && (cwd.path === MOUNT || cwd.path.startsWith(`${MOUNT}/`));
+  if (!cwd.ok || !(inWorkspace || cwd.path.startsWith("/tmp"))) {
+    throw new ApiError("validation_failed", "`cwd` must be /workspace, a path under it, or under /tmp", {
+      errors: [{ in: "body", pointer: "/cwd", detail: cwd.ok ? "outside /workspace and /tmp" : cwd.detail }],
+    });
+  }
+  if (inWorkspace && prefix !== null && !isWithin(cwd.path.slice(MOUNT.length) || "/", prefix)) {
+    throw new ApiError("forbidden", `\`cwd\` ${cwd.path} is outside this token's path prefix ${prefix}`);
+  }
+  return cwd.path;
 }
 
 export function wantsEventStream(c: AppContext): boolean {

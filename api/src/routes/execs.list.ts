@@ -11,7 +11,8 @@ const route = createRoute({
   operationId: "listExecs",
   tags: ["Execution"],
   summary: "Recent runs, newest first",
-  description: "Records are kept for 7 days, at most the newest 1,000 per workspace.",
+  description:
+    "Records are kept for 7 days, at most the newest 1,000 per workspace. A token confined to a path prefix sees only runs confined at or under it.",
   security: [{ bearer: [] }],
   middleware: [requireScope("exec")] as const,
   request: { params: WorkspaceParams, query: PageQuery },
@@ -27,8 +28,8 @@ const route = createRoute({
 export function registerExecsList(app: App) {
   app.openapi(route, async (c) => {
     const { limit, cursor } = c.req.valid("query");
-    const { object } = await workspaceObject(c, c.req.valid("param").workspaceId);
-    const result = await object.listExecs(limit, cursor);
+    const { object, prefix } = await workspaceObject(c, c.req.valid("param").workspaceId);
+    const result = await object.listExecs(limit, cursor, prefix);
     const data = result.data.map(withResult) as z.infer<typeof ExecRecordView>[];
     return c.json({ data, nextCursor: result.nextCursor }, 200);
   });

@@ -26,22 +26,32 @@ export function workspacePath(raw: string, { allowRoot = false } = {}): string {
 }
 
 /**
- * The workspace object for a route's `{workspaceId}`, after the access check; and the
- * principal's tenant, for mirroring counters into the index afterwards.
+ * The workspace object for a route's `{workspaceId}`, after the access check; the path
+ * prefix the credential is confined to, which every path-taking call passes on to the
+ * object (it refuses paths outside with EACCES, 403 here); and the principal's tenant, for
+ * mirroring counters into the index afterwards.
  */
 export async function workspaceObject(c: AppContext, workspaceId: string) {
   const indexed = await loadWorkspace(c, workspaceId);
-  const { tenantId } = c.get("principal");
-  const workspaces = services(c.env).workspaces;
+  const { tenantId, pathPrefix } = c.get("principal");
+  const { workspaces } = services(c.env);
   return {
     object: workspaces.object(tenantId, workspaceId),
+    prefix: pathPrefix,
     /**
-     * Mirrors a mutation's exact counters into the D1 index (lists read them from there);
-     * a D1 write only when they moved, so a read-only run costs no write.
+     * Mirrors a mutation's exact counters into the D1 index (lists read them from there)
+     * and a size change into the tenant's storage meter; nothing when they did not move,
+     * so a read-only run costs no write.
      */
-    recordStats: async (stats: { sizeBytes: number; fileCount: number }) => {
+    recordStats: async (stats: { sizeBytes: number; fileCount: number; revision: number }) => {
       if (stats.sizeBytes === indexed.sizeBytes && stats.fileCount === indexed.fileCount) return;
-      await workspaces.recordStats(tenantId, workspaceId, stats);
+      await Promise.all([
+        workspaces.recordStats(tenantId, workspaceId, stats),
+        // Storage is billed by the byte-hour from the moment the size changed.
+        stats.sizeBytes === indexed.sizeBytes
+          ? null
+          : services(c.env).usage.storageChanged(tenantId, workspaceId, stats.sizeBytes, stats.revision),
+      ]);
     },
   };
 }

@@ -35,10 +35,14 @@ export function registerFilesDelete(app: App) {
     const ifMatch = c.req.valid("header")["if-match"];
     const workspace = await workspaceObject(c, workspaceId);
     const result = orThrow(
-      await workspace.object.remove(workspacePath(rawPath), {
-        recursive: c.req.valid("query").recursive === "true",
-        ...(ifMatch ? { ifMatch } : {}),
-      }),
+      await workspace.object.remove(
+        workspacePath(rawPath),
+        {
+          recursive: c.req.valid("query").recursive === "true",
+          ...(ifMatch ? { ifMatch } : {}),
+        },
+        workspace.prefix,
+      ),
     );
     await workspace.recordStats(result.stats);
     return c.json({ removed: result.removed }, 200);

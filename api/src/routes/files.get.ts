@@ -41,8 +41,8 @@ export function registerFilesGet(app: App) {
     const { workspaceId, path: rawPath } = c.req.valid("param");
     const path = workspacePath(rawPath);
     const headers = c.req.valid("header");
-    const { object } = await workspaceObject(c, workspaceId);
-    const { stat } = orThrow(await object.stat(path));
+    const { object, prefix } = await workspaceObject(c, workspaceId);
+    const { stat } = orThrow(await object.stat(path, prefix));
     if (c.req.method === "HEAD") return statHeadersResponse(stat);
     if (stat.type === "dir") throw new ApiError("conflict", `EISDIR: ${path} is a directory; list it with fs/list`);
     const common = {
@@ -60,7 +60,7 @@ export function registerFilesGet(app: App) {
       });
     }
     const read = orThrow(
-      await object.readFile(path, range ? { offset: range.start, length: range.end - range.start + 1 } : {}),
+      await object.readFile(path, range ? { offset: range.start, length: range.end - range.start + 1 } : {}, prefix),
     );
     const length = read.end - read.start;
     // A fixed-length stream lets workerd send Content-Length instead of chunked encoding.

@@ -59,11 +59,16 @@ export function registerFilesPut(app: App) {
     }
     const workspace = await workspaceObject(c, workspaceId);
     const result = orThrow(
-      await workspace.object.writeFile(path, await bodyOf(c.req.raw), {
-        mode: c.req.valid("query").append === "true" ? "append" : "overwrite",
-        ...(headers["if-match"] ? { ifMatch: headers["if-match"] } : {}),
-        ...(headers["if-none-match"] ? { ifNoneMatch: "*" as const } : {}),
-      }),
+      await workspace.object.writeFile(
+        path,
+        await bodyOf(c.req.raw),
+        {
+          mode: c.req.valid("query").append === "true" ? "append" : "overwrite",
+          ...(headers["if-match"] ? { ifMatch: headers["if-match"] } : {}),
+          ...(headers["if-none-match"] ? { ifNoneMatch: "*" as const } : {}),
+        },
+        workspace.prefix,
+      ),
     );
     await workspace.recordStats(result.stats);
     c.header("etag", result.stat.etag);

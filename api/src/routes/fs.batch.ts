@@ -69,7 +69,7 @@ export function registerFsBatch(app: App) {
         .max(workspaceLimits.batchOpsMax),
     }),
     response: BatchResult,
-    run: (object, body) => object.batch(body.ops.map(toBatchOp)),
+    run: (object, body, prefix) => object.batch(body.ops.map(toBatchOp), prefix),
     respond: (result: z.infer<typeof BatchResult>) => ({ results: result.results }),
   });
 }

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, Timestamp, WorkspaceParams } from "../schemas.ts";
+import { requireWholeWorkspace } from "../workspaceAccess.ts";
 import { workspaceObject } from "./filePath.ts";
 
 const route = createRoute({
@@ -11,7 +12,7 @@ const route = createRoute({
   tags: ["Filesystem"],
   summary: "The change log since a revision",
   description:
-    "Every mutation has a revision and the paths it touched. If `since` is older than `oldestRev - 1`, entries were compacted away: re-list instead of replaying.",
+    "Every mutation has a revision and the paths it touched. If `since` is older than `oldestRev - 1`, entries were compacted away: re-list instead of replaying. The log names paths anywhere in the workspace, so a token confined to a path prefix cannot read it (403).",
   security: [{ bearer: [] }],
   middleware: [requireScope("workspaces:read")] as const,
   request: {
@@ -46,6 +47,7 @@ export function registerFsChanges(app: App) {
   app.openapi(route, async (c) => {
     const { since, limit } = c.req.valid("query");
     const { object } = await workspaceObject(c, c.req.valid("param").workspaceId);
+    requireWholeWorkspace(c, "the change log");
     const page = await object.changesSince(since, limit);
     return c.json({ changes: page.changes, revision: page.revision, oldestRev: page.oldestRev }, 200);
   });

@@ -12,7 +12,7 @@ export function registerFsChmod(app: App) {
     scope: "workspaces:write",
     body: z.object({ path: WorkspacePathField, mode: z.number().int().min(0).max(0o7777) }),
     response: FileInfo,
-    run: (object, body) => object.chmod(body.path, body.mode),
+    run: (object, body, prefix) => object.chmod(body.path, body.mode, prefix),
     respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,
   });
 }

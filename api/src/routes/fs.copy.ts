@@ -14,7 +14,7 @@ export function registerFsCopy(app: App) {
     scope: "workspaces:write",
     body: z.object({ from: WorkspacePathField, to: WorkspacePathField, overwrite: z.boolean().default(false) }),
     response: FileInfo,
-    run: (object, body) => object.copy(body.from, body.to, { overwrite: body.overwrite }),
+    run: (object, body, prefix) => object.copy(body.from, body.to, { overwrite: body.overwrite }, prefix),
     respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,
   });
 }

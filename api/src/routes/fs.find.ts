@@ -26,7 +26,7 @@ export function registerFsFind(app: App) {
       limit: z.number().int().min(1).max(workspaceLimits.listPageMax).optional(),
     }),
     response: FindResult,
-    run: (object, { path, ...options }) => object.find(path, options),
+    run: (object, { path, ...options }, prefix) => object.find(path, options, prefix),
     respond: (result: z.infer<typeof FindResult>) => ({ entries: result.entries, truncated: result.truncated }),
   });
 }

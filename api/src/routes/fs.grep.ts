@@ -28,7 +28,7 @@ export function registerFsGrep(app: App) {
       maxMatches: z.number().int().min(1).max(workspaceLimits.grepMatchesMax).optional(),
     }),
     response: GrepResult,
-    run: (object, { pattern, path, ...options }) => object.grep(pattern, path, options),
+    run: (object, { pattern, path, ...options }, prefix) => object.grep(pattern, path, options, prefix),
     respond: (result: z.infer<typeof GrepResult>) => ({ matches: result.matches, truncated: result.truncated }),
   });
 }

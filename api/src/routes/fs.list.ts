@@ -42,13 +42,17 @@ export function registerFsList(app: App) {
   app.openapi(route, async (c) => {
     const { workspaceId } = c.req.valid("param");
     const query = c.req.valid("query");
-    const { object } = await workspaceObject(c, workspaceId);
+    const { object, prefix } = await workspaceObject(c, workspaceId);
     const result = orThrow(
-      await object.list(workspacePath(query.path, { allowRoot: true }), {
-        recursive: query.recursive === "true",
-        limit: query.limit,
-        cursor: query.cursor,
-      }),
+      await object.list(
+        workspacePath(query.path, { allowRoot: true }),
+        {
+          recursive: query.recursive === "true",
+          limit: query.limit,
+          cursor: query.cursor,
+        },
+        prefix,
+      ),
     );
     return c.json({ entries: result.entries, nextCursor: result.nextCursor }, 200);
   });

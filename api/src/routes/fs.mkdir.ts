@@ -17,8 +17,12 @@ export function registerFsMkdir(app: App) {
       mode: z.number().int().min(0).max(0o7777).optional(),
     }),
     response: FileInfo,
-    run: (object, body) =>
-      object.mkdir(body.path, { recursive: body.recursive, ...(body.mode !== undefined ? { mode: body.mode } : {}) }),
+    run: (object, body, prefix) =>
+      object.mkdir(
+        body.path,
+        { recursive: body.recursive, ...(body.mode !== undefined ? { mode: body.mode } : {}) },
+        prefix,
+      ),
     respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,
   });
 }

@@ -14,7 +14,7 @@ export function registerFsMove(app: App) {
     scope: "workspaces:write",
     body: z.object({ from: WorkspacePathField, to: WorkspacePathField, overwrite: z.boolean().default(true) }),
     response: FileInfo,
-    run: (object, body) => object.move(body.from, body.to, { overwrite: body.overwrite }),
+    run: (object, body, prefix) => object.move(body.from, body.to, { overwrite: body.overwrite }, prefix),
     respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,
   });
 }

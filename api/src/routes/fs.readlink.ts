@@ -11,7 +11,7 @@ export function registerFsReadlink(app: App) {
     scope: "workspaces:read",
     body: z.object({ path: WorkspacePathField }),
     response: z.object({ target: z.string() }),
-    run: (object, body) => object.readlink(body.path),
+    run: (object, body, prefix) => object.readlink(body.path, prefix),
     respond: (result: { target: string }) => ({ target: result.target }),
   });
 }

@@ -13,7 +13,8 @@ export function registerFsStat(app: App) {
     scope: "workspaces:read",
     body: z.object({ path: WorkspacePathField, followSymlinks: z.boolean().default(true) }),
     response: FileInfo,
-    run: (object, body) => (body.followSymlinks ? object.stat(body.path) : object.lstat(body.path)),
+    run: (object, body, prefix) =>
+      body.followSymlinks ? object.stat(body.path, prefix) : object.lstat(body.path, prefix),
     respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,
   });
 }

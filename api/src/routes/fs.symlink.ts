@@ -14,7 +14,7 @@ export function registerFsSymlink(app: App) {
     scope: "workspaces:write",
     body: z.object({ target: z.string().min(1).max(4096), path: WorkspacePathField }),
     response: FileInfo,
-    run: (object, body) => object.symlink(body.target, body.path),
+    run: (object, body, prefix) => object.symlink(body.target, body.path, prefix),
     respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,
   });
 }

@@ -12,7 +12,7 @@ export function registerFsTruncate(app: App) {
     scope: "workspaces:write",
     body: z.object({ path: WorkspacePathField, size: z.number().int().min(0) }),
     response: FileInfo,
-    run: (object, body) => object.truncate(body.path, body.size),
+    run: (object, body, prefix) => object.truncate(body.path, body.size, prefix),
     respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,
   });
 }

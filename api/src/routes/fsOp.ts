@@ -23,8 +23,11 @@ export interface FsOpDefinition<B extends z.ZodObject, R extends z.ZodType> {
   scope: Scope;
   body: B;
   response: R;
-  /** Calls the workspace object; returns its result value (ok or a filesystem failure). */
-  run: (object: Stub, body: z.infer<B>) => Promise<{ ok: boolean }>;
+  /**
+   * Calls the workspace object, passing on `prefix` (the credential's path prefix, so the
+   * object refuses paths outside it); returns its result value (ok or a filesystem failure).
+   */
+  run: (object: Stub, body: z.infer<B>, prefix: string | null) => Promise<{ ok: boolean }>;
   /** Picks the response body out of a successful result. */
   respond: (result: never) => z.infer<R>;
 }
@@ -53,8 +56,8 @@ export function registerFsOp<B extends z.ZodObject, R extends z.ZodType>(app: Ap
     const valid = c.req.valid.bind(c.req) as unknown as (target: "param" | "json") => unknown;
     const { workspaceId } = valid("param") as { workspaceId: string };
     const workspace = await workspaceObject(c, workspaceId);
-    const result = orThrow(await def.run(workspace.object, valid("json") as z.infer<B>)) as {
-      stats?: { sizeBytes: number; fileCount: number };
+    const result = orThrow(await def.run(workspace.object, valid("json") as z.infer<B>, workspace.prefix)) as {
+      stats?: { sizeBytes: number; fileCount: number; revision: number };
     };
     if (result.stats) await workspace.recordStats(result.stats);
     // biome-ignore lint/suspicious/noExplicitAny: each op's respond() narrows its own result type.

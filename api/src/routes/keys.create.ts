@@ -14,7 +14,7 @@ const route = createRoute({
   tags: ["Keys"],
   summary: "Create an API key",
   description:
-    "The new key can never be wider than the credential that creates it: its scopes and workspaces must be within the caller's. The secret is shown only in this response.",
+    "The new key can never be wider than the credential that creates it: its scopes and workspaces must be within the caller's. Only an API key can create keys; a scoped token cannot (the key would outlive it and escape its path prefix). The secret is shown only in this response.",
   security: [{ bearer: [] }],
   middleware: [requireScope("keys:manage"), idempotency("createKey")] as const,
   request: {
@@ -42,6 +42,9 @@ const route = createRoute({
 export function registerKeysCreate(app: App) {
   app.openapi(route, async (c) => {
     const principal = c.get("principal");
+    if (principal.kind === "token") {
+      throw new ApiError("forbidden", "a scoped token cannot create API keys (a key would outlive it); use an API key");
+    }
     const body = c.req.valid("json");
     const scopes = body.scopes ?? [...principal.scopes];
     const wider = scopes.filter((s) => !principal.scopes.includes(s));

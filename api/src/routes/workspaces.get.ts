@@ -25,7 +25,9 @@ export function registerWorkspacesGet(app: App) {
     const { workspaceId } = c.req.valid("param");
     const workspace = await loadWorkspace(c, workspaceId);
     // The index mirrors the counters for lists; one workspace is read exactly from its object.
-    const counters = await services(c.env).workspaces.object(c.get("principal").tenantId, workspaceId).counters();
-    return c.json({ ...workspace, ...counters }, 200);
+    const { sizeBytes, fileCount } = await services(c.env)
+      .workspaces.object(c.get("principal").tenantId, workspaceId)
+      .counters();
+    return c.json({ ...workspace, sizeBytes, fileCount }, 200);
   });
 }

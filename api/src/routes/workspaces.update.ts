@@ -4,7 +4,7 @@ import { ApiError } from "../errors.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, Metadata, Name, Workspace, WorkspaceParams } from "../schemas.ts";
 import { services } from "../services.ts";
-import { loadWorkspace } from "../workspaceAccess.ts";
+import { loadWorkspace, requireWholeWorkspace } from "../workspaceAccess.ts";
 
 const route = createRoute({
   method: "patch",
@@ -12,7 +12,8 @@ const route = createRoute({
   operationId: "updateWorkspace",
   tags: ["Workspaces"],
   summary: "Rename or relabel a workspace",
-  description: "`metadata` replaces the labels as a whole; `name: null` clears the name.",
+  description:
+    "`metadata` replaces the labels as a whole; `name: null` clears the name. A token confined to a path prefix cannot change them (403).",
   security: [{ bearer: [] }],
   middleware: [requireScope("workspaces:write")] as const,
   request: {
@@ -34,6 +35,7 @@ export function registerWorkspacesUpdate(app: App) {
   app.openapi(route, async (c) => {
     const { workspaceId } = c.req.valid("param");
     await loadWorkspace(c, workspaceId);
+    requireWholeWorkspace(c, "changing the workspace's name or labels");
     const updated = await services(c.env).workspaces.update(
       c.get("principal").tenantId,
       workspaceId,

@@ -23,6 +23,8 @@ export interface StartExec extends ExecRequest {
   workspaceId: string;
   keyId: string | null;
   background: boolean;
+  /** The path prefix the caller's credential is confined to; the run's file capability is confined to it too. */
+  pathPrefix: string | null;
 }
 
 export interface ExecResult {
@@ -79,6 +81,7 @@ export class ExecRunner {
       start.command ?? start.code ?? "",
       start.keyId,
       start.outputBytesMax,
+      start.pathPrefix,
     );
     const sink = new RecordingSink((stream, data) =>
       this.notify(start.execId, this.records.append(start.execId, stream, data)),

@@ -3,9 +3,17 @@
  * workspace's filesystem and nothing else (passed as a method argument, so the sandbox
  * can call back into the object without any binding of its own). Results are values with
  * POSIX codes, as the contract's WorkspaceFsApi says.
+ *
+ * A run for a credential confined to a path prefix gets the confined filesystem
+ * (ConfinedVfs): every path it reaches — both ends of a move or copy, a link and its target
+ * — must be inside the prefix, or the call answers EACCES naming the prefix. The
+ * directories above the prefix answer stat/lstat (so `cd` and realpath can walk down to it)
+ * but not readdir.
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { FsError, FsStat, WorkspaceFsApi } from "../../../executors/contract.ts";
+import { ConfinedVfs, type VfsOps } from "../vfs/ConfinedVfs.ts";
+import { entry, follows } from "../vfs/confine.ts";
 import type { FsFailure } from "../vfs/errors.ts";
 import type { Stat } from "../vfs/store.ts";
 import type { Vfs } from "../vfs/Vfs.ts";
@@ -19,17 +27,29 @@ const done = <T extends { ok: boolean }>(result: T) =>
   result.ok ? { ok: true as const } : error(result as unknown as FsFailure);
 
 export class WorkspaceFsTarget extends RpcTarget implements WorkspaceFsApi {
+  /** What the run's calls go through: the whole filesystem, or the confined view of it. */
+  private readonly fs: VfsOps;
+  private readonly confined: ConfinedVfs | null;
+  private readonly onChange: () => void;
+
   constructor(
     private readonly vfs: Vfs,
-    /** Called after every change, so the gateway's counters mirror can be refreshed once the run ends. */
-    private readonly onChange: () => void = () => {},
+    options: {
+      /** Called after every change, so the gateway's counters mirror can be refreshed once the run ends. */
+      onChange?: () => void;
+      /** The path prefix the run's credential is confined to, or null for the whole workspace. */
+      pathPrefix?: string | null;
+    } = {},
   ) {
     super();
+    this.onChange = options.onChange ?? (() => {});
+    this.confined = options.pathPrefix ? new ConfinedVfs(vfs, options.pathPrefix) : null;
+    this.fs = this.confined ?? vfs;
   }
 
   async readFile(path: string) {
     // The sandbox holds what it reads in memory; past this, the container executor streams.
-    const stat = this.vfs.stat(path);
+    const stat = this.fs.stat(path);
     if (stat.ok && stat.stat.size > READ_BYTES_MAX) {
       return {
         ok: false as const,
@@ -37,13 +57,13 @@ export class WorkspaceFsTarget extends RpcTarget implements WorkspaceFsApi {
         message: `${path} is larger than ${READ_BYTES_MAX} bytes; use the container executor`,
       };
     }
-    const result = await this.vfs.readBytes(path);
+    const result = await this.fs.readBytes(path);
     return result.ok ? { ok: true as const, bytes: result.bytes } : error(result);
   }
 
   async writeFile(path: string, bytes: Uint8Array, options: { append?: boolean } = {}) {
     this.onChange();
-    return done(await this.vfs.write(path, bytes, { mode: options.append ? "append" : "overwrite", parents: false }));
+    return done(await this.fs.write(path, bytes, { mode: options.append ? "append" : "overwrite", parents: false }));
   }
 
   async stat(path: string) {
@@ -55,6 +75,8 @@ export class WorkspaceFsTarget extends RpcTarget implements WorkspaceFsApi {
   }
 
   private statOf(path: string, follow: boolean) {
+    const refused = this.confined?.refuse([follow ? follows(path) : entry(path)], { ancestors: true });
+    if (refused) return error(refused);
     const resolved = this.vfs.store.resolve(path, follow);
     if (!resolved.ok) return error(resolved);
     const stat = this.vfs.store.stat(resolved.path, resolved.inode);
@@ -65,7 +87,7 @@ export class WorkspaceFsTarget extends RpcTarget implements WorkspaceFsApi {
     const entries: { name: string; type: FsStat["type"] }[] = [];
     let cursor: string | undefined;
     do {
-      const page = this.vfs.list(path, { limit: 10_000, cursor });
+      const page = this.fs.list(path, { limit: 10_000, cursor });
       if (!page.ok) return error(page);
       entries.push(...page.entries.map((e) => ({ name: e.name, type: e.type })));
       cursor = page.nextCursor ?? undefined;
@@ -75,29 +97,29 @@ export class WorkspaceFsTarget extends RpcTarget implements WorkspaceFsApi {
 
   async mkdir(path: string, options: { recursive?: boolean } = {}) {
     this.onChange();
-    return done(await this.vfs.mkdir(path, { recursive: options.recursive ?? false }));
+    return done(await this.fs.mkdir(path, { recursive: options.recursive ?? false }));
   }
 
   async rm(path: string, options: { recursive?: boolean; force?: boolean } = {}) {
     this.onChange();
-    const result = await this.vfs.remove(path, { recursive: options.recursive ?? false });
+    const result = await this.fs.remove(path, { recursive: options.recursive ?? false });
     if (!result.ok && result.code === "ENOENT" && options.force) return { ok: true as const };
     return done(result);
   }
 
   async mv(from: string, to: string) {
     this.onChange();
-    return done(await this.vfs.move(from, to));
+    return done(await this.fs.move(from, to));
   }
 
   async cp(from: string, to: string, options: { recursive?: boolean } = {}): Promise<{ ok: true } | FsError> {
     this.onChange();
-    const source = this.vfs.stat(from);
+    const source = this.fs.stat(from);
     if (source.ok && source.stat.type === "dir") {
       if (!options.recursive)
         return { ok: false as const, code: "EISDIR", message: `${from} is a directory (not copied)` };
       // Copying a directory onto an existing one merges, as cp -r src/. dest/ does.
-      const target = this.vfs.stat(to);
+      const target = this.fs.stat(to);
       if (target.ok && target.stat.type === "dir") {
         const entries = await this.readdir(from);
         if (!entries.ok) return entries;
@@ -108,26 +130,26 @@ export class WorkspaceFsTarget extends RpcTarget implements WorkspaceFsApi {
         return { ok: true as const };
       }
     }
-    return done(await this.vfs.copy(from, to, { overwrite: true }));
+    return done(await this.fs.copy(from, to, { overwrite: true }));
   }
 
   async symlink(target: string, path: string) {
     this.onChange();
-    return done(await this.vfs.symlink(target, path));
+    return done(await this.fs.symlink(target, path));
   }
 
   async readlink(path: string) {
-    const result = this.vfs.readlink(path);
+    const result = this.fs.readlink(path);
     return result.ok ? { ok: true as const, target: result.target } : error(result);
   }
 
   async chmod(path: string, mode: number) {
     this.onChange();
-    return done(await this.vfs.chmod(path, mode));
+    return done(await this.fs.chmod(path, mode));
   }
 
   async truncate(path: string, size: number) {
     this.onChange();
-    return done(await this.vfs.truncate(path, size));
+    return done(await this.fs.truncate(path, size));
   }
 }

@@ -35,13 +35,17 @@ export const EXEC_MIGRATION = [
   ) WITHOUT ROWID`,
 ];
 
-/** Creates the exec tables once; versioned in `meta` beside the filesystem's schema version. */
+/** Version 2: the path prefix a run was confined to, so a confined credential sees only such runs. */
+export const EXEC_MIGRATION_2 = ["ALTER TABLE execs ADD COLUMN path_prefix TEXT"];
+
+/** Creates and upgrades the exec tables; versioned in `meta` beside the filesystem's schema version. */
 export function migrateExecs(sql: SqlStorage): void {
   const version =
     sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'exec_schema_version'").toArray()[0]?.value ?? 0;
-  if (version >= 1) return;
-  for (const statement of EXEC_MIGRATION) sql.exec(statement);
-  sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('exec_schema_version', 1)");
+  if (version >= 2) return;
+  if (version < 1) for (const statement of EXEC_MIGRATION) sql.exec(statement);
+  for (const statement of EXEC_MIGRATION_2) sql.exec(statement);
+  sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('exec_schema_version', 2)");
 }
 
 export type ExecState = "running" | ExecStatus;
@@ -63,6 +67,12 @@ export interface ExecRecord {
   nextSeq: number;
   /** javascript: the module's return value as JSON text (kept as text so RPC types stay shallow). */
   resultJson?: string;
+  /**
+   * The path prefix the run's credential was confined to (its files were too), or null.
+   * A confined credential sees only runs confined at or under its own prefix: the output
+   * of any other run may show files it cannot read.
+   */
+  pathPrefix: string | null;
 }
 
 export interface OutputEvent {
@@ -86,6 +96,7 @@ type Row = {
   result: string | null;
   key_id: string | null;
   output_max: number;
+  path_prefix: string | null;
 };
 
 const TRUNCATION_MARKER = (bytes: number) =>
@@ -97,16 +108,25 @@ export class ExecRecords {
     private readonly nowMs: () => number = Date.now,
   ) {}
 
-  create(id: string, executor: string, source: string, keyId: string | null, outputBytesMax: number): ExecRecord {
+  create(
+    id: string,
+    executor: string,
+    source: string,
+    keyId: string | null,
+    outputBytesMax: number,
+    pathPrefix: string | null = null,
+  ): ExecRecord {
     const summary = (source.split("\n")[0] ?? "").slice(0, 200);
     this.sql.exec(
-      "INSERT INTO execs (id, executor, summary, status, started_ms, key_id, output_max) VALUES (?, ?, ?, 'running', ?, ?, ?)",
+      `INSERT INTO execs (id, executor, summary, status, started_ms, key_id, output_max, path_prefix)
+       VALUES (?, ?, ?, 'running', ?, ?, ?, ?)`,
       id,
       executor,
       summary,
       this.nowMs(),
       keyId,
       Math.min(outputBytesMax, execLimits.outputBytesMax),
+      pathPrefix,
     );
     return this.get(id) as ExecRecord;
   }
@@ -117,14 +137,22 @@ export class ExecRecords {
   }
 
   /** Newest first; `before` is the `startedAt`-ordered cursor (an exec id). */
-  list(limit: number, before?: string): { data: ExecRecord[]; nextCursor: string | null } {
+  list(
+    limit: number,
+    before?: string,
+    within: string | null = null,
+  ): { data: ExecRecord[]; nextCursor: string | null } {
     const cursor = before ? this.sql.exec<Row>("SELECT * FROM execs WHERE id = ?", before).toArray()[0] : undefined;
+    // Only runs confined at or under `within` (see ExecRecord.pathPrefix); substr, not LIKE, so `_` and `%` in a name are plain.
+    const confined = "(path_prefix = ? OR substr(path_prefix, 1, length(?) + 1) = ? || '/')";
+    const where = [cursor ? "(started_ms, id) < (?, ?)" : null, within === null ? null : confined].filter(Boolean);
     const rows = this.sql
       .exec<Row>(
-        cursor
-          ? "SELECT * FROM execs WHERE (started_ms, id) < (?, ?) ORDER BY started_ms DESC, id DESC LIMIT ?"
-          : "SELECT * FROM execs ORDER BY started_ms DESC, id DESC LIMIT ?",
-        ...(cursor ? [cursor.started_ms, cursor.id, limit + 1] : [limit + 1]),
+        `SELECT * FROM execs ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
+         ORDER BY started_ms DESC, id DESC LIMIT ?`,
+        ...(cursor ? [cursor.started_ms, cursor.id] : []),
+        ...(within === null ? [] : [within, within, within]),
+        limit + 1,
       )
       .toArray();
     const page = rows.slice(0, limit).map(toRecord);
@@ -255,6 +283,7 @@ function toRecord(row: Row): ExecRecord {
     outputBytes: row.output_bytes,
     truncated: row.truncated === 1,
     nextSeq: row.next_seq,
+    pathPrefix: row.path_prefix,
   };
   if (row.result !== null) record.resultJson = row.result;
   return record;

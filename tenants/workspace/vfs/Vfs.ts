@@ -44,8 +44,11 @@ export class Vfs {
     this.store = new Store(sql, transactionSync, nowMs);
   }
 
-  /** Runs `fn` after every earlier mutation has finished. */
-  private exclusive<T>(fn: () => T | Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` after every earlier mutation has finished. Public for ConfinedVfs, whose
+   * check must run under the same lock as the mutation it guards.
+   */
+  exclusive<T>(fn: () => T | Promise<T>): Promise<T> {
     const run = this.tail.then(fn, fn);
     this.tail = run.catch(() => {});
     return run;
@@ -91,6 +94,11 @@ export class Vfs {
   /** The exact counters that feed the index, quotas and the storage meter; cheap. */
   counters(): { sizeBytes: number; fileCount: number } {
     return { sizeBytes: this.store.meta("size_bytes"), fileCount: this.store.meta("file_count") };
+  }
+
+  /** The change-log revision: increases with every committed mutation. */
+  revision(): number {
+    return this.store.meta("revision");
   }
 
   stats(): VfsStats {

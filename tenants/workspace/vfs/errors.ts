@@ -2,6 +2,7 @@
  * Expected filesystem failures are values, named by their POSIX codes, so they cross RPC
  * without being logged as uncaught errors and the API maps them in one place.
  * `EPRECONDITION` is ours: an `If-Match` / `If-None-Match` that failed (HTTP 412).
+ * `EACCES` means the path is outside the path prefix a credential is confined to.
  */
 export type FsCode =
   | "ENOENT"
@@ -15,6 +16,7 @@ export type FsCode =
   | "EFBIG"
   | "ENAMETOOLONG"
   | "EMLINK"
+  | "EACCES"
   | "EPRECONDITION";
 
 export interface FsFailure {

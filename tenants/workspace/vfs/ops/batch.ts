@@ -5,7 +5,7 @@
  */
 import { workspaceLimits } from "../../limits.ts";
 import { type ChunkRef, chunkHash, contentEtag } from "../content.ts";
-import { FsAbort, type FsResult, fail } from "../errors.ts";
+import { FsAbort, type FsFailure, type FsResult, fail } from "../errors.ts";
 import type { Stat, Store } from "../store.ts";
 import { moveIn } from "./move.ts";
 import { removeIn } from "./remove.ts";
@@ -18,7 +18,15 @@ export type BatchOp =
 
 export type BatchOutcome = { op: "write"; stat: Stat } | { op: "delete"; removed: number } | { op: "move"; stat: Stat };
 
-export async function batch(store: Store, ops: readonly BatchOp[]): Promise<FsResult<{ results: BatchOutcome[] }>> {
+/**
+ * `guard` is asked about each operation just before it applies, inside the transaction, so
+ * it sees what the earlier operations of the batch did (ConfinedVfs checks paths with it).
+ */
+export async function batch(
+  store: Store,
+  ops: readonly BatchOp[],
+  guard: (op: BatchOp) => FsFailure | null = () => null,
+): Promise<FsResult<{ results: BatchOutcome[] }>> {
   if (ops.length > workspaceLimits.batchOpsMax)
     return fail("EINVAL", `a batch holds at most ${workspaceLimits.batchOpsMax} operations`);
   const inline = ops.reduce((sum, op) => sum + (op.op === "write" ? op.content.byteLength : 0), 0);
@@ -40,6 +48,8 @@ export async function batch(store: Store, ops: readonly BatchOp[]): Promise<FsRe
     const results: BatchOutcome[] = [];
     for (const [index, op] of ops.entries()) {
       try {
+        const refused = guard(op);
+        if (refused) throw new FsAbort(refused);
         results.push(apply(store, op, prepared.get(index)));
       } catch (error) {
         if (error instanceof FsAbort) throw new FsAbort({ ...error.failure, index });

@@ -11,7 +11,7 @@ export async function withVfs<T>(fn: (vfs: Vfs, stub: DurableObjectStub<Workspac
 
 export const bytes = (text: string) => new TextEncoder().encode(text);
 
-export async function readText(vfs: Vfs, path: string): Promise<string> {
+export async function readText(vfs: Pick<Vfs, "readBytes">, path: string): Promise<string> {
   const result = await vfs.readBytes(path);
   if (!result.ok) throw new Error(`${result.code}: ${result.message}`);
   return new TextDecoder().decode(result.bytes);
