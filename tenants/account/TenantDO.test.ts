@@ -48,7 +48,12 @@ async function d1Rollups(tenantId: string) {
 }
 
 async function ledgerSum(stub: DurableObjectStub<TenantDO>, meter: string) {
-  const events = await stub.listEvents({ fromIso: "2000-01-01T00:00:00.000Z", toIso: "2100-01-01T00:00:00.000Z", meter: meter as never, limit: 100_000 });
+  const events = await stub.listEvents({
+    fromIso: "2000-01-01T00:00:00.000Z",
+    toIso: "2100-01-01T00:00:00.000Z",
+    meter: meter as never,
+    limit: 100_000,
+  });
   return events.reduce((sum, event) => sum + event.quantity, 0);
 }
 
@@ -68,7 +73,13 @@ describe("the ledger", () => {
     for (let i = 0; i < 3; i++) {
       await t.stub.record(event("evt_a", 5, { workspaceId: "ws_1", keyId: "key_1" }));
       await t.stub.record(event("evt_b", 7, { workspaceId: "ws_2", keyId: "key_1" }));
-      await t.stub.finishRun({ execId: "ex_1", executor: "shell", durationMs: 120, workspaceId: "ws_1", keyId: "key_1" });
+      await t.stub.finishRun({
+        execId: "ex_1",
+        executor: "shell",
+        durationMs: 120,
+        workspaceId: "ws_1",
+        keyId: "key_1",
+      });
     }
     expect(await ledgerSum(t.stub, "api_requests")).toBe(12);
     expect(await ledgerSum(t.stub, "shell_ms")).toBe(120);
@@ -126,7 +137,11 @@ describe("the ledger", () => {
     await t.advance(36 * 24 * HOUR_MS);
     await t.stub.record(event("evt_new", 4));
     await t.stub.flush();
-    const events = await t.stub.listEvents({ fromIso: "2000-01-01T00:00:00.000Z", toIso: "2100-01-01T00:00:00.000Z", limit: 10 });
+    const events = await t.stub.listEvents({
+      fromIso: "2000-01-01T00:00:00.000Z",
+      toIso: "2100-01-01T00:00:00.000Z",
+      limit: 10,
+    });
     expect(events.map((e) => e.id)).toEqual(["evt_new"]);
     expect((await d1Rollups(t.name)).map((row) => row.quantity)).toEqual([3, 4]);
   });
@@ -182,14 +197,27 @@ describe("run slots", () => {
     const plan: Plan = { ...PLANS.free, concurrency: { shell: 3, javascript: 1, container: 1 } };
     await t.stub.setPlan(plan);
     const run = (i: number) =>
-      t.stub.startRun({ execId: `ex_${i}`, executor: "shell", timeoutMs: 10_000, egress: false, workspaceId: "ws", keyId: null });
+      t.stub.startRun({
+        execId: `ex_${i}`,
+        executor: "shell",
+        timeoutMs: 10_000,
+        egress: false,
+        workspaceId: "ws",
+        keyId: null,
+      });
     const grants = await Promise.all(Array.from({ length: 10 }, (_, i) => run(i)));
     expect(grants.filter((g) => g.ok)).toHaveLength(3);
     expect(grants.filter((g) => !g.ok).every((g) => !g.ok && g.code === "rate_limited")).toBe(true);
     expect(await t.stub.runsInFlight()).toEqual({ shell: 3 });
 
     const admitted = grants.flatMap((g, i) => (g.ok ? [i] : []));
-    await t.stub.finishRun({ execId: `ex_${admitted[0]}`, executor: "shell", durationMs: 5, workspaceId: "ws", keyId: null });
+    await t.stub.finishRun({
+      execId: `ex_${admitted[0]}`,
+      executor: "shell",
+      durationMs: 5,
+      workspaceId: "ws",
+      keyId: null,
+    });
     expect(await t.stub.runsInFlight()).toEqual({ shell: 2 });
     expect((await run(100)).ok).toBe(true);
     expect((await run(101)).ok).toBe(false);
@@ -203,10 +231,20 @@ describe("run slots", () => {
   it("cut a run's timeout to the hard quota left after the runs in flight", async () => {
     const t = tenant();
     await t.install();
-    const plan: Plan = { ...PLANS.free, meters: { ...PLANS.free.meters, shell_ms: { included: 25_000, overage: null } } };
+    const plan: Plan = {
+      ...PLANS.free,
+      meters: { ...PLANS.free.meters, shell_ms: { included: 25_000, overage: null } },
+    };
     await t.stub.setPlan(plan);
     const run = (i: number) =>
-      t.stub.startRun({ execId: `ex_${i}`, executor: "shell", timeoutMs: 10_000, egress: false, workspaceId: "ws", keyId: null });
+      t.stub.startRun({
+        execId: `ex_${i}`,
+        executor: "shell",
+        timeoutMs: 10_000,
+        egress: false,
+        workspaceId: "ws",
+        keyId: null,
+      });
     expect(await run(1)).toEqual({ ok: true, timeoutMs: 10_000 });
     expect(await run(2)).toEqual({ ok: true, timeoutMs: 10_000 });
     expect(await run(3)).toEqual({ ok: true, timeoutMs: 5_000 });
@@ -263,7 +301,10 @@ describe("billing periods", () => {
   it("refuse requests once charges reach the spend cap", async () => {
     const t = tenant();
     await t.install();
-    await t.stub.setPlan({ ...PLANS.pro, meters: { ...PLANS.pro.meters, api_requests: { included: 0, overage: { priceMicros: 1_000, per: 1 } } } });
+    await t.stub.setPlan({
+      ...PLANS.pro,
+      meters: { ...PLANS.pro.meters, api_requests: { included: 0, overage: { priceMicros: 1_000, per: 1 } } },
+    });
     expect(await t.stub.setSpendCap(19_000_000)).toMatchObject({ ok: false });
     expect(await t.stub.setSpendCap(20_005_000)).toMatchObject({ ok: true });
     const admit = (i: number) => t.stub.admit({ requestId: `req_${i}`, keyId: null, workspaceId: null, write: false });

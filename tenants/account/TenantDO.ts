@@ -13,10 +13,10 @@ import { DurableObject } from "cloudflare:workers";
 import { and, eq, sql } from "drizzle-orm";
 import { database } from "../db.ts";
 import { newId } from "../ids.ts";
-import { ledgerLimits } from "./ledger/limits.ts";
 import { TokenBucket } from "./ledger/admission.ts";
-import { Events, type EventQuery, type LedgerEvent, type RollupRow } from "./ledger/events.ts";
+import { type EventQuery, Events, type LedgerEvent, type RollupRow } from "./ledger/events.ts";
 import { type InvoiceBody, invoiceBody, proratedFee } from "./ledger/invoice.ts";
+import { ledgerLimits } from "./ledger/limits.ts";
 import { HOUR_MS, hourStart, type Period, periodAt } from "./ledger/periods.ts";
 import { migrateLedger } from "./ledger/schema.ts";
 import { StorageMeter } from "./ledger/storage.ts";
@@ -190,13 +190,20 @@ export class TenantDO extends DurableObject<Env> {
     const now = this.now();
     const sql = this.ctx.storage.sql;
     const existing = sql
-      .exec<{ reserved_ms: number; expires_ms: number }>("SELECT reserved_ms, expires_ms FROM leases WHERE id = ?", run.execId)
+      .exec<{ reserved_ms: number; expires_ms: number }>(
+        "SELECT reserved_ms, expires_ms FROM leases WHERE id = ?",
+        run.execId,
+      )
       .toArray()[0];
     if (existing) return { ok: true, timeoutMs: existing.reserved_ms || run.timeoutMs };
     sql.exec("DELETE FROM leases WHERE expires_ms <= ?", now);
     const plan = account.plan;
     if (run.egress && !plan.egress) {
-      return { ok: false, code: "forbidden", detail: `network egress from executors is not part of the ${plan.id} plan` };
+      return {
+        ok: false,
+        code: "forbidden",
+        detail: `network egress from executors is not part of the ${plan.id} plan`,
+      };
     }
     const inFlight = sql
       .exec<{ n: number }>("SELECT count(*) AS n FROM leases WHERE executor = ?", run.executor)
@@ -320,7 +327,12 @@ export class TenantDO extends DurableObject<Env> {
     return this.events.list(query);
   }
 
-  async quotas(): Promise<{ plan: string; period: { start: string; end: string }; meters: QuotaRow[]; storage: { limit: number; used: number } }> {
+  async quotas(): Promise<{
+    plan: string;
+    period: { start: string; end: string };
+    meters: QuotaRow[];
+    storage: { limit: number; used: number };
+  }> {
     const account = await this.load();
     const now = this.now();
     const period = periodAt(account.anchorMs, now);
@@ -410,7 +422,9 @@ export class TenantDO extends DurableObject<Env> {
     await this.mirrorPlan(account);
   }
 
-  async setSpendCap(amountMicros: number | null): Promise<{ ok: true; billing: BillingState } | { ok: false; detail: string }> {
+  async setSpendCap(
+    amountMicros: number | null,
+  ): Promise<{ ok: true; billing: BillingState } | { ok: false; detail: string }> {
     const account = await this.load();
     if (amountMicros !== null && !account.plan.spendCap) {
       return { ok: false, detail: `the ${account.plan.id} plan has hard limits and no charges to cap` };
@@ -496,13 +510,22 @@ export class TenantDO extends DurableObject<Env> {
         .insert(usageRollups)
         .values({ tenantId, ...row })
         .onConflictDoUpdate({
-          target: [usageRollups.tenantId, usageRollups.hour, usageRollups.meter, usageRollups.workspaceId, usageRollups.keyId],
+          target: [
+            usageRollups.tenantId,
+            usageRollups.hour,
+            usageRollups.meter,
+            usageRollups.workspaceId,
+            usageRollups.keyId,
+          ],
           // The row's running sum plus this batch's part.
           set: { quantity: sql`${usageRollups.quantity} + excluded.quantity` },
         }),
     );
     try {
-      await db.batch([db.insert(rollupBatches).values({ tenantId, batchId, appliedAt: isoOf(this.now()) }), ...upserts]);
+      await db.batch([
+        db.insert(rollupBatches).values({ tenantId, batchId, appliedAt: isoOf(this.now()) }),
+        ...upserts,
+      ]);
     } catch (error) {
       if (!String(error).includes("UNIQUE")) throw error;
       // Applied before a crash: the batch row proves it, and nothing was added twice.
@@ -641,7 +664,10 @@ export class TenantDO extends DurableObject<Env> {
 
   /** The D1 index shows the plan (account reads, the dashboard); the object stays the truth. */
   private async mirrorPlan(account: Account) {
-    await database(this.env.DB).update(tenants).set({ plan: account.plan.id as "free" | "pro" }).where(eq(tenants.id, account.tenantId));
+    await database(this.env.DB)
+      .update(tenants)
+      .set({ plan: account.plan.id as "free" | "pro" })
+      .where(eq(tenants.id, account.tenantId));
   }
 
   private bucketFor(account: Account, now: number): TokenBucket {
@@ -662,7 +688,13 @@ export class TenantDO extends DurableObject<Env> {
     return this.bucketFor(account, now).headers(now, monthly);
   }
 
-  private hardCapDenial(account: Account, period: Period, totals: ReadonlyMap<string, number>, meter: Meter, adding: number) {
+  private hardCapDenial(
+    account: Account,
+    period: Period,
+    totals: ReadonlyMap<string, number>,
+    meter: Meter,
+    adding: number,
+  ) {
     const terms = account.plan.meters[meter];
     if (terms.overage) return null;
     const used = totals.get(meter) ?? 0;

@@ -48,7 +48,7 @@ export const PLANS = {
     id: "free",
     name: "Free",
     monthlyFeeMicros: 0,
-    rate: { perSecond: 10, burst: 40 },
+    rate: { perSecond: 20, burst: 100 },
     concurrency: { shell: 4, javascript: 4, container: 1 },
     meters: {
       api_requests: hardCap(100_000),
@@ -67,7 +67,7 @@ export const PLANS = {
     id: "pro",
     name: "Pro",
     monthlyFeeMicros: 20_000_000,
-    rate: { perSecond: 100, burst: 400 },
+    rate: { perSecond: 200, burst: 1_000 },
     concurrency: { shell: 50, javascript: 50, container: 10 },
     meters: {
       // $0.50 per million requests beyond 2 million.

@@ -5,8 +5,8 @@
  */
 import { and, asc, eq, gt, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "../db.ts";
-import type { InvoiceBody, InvoiceLine } from "./ledger/invoice.ts";
 import type { EventQuery } from "./ledger/events.ts";
+import type { InvoiceBody, InvoiceLine } from "./ledger/invoice.ts";
 import type { Meter, UsagePoint } from "./meters.ts";
 import { invoices, usageRollups } from "./schema.ts";
 import type { AdmitRequest, RunEnd, RunRequest, TenantDO } from "./TenantDO.ts";
@@ -126,7 +126,7 @@ export class Usage {
     return [...series.values()];
   }
 
-  /** Closed invoices, newest period first, paginated by invoice id. */
+  /** Closed invoices, oldest period first (ids sort by period end), paginated by invoice id. */
   async invoices(tenantId: string, limit: number, cursor?: string): Promise<ClosedInvoice[]> {
     const rows = await this.db
       .select()

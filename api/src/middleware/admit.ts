@@ -1,9 +1,11 @@
 import type { MiddlewareHandler } from "hono";
+import { BASE32_CHARS } from "../../../tenants/ids.ts";
 import type { AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { services } from "../services.ts";
 
-const WORKSPACE_PATH = /^\/v1\/workspaces\/([^/]+)(\/.*)?$/;
+/** A workspace id in the path is recorded only when it has the shape of one (it is not checked yet). */
+const WORKSPACE_PATH = new RegExp(`^/v1/workspaces/(?:(ws_${BASE32_CHARS}{26})|[^/]+)(/.*)?$`);
 /** Requests that can add bytes to a workspace, refused once the tenant is at its storage cap. */
 const ADDS_BYTES = /^\/(files\/.+|fs\/(copy|batch|truncate))$/;
 

@@ -2,14 +2,13 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { JsonValue } from "../../../executors/contract.ts";
 import { execLimits } from "../../../executors/limits.ts";
 import { newId } from "../../../tenants/ids.ts";
-import { normalizePath } from "../../../tenants/workspace/paths.ts";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
 import { idempotency } from "../middleware/idempotency.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, IdempotencyHeaders, WorkspaceParams } from "../schemas.ts";
 import { services } from "../services.ts";
-import { SSE_HEADERS, wantsEventStream, withResult } from "./execShared.ts";
+import { execCwd, SSE_HEADERS, wantsEventStream, withResult } from "./execShared.ts";
 import { workspaceObject } from "./filePath.ts";
 
 const ExecBody = z
@@ -31,11 +30,10 @@ const ExecBody = z
       .unknown()
       .optional()
       .openapi({ description: "javascript: the value passed to the module's default export." }),
-    cwd: z
-      .string()
-      .max(4096)
-      .default("/workspace")
-      .openapi({ description: "Under /workspace (the workspace root) or /tmp." }),
+    cwd: z.string().max(4096).optional().openapi({
+      description:
+        "Under /workspace (the workspace root) or /tmp. Default /workspace, or for a token confined to a path prefix, that directory (`/workspace/src`).",
+    }),
     env: z
       .record(
         z
@@ -108,38 +106,48 @@ export function registerExecCreate(app: App) {
   app.openapi(route, async (c) => {
     const { workspaceId } = c.req.valid("param");
     const body = c.req.valid("json");
-    const cwd = normalizePath(body.cwd);
-    if (!cwd.ok || !(cwd.path === "/workspace" || cwd.path.startsWith("/workspace/") || cwd.path.startsWith("/tmp"))) {
-      throw new ApiError("validation_failed", "`cwd` must be /workspace, a path under it, or under /tmp", {
-        errors: [{ in: "body", pointer: "/cwd", detail: cwd.ok ? "outside /workspace and /tmp" : cwd.detail }],
-      });
-    }
     const principal = c.get("principal");
-    if (body.egress) {
-      const tenant = await services(c.env).accounts.get(principal.tenantId);
-      if (tenant?.plan !== "pro") throw new ApiError("forbidden", "network egress from executors needs the pro plan");
-    }
+    const cwd = execCwd(body.cwd, principal.pathPrefix);
     const { object, recordStats } = await workspaceObject(c, workspaceId);
     const stream = wantsEventStream(c);
     const execId = newId("ex");
+    const { usage } = services(c.env);
+    // A concurrency slot (and, on plans with hard caps, the time left) before any work.
+    const grant = await usage.startRun(principal.tenantId, {
+      execId,
+      executor: body.executor,
+      timeoutMs: body.timeoutMs,
+      egress: body.egress,
+      workspaceId,
+      keyId: principal.keyId,
+    });
+    if (!grant.ok) {
+      const headers: Record<string, string> =
+        grant.retryAfterSeconds === undefined ? {} : { "retry-after": String(grant.retryAfterSeconds) };
+      throw new ApiError(grant.code, grant.detail, { headers });
+    }
     const started = await object.exec({
       execId,
       executor: body.executor,
       ...(body.command !== undefined ? { command: body.command } : {}),
       ...(body.code !== undefined ? { code: body.code } : {}),
       ...(body.input !== undefined ? { input: body.input as JsonValue } : {}),
-      cwd: cwd.path,
+      cwd,
       env: body.env,
       stdin: new TextEncoder().encode(body.stdin ?? ""),
-      timeoutMs: body.timeoutMs,
+      timeoutMs: grant.timeoutMs,
       outputBytesMax: body.outputBytesMax,
       egress: body.egress,
       tenantId: principal.tenantId,
       workspaceId,
       keyId: principal.keyId,
       background: body.background || stream,
+      pathPrefix: principal.pathPrefix,
     });
-    if ("ok" in started) throw new ApiError("executor_unavailable", started.message);
+    if ("ok" in started) {
+      await usage.releaseRun(principal.tenantId, execId);
+      throw new ApiError("executor_unavailable", started.message);
+    }
     if (stream) return new Response(await object.watchExec(execId, 0), { headers: SSE_HEADERS });
     // A run may have written files: mirror the counters the index shows in lists.
     if (!body.background) await recordStats(await object.counters());

@@ -70,7 +70,7 @@ describe("POST /v1/workspaces/{id}/exec", () => {
     await expectProblem(await exec({ command: "pwd", cwd: "/etc" }), 400, "validation_failed");
     await expectProblem(await exec({ command: "pwd", timeoutMs: 10 * 60 * 60 * 1000 }), 400, "validation_failed");
     const egress = await expectProblem(await exec({ command: "true", egress: true }), 403, "forbidden");
-    expect(egress.detail).toContain("pro plan");
+    expect(egress.detail).toContain("not part of the free plan");
     const js = await expectProblem(
       await exec({ executor: "javascript", code: "export default () => 1" }),
       503,

@@ -4,7 +4,7 @@ import { ApiError } from "../errors.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, WorkspaceParams } from "../schemas.ts";
 import { services } from "../services.ts";
-import { loadWorkspace } from "../workspaceAccess.ts";
+import { loadWorkspace, requireWholeWorkspace } from "../workspaceAccess.ts";
 
 const route = createRoute({
   method: "delete",
@@ -12,6 +12,7 @@ const route = createRoute({
   operationId: "deleteWorkspace",
   tags: ["Workspaces"],
   summary: "Delete a workspace with all its files and records",
+  description: "A token confined to a path prefix cannot delete the workspace it is confined in (403).",
   security: [{ bearer: [] }],
   middleware: [requireScope("workspaces:write")] as const,
   request: { params: WorkspaceParams },
@@ -25,6 +26,7 @@ export function registerWorkspacesDelete(app: App) {
   app.openapi(route, async (c) => {
     const { workspaceId } = c.req.valid("param");
     await loadWorkspace(c, workspaceId);
+    requireWholeWorkspace(c, "deleting the workspace");
     const { tenantId } = c.get("principal");
     const { workspaces, usage } = services(c.env);
     const deleted = await workspaces.delete(tenantId, workspaceId);

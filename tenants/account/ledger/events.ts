@@ -111,10 +111,14 @@ export class Events {
   list(query: EventQuery): StoredEvent[] {
     const where = ["at >= ?", "at < ?"];
     const args: (string | number)[] = [query.fromIso, query.toIso];
-    if (query.meter) where.push("meter = ?"), args.push(query.meter);
-    if (query.workspaceId) where.push("workspace_id = ?"), args.push(query.workspaceId);
-    if (query.keyId) where.push("key_id = ?"), args.push(query.keyId);
-    if (query.after) where.push("(at > ? OR (at = ? AND id > ?))"), args.push(query.after.at, query.after.at, query.after.id);
+    const filter = (clause: string, ...values: string[]) => {
+      where.push(clause);
+      args.push(...values);
+    };
+    if (query.meter) filter("meter = ?", query.meter);
+    if (query.workspaceId) filter("workspace_id = ?", query.workspaceId);
+    if (query.keyId) filter("key_id = ?", query.keyId);
+    if (query.after) filter("(at > ? OR (at = ? AND id > ?))", query.after.at, query.after.at, query.after.id);
     return this.sql
       .exec<EventRow>(
         `SELECT id, meter, quantity, at, workspace_id, key_id, executor FROM usage_events

@@ -55,9 +55,7 @@ export function migrateLedger(sql: SqlStorage): void {
   sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)");
   const row = sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'ledger_schema_version'").toArray()[0];
   // Objects made before the version row existed already have v1's table.
-  const legacy = sql
-    .exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'usage_events'")
-    .one().n;
+  const legacy = sql.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'usage_events'").one().n;
   let version = row?.value ?? (legacy ? 1 : 0);
   for (; version < MIGRATIONS.length; version++) {
     for (const statement of MIGRATIONS[version] ?? []) sql.exec(statement);

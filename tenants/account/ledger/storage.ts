@@ -70,7 +70,9 @@ export class StorageMeter {
 
   /** Whether any workspace still has an hour to complete (so the alarm must come back). */
   pending(): boolean {
-    return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM storage WHERE size_bytes > 0 OR acc != '0'").one().n > 0;
+    return (
+      this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM storage WHERE size_bytes > 0 OR acc != '0'").one().n > 0
+    );
   }
 
   private integrate(row: Row, nowMs: number, emit: (e: StorageEvent) => void) {
@@ -85,7 +87,12 @@ export class StorageMeter {
       const quantity = Number(total / BigInt(HOUR_MS));
       row.carry = Number(total % BigInt(HOUR_MS));
       if (quantity > 0) {
-        emit({ id: `sbh:${row.workspace_id}:${row.hour_ms}`, workspaceId: row.workspace_id, hourMs: row.hour_ms, quantity });
+        emit({
+          id: `sbh:${row.workspace_id}:${row.hour_ms}`,
+          workspaceId: row.workspace_id,
+          hourMs: row.hour_ms,
+          quantity,
+        });
       }
       acc = 0n;
       row.hour_ms = hourEnd;
