@@ -1,17 +1,24 @@
 /**
  * The gateway app factory. Order matters and reads top to bottom: request id, error
  * mapping, public routes, then for everything else under /v1: body limit, authentication,
- * metering, and the routes themselves (each declares its scope).
+ * admission (rate, quotas, spend and storage caps; the request is counted there), and the
+ * routes themselves (each declares its scope).
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./context.ts";
 import { onError, validationHook } from "./handleErrors.ts";
+import { admit } from "./middleware/admit.ts";
 import { authenticate } from "./middleware/authenticate.ts";
 import { bodyLimit } from "./middleware/bodyLimit.ts";
-import { meter } from "./middleware/meter.ts";
 import { requestId } from "./middleware/requestId.ts";
 import { notFoundOrWrongMethod } from "./notFound.ts";
 import { registerAccountGet } from "./routes/account.get.ts";
+import { registerBillingGet } from "./routes/billing.get.ts";
+import { registerBillingInvoices } from "./routes/billing.invoices.ts";
+import { registerBillingPlan } from "./routes/billing.plan.ts";
+import { registerBillingSpendCap } from "./routes/billing.spendCap.ts";
+import { registerBillingUpcoming } from "./routes/billing.upcoming.ts";
 import { registerDocs } from "./routes/docs.ts";
 import { registerExecCreate } from "./routes/exec.create.ts";
 import { registerExecsGet } from "./routes/execs.get.ts";
@@ -40,7 +47,10 @@ import { registerKeysCreate } from "./routes/keys.create.ts";
 import { registerKeysDelete } from "./routes/keys.delete.ts";
 import { registerKeysList } from "./routes/keys.list.ts";
 import { registerOpenApi } from "./routes/openapi.ts";
+import { registerQuotasGet } from "./routes/quotas.get.ts";
 import { registerSignup } from "./routes/signup.ts";
+import { registerTokensCreate } from "./routes/tokens.create.ts";
+import { registerUsageEvents } from "./routes/usage.events.ts";
 import { registerUsageGet } from "./routes/usage.get.ts";
 import { registerWorkspacesCreate } from "./routes/workspaces.create.ts";
 import { registerWorkspacesDelete } from "./routes/workspaces.delete.ts";
@@ -54,7 +64,16 @@ export type App = OpenAPIHono<AppEnv>;
 const isFileUpload = (c: { req: { method: string; path: string } }) =>
   c.req.method === "PUT" && /^\/v1\/workspaces\/[^/]+\/files\//.test(c.req.path);
 
-export function createApp(): App {
+export interface AppOptions {
+  /**
+   * The stage that turns a credential into a principal and admits the request. Production
+   * uses authentication then admission; only the benchmark build (bench/gateway) passes a
+   * stand-in, to measure what the real stage costs.
+   */
+  gate?: MiddlewareHandler<AppEnv>[];
+}
+
+export function createApp(options: AppOptions = {}): App {
   const app: App = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", requestId());
   app.onError(onError);
@@ -67,13 +86,13 @@ export function createApp(): App {
   app.use("/v1/*", bodyLimit({ except: isFileUpload }));
   // Signup is registered before authentication: it answers without calling the rest.
   registerSignup(app);
-  app.use("/v1/*", authenticate());
-  app.use("/v1/*", meter());
+  for (const stage of options.gate ?? [authenticate(), admit()]) app.use("/v1/*", stage);
 
   registerAccountGet(app);
   registerKeysList(app);
   registerKeysCreate(app);
   registerKeysDelete(app);
+  registerTokensCreate(app);
   registerWorkspacesCreate(app);
   registerWorkspacesList(app);
   registerWorkspacesGet(app);
@@ -102,5 +121,13 @@ export function createApp(): App {
   registerExecsOutput(app);
   registerExecsKill(app);
   registerUsageGet(app);
+  registerUsageEvents(app);
+  registerQuotasGet(app);
+  registerBillingGet(app);
+  registerBillingPlan(app);
+  registerBillingSpendCap(app);
+  // Before any `/v1/billing/invoices/{id}` route, so `upcoming` is never read as an id.
+  registerBillingUpcoming(app);
+  registerBillingInvoices(app);
   return app;
 }

@@ -53,6 +53,28 @@ export async function createKey(key: string, body: Record<string, unknown>): Pro
   return json<{ id: string; key: string }>(response);
 }
 
+export interface MintedToken {
+  token: string;
+  expiresAt: string;
+  scopes: string[];
+  workspaceId: string | null;
+  pathPrefix: string | null;
+}
+
+/** A scoped token minted by `credential` through `POST /v1/tokens` (all its scopes by default, 10 minutes). */
+export async function mintToken(credential: string, body: Record<string, unknown> = {}): Promise<MintedToken> {
+  const response = await call("POST", "/v1/tokens", {
+    key: credential,
+    json: {
+      scopes: ["workspaces:read", "workspaces:write", "exec", "keys:manage", "billing:read", "billing:manage"],
+      ttlSeconds: 600,
+      ...body,
+    },
+  });
+  if (response.status !== 201) throw new Error(`mint token failed: ${response.status} ${await response.text()}`);
+  return json<MintedToken>(response);
+}
+
 /**
  * Asserts a problem+json answer with `status` and `code`. A HEAD response has no body, so
  * for it only the status and headers are checked and an empty problem is returned.

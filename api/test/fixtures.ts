@@ -1,9 +1,11 @@
 /** Credentials in every state the security suite needs, made through the real services. */
 import { env } from "cloudflare:workers";
 import { ApiKeys } from "../../tenants/account/apiKeys.ts";
+import { PLANS } from "../../tenants/account/plans.ts";
 import { SCOPES, type Scope } from "../../tenants/account/scopes.ts";
 import { database } from "../../tenants/db.ts";
-import { call, createKey, createWorkspace, type signup } from "./client.ts";
+import { call, createKey, createWorkspace, mintToken, type signup } from "./client.ts";
+import { craftToken } from "./craftToken.ts";
 
 export type TenantFixture = Awaited<ReturnType<typeof signup>>;
 
@@ -31,4 +33,28 @@ export async function keyWithout(tenant: TenantFixture, scope: Scope): Promise<s
 export async function keyForOtherWorkspace(tenant: TenantFixture): Promise<string> {
   const elsewhere = await createWorkspace(tenant.key, { name: "elsewhere" });
   return (await createKey(tenant.key, { workspaceIds: [elsewhere] })).key;
+}
+
+/** A scoped token of `tenant` that expired a minute ago, properly signed (the API mints none such). */
+export async function expiredToken(tenant: TenantFixture): Promise<string> {
+  const nowS = Math.floor(Date.now() / 1000);
+  return craftToken({ tenantId: tenant.tenantId, keyId: tenant.keyId, claims: { iat: nowS - 120, exp: nowS - 60 } });
+}
+
+/** A live scoped token whose parent key has since been revoked. */
+export async function tokenOfRevokedKey(tenant: TenantFixture): Promise<string> {
+  const parent = await createKey(tenant.key, {});
+  const { token } = await mintToken(parent.key);
+  const response = await call("DELETE", `/v1/keys/${parent.id}`, { key: tenant.key });
+  if (response.status !== 204) throw new Error(`revoke failed: ${response.status}`);
+  return token;
+}
+
+/**
+ * Lifts `tenant`'s request rate limit (the free plan's otherwise), for suites that send one
+ * tenant hundreds of requests in a few seconds; quotas and prices stay the free plan's.
+ */
+export async function unthrottled(tenant: TenantFixture): Promise<TenantFixture> {
+  await env.TENANT.getByName(tenant.tenantId).setPlan({ ...PLANS.free, rate: { perSecond: 1e6, burst: 1e6 } });
+  return tenant;
 }

@@ -4,7 +4,7 @@ export const API_INFO = {
   title: "Cubicle API",
   version: "0.1.0",
   description:
-    "Workspaces whose files outlive compute, and three executors over them. Authenticate with `Authorization: Bearer <api key>`; errors are RFC 9457 problem+json with a stable `code`.",
+    "Workspaces whose files outlive compute, and three executors over them. Authenticate with `Authorization: Bearer <api key or scoped token>`; errors are RFC 9457 problem+json with a stable `code`.",
 };
 
 /**
@@ -18,12 +18,13 @@ export function openApiDocument(app: App) {
     servers: [{ url: "http://127.0.0.1:8787", description: "npm start" }],
     tags: [
       { name: "Account", description: "Signup and the calling tenant" },
-      { name: "Keys", description: "API keys" },
+      { name: "Keys", description: "API keys and the scoped tokens minted from them" },
       { name: "Workspaces", description: "Workspaces and their labels" },
       { name: "Files", description: "File contents" },
       { name: "Filesystem", description: "Directory and path operations" },
       { name: "Execution", description: "Running commands and modules, and their durable output" },
-      { name: "Usage", description: "Metered usage" },
+      { name: "Usage", description: "Metered usage, the event ledger and quotas" },
+      { name: "Billing", description: "Plan, spend cap and invoices" },
     ],
   });
   const paths: NonNullable<typeof document.paths> = {};
@@ -40,7 +41,7 @@ export function registerOpenApi(app: App) {
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
     scheme: "bearer",
-    description: "An API key (`cub_…`).",
+    description: "An API key (`cub_…`), or a scoped token (a JWT from `POST /v1/tokens`).",
   });
   let cached: ReturnType<typeof openApiDocument> | undefined;
   app.get("/openapi.json", (c) => {

@@ -5,7 +5,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Scope } from "../../../tenants/account/scopes.ts";
 import { type CallOptions, call, createKey, createWorkspace, expectProblem, json, signup } from "../../test/client.ts";
-import { expiredKey, keyForOtherWorkspace, keyWithout, revokedKey, type TenantFixture } from "../../test/fixtures.ts";
+import {
+  expiredKey,
+  expiredToken,
+  keyForOtherWorkspace,
+  keyWithout,
+  revokedKey,
+  type TenantFixture,
+  tokenOfRevokedKey,
+  unthrottled,
+} from "../../test/fixtures.ts";
 
 interface SecuredRoute {
   operationId: string;
@@ -28,6 +37,13 @@ const ROUTES: SecuredRoute[] = [
     request: { json: { name: "k" } },
   },
   { operationId: "revokeKey", method: "DELETE", path: "/v1/keys/{keyId}", scope: "keys:manage" },
+  {
+    operationId: "createToken",
+    method: "POST",
+    path: "/v1/tokens",
+    scope: null,
+    request: { json: { scopes: ["workspaces:read"], ttlSeconds: 60 } },
+  },
   {
     operationId: "createWorkspace",
     method: "POST",
@@ -116,6 +132,25 @@ const ROUTES: SecuredRoute[] = [
     request: { json: {} },
   },
   { operationId: "getUsage", method: "GET", path: "/v1/usage", scope: "billing:read" },
+  { operationId: "listUsageEvents", method: "GET", path: "/v1/usage/events", scope: "billing:read" },
+  { operationId: "getQuotas", method: "GET", path: "/v1/quotas", scope: "billing:read" },
+  { operationId: "getBilling", method: "GET", path: "/v1/billing", scope: "billing:read" },
+  {
+    operationId: "changePlan",
+    method: "PUT",
+    path: "/v1/billing/plan",
+    scope: "billing:manage",
+    request: { json: { plan: "free" } },
+  },
+  {
+    operationId: "setSpendCap",
+    method: "PUT",
+    path: "/v1/billing/spend-cap",
+    scope: "billing:manage",
+    request: { json: { amountMicros: null } },
+  },
+  { operationId: "listInvoices", method: "GET", path: "/v1/billing/invoices", scope: "billing:read" },
+  { operationId: "getUpcomingInvoice", method: "GET", path: "/v1/billing/invoices/upcoming", scope: "billing:read" },
 ];
 
 function fsOp(operationId: string, op: string, scope: Scope, json: unknown): SecuredRoute[] {
@@ -150,10 +185,16 @@ async function pathFor(route: SecuredRoute, owner: TenantFixture): Promise<strin
 
 let alice: TenantFixture;
 let mallory: TenantFixture;
+/** Alice's scoped tokens that must fail everywhere: one past its expiry, one whose key was revoked. */
+let aliceExpiredToken: string;
+let aliceOrphanedToken: string;
 
 beforeAll(async () => {
-  alice = await signup();
-  mallory = await signup();
+  // One tenant takes the whole suite's requests in seconds, far past the free plan's burst.
+  alice = await unthrottled(await signup());
+  mallory = await unthrottled(await signup());
+  aliceExpiredToken = await expiredToken(alice);
+  aliceOrphanedToken = await tokenOfRevokedKey(alice);
 });
 
 describe.each(ROUTES)("$method $path", (route) => {
@@ -201,6 +242,16 @@ describe.each(ROUTES)("$method $path", (route) => {
   it("refuses an expired key", async () => {
     const problem = await expectProblem(await send(await expiredKey(alice)), 401, "unauthorized");
     expectDetail(problem, /expired/);
+  });
+
+  it("refuses an expired scoped token", async () => {
+    const problem = await expectProblem(await send(aliceExpiredToken), 401, "unauthorized");
+    expectDetail(problem, /token has expired/);
+  });
+
+  it("refuses a scoped token whose API key was revoked", async () => {
+    const problem = await expectProblem(await send(aliceOrphanedToken), 401, "unauthorized");
+    expectDetail(problem, /minted from has been revoked/);
   });
 
   // The checks below apply only to some routes; the others have nothing to check, so get no test.

@@ -1,27 +1,39 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
-import { ApiError } from "../errors.ts";
+import { requireAccountWide } from "../middleware/requireAccountWide.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, Timestamp } from "../schemas.ts";
 import { services } from "../services.ts";
+import { Meter, seriesRange, usageLimits } from "./usageShared.ts";
 
-const DAY_MS = 86_400_000;
-/** A month of days is what the dashboard charts; longer ranges come with hourly rollups. */
-const RANGE_DAYS_MAX = 92;
+const Granularity = z.enum(["hour", "day"]);
+const GroupBy = z.enum(["meter", "workspace", "key"]);
 
 const UsageSeries = z
   .object({
-    from: Timestamp,
-    to: Timestamp,
-    granularity: z.enum(["day"]),
-    series: z.array(
-      z.object({
-        meter: z.string(),
-        points: z.array(z.object({ start: Timestamp, quantity: z.number().int() })),
-      }),
-    ),
+    meter: Meter,
+    workspaceId: z.string().nullable().optional().openapi({
+      description: "With `groupBy=workspace`: the workspace, or null for usage outside any workspace.",
+    }),
+    keyId: z.string().nullable().optional().openapi({
+      description: "With `groupBy=key`: the API key (a scoped token counts as its key), or null for usage no key made.",
+    }),
+    total: z.number().int().openapi({ description: "The sum of `points`." }),
+    points: z
+      .array(z.object({ start: Timestamp, quantity: z.number().int() }))
+      .openapi({ description: "Buckets with usage, oldest first; a bucket with none is left out." }),
   })
   .openapi("UsageSeries");
+
+const UsageReport = z
+  .object({
+    from: Timestamp.openapi({ description: "The effective start, aligned down to the granularity (UTC)." }),
+    to: Timestamp.openapi({ description: "The effective end (exclusive), aligned up to the granularity (UTC)." }),
+    granularity: Granularity,
+    groupBy: GroupBy,
+    series: z.array(UsageSeries),
+  })
+  .openapi("UsageReport");
 
 const route = createRoute({
   method: "get",
@@ -29,18 +41,26 @@ const route = createRoute({
   operationId: "getUsage",
   tags: ["Usage"],
   summary: "Usage per meter over time",
-  description: "Counts of each meter per UTC day in [from, to). Defaults to the last 30 days.",
+  description: [
+    "Sums of each meter per UTC hour or day in [from, to), one series per meter, or per meter and workspace (`groupBy=workspace`) or key (`groupBy=key`).",
+    `\`from\` is aligned down and \`to\` up to the granularity; the answer reports the range it used. Defaults: the last ${usageLimits.dayRangeDaysDefault} days by day, the last ${usageLimits.hourRangeHoursDefault} hours by hour, ending with the current bucket.`,
+    `A range may span at most ${usageLimits.dayRangeDaysMax} days by day and ${usageLimits.hourRangeDaysMax} days by hour.`,
+    "Points are sparse: only buckets with usage appear, and meters with none in the range have no series.",
+    "The numbers include this request.",
+  ].join(" "),
   security: [{ bearer: [] }],
-  middleware: [requireScope("billing:read")] as const,
+  middleware: [requireScope("billing:read"), requireAccountWide()] as const,
   request: {
     query: z.object({
       from: Timestamp.optional(),
       to: Timestamp.optional(),
-      granularity: z.enum(["day"]).default("day"),
+      granularity: Granularity.default("day"),
+      groupBy: GroupBy.default("meter"),
+      meter: Meter.optional(),
     }),
   },
   responses: {
-    200: { description: "The series", content: { "application/json": { schema: UsageSeries } } },
+    200: { description: "The series", content: { "application/json": { schema: UsageReport } } },
     ...errorResponses(),
   },
 });
@@ -48,16 +68,14 @@ const route = createRoute({
 export function registerUsageGet(app: App) {
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
-    const toMs = query.to ? Date.parse(query.to) : Math.ceil((Date.now() + 1) / DAY_MS) * DAY_MS;
-    const fromMs = query.from ? Date.parse(query.from) : toMs - 30 * DAY_MS;
-    if (fromMs >= toMs || toMs - fromMs > RANGE_DAYS_MAX * DAY_MS) {
-      throw new ApiError("validation_failed", `\`from\` must be before \`to\`, at most ${RANGE_DAYS_MAX} days apart`, {
-        errors: [{ in: "query", pointer: "/from", detail: "out of range" }],
-      });
-    }
-    const from = new Date(fromMs).toISOString();
-    const to = new Date(toMs).toISOString();
-    const points = await services(c.env).usage.daily(c.get("principal").tenantId, "api_requests", from, to);
-    return c.json({ from, to, granularity: "day" as const, series: [{ meter: "api_requests", points }] }, 200);
+    const { fromIso, toIso } = seriesRange(query, Date.now());
+    const series = await services(c.env).usage.series(c.get("principal").tenantId, {
+      fromIso,
+      toIso,
+      granularity: query.granularity,
+      groupBy: query.groupBy,
+      meter: query.meter,
+    });
+    return c.json({ from: fromIso, to: toIso, granularity: query.granularity, groupBy: query.groupBy, series }, 200);
   });
 }

@@ -3,7 +3,7 @@
 
 import { client } from './client.gen.ts';
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client/index.ts';
-import type { BatchData, BatchErrors, BatchResponses, ChmodData, ChmodErrors, ChmodResponses, CopyData, CopyErrors, CopyResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateWorkspaceData, CreateWorkspaceErrors, CreateWorkspaceResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, DeleteWorkspaceData, DeleteWorkspaceErrors, DeleteWorkspaceResponses, ExecData, ExecErrors, ExecResponses, FindData, FindErrors, FindResponses, GetAccountData, GetAccountErrors, GetAccountResponses, GetExecData, GetExecErrors, GetExecOutputData, GetExecOutputErrors, GetExecOutputResponses, GetExecResponses, GetFileData, GetFileErrors, GetFileResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWorkspaceData, GetWorkspaceErrors, GetWorkspaceResponses, GrepData, GrepErrors, GrepResponses, HeadFileData, HeadFileErrors, HeadFileResponses, KillExecData, KillExecErrors, KillExecResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListExecsData, ListExecsErrors, ListExecsResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListPathData, ListPathErrors, ListPathResponses, ListWorkspacesData, ListWorkspacesErrors, ListWorkspacesResponses, MkdirData, MkdirErrors, MkdirResponses, MoveData, MoveErrors, MoveResponses, PutFileData, PutFileErrors, PutFileResponses, ReadlinkData, ReadlinkErrors, ReadlinkResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, SignupData, SignupErrors, SignupResponses, StatPathData, StatPathErrors, StatPathResponses, SymlinkData, SymlinkErrors, SymlinkResponses, TruncateData, TruncateErrors, TruncateResponses, UpdateWorkspaceData, UpdateWorkspaceErrors, UpdateWorkspaceResponses } from './types.gen.ts';
+import type { BatchData, BatchErrors, BatchResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, ChmodData, ChmodErrors, ChmodResponses, CopyData, CopyErrors, CopyResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateWorkspaceData, CreateWorkspaceErrors, CreateWorkspaceResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, DeleteWorkspaceData, DeleteWorkspaceErrors, DeleteWorkspaceResponses, ExecData, ExecErrors, ExecResponses, FindData, FindErrors, FindResponses, GetAccountData, GetAccountErrors, GetAccountResponses, GetBillingData, GetBillingErrors, GetBillingResponses, GetExecData, GetExecErrors, GetExecOutputData, GetExecOutputErrors, GetExecOutputResponses, GetExecResponses, GetFileData, GetFileErrors, GetFileResponses, GetQuotasData, GetQuotasErrors, GetQuotasResponses, GetUpcomingInvoiceData, GetUpcomingInvoiceErrors, GetUpcomingInvoiceResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWorkspaceData, GetWorkspaceErrors, GetWorkspaceResponses, GrepData, GrepErrors, GrepResponses, HeadFileData, HeadFileErrors, HeadFileResponses, KillExecData, KillExecErrors, KillExecResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListExecsData, ListExecsErrors, ListExecsResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListPathData, ListPathErrors, ListPathResponses, ListUsageEventsData, ListUsageEventsErrors, ListUsageEventsResponses, ListWorkspacesData, ListWorkspacesErrors, ListWorkspacesResponses, MkdirData, MkdirErrors, MkdirResponses, MoveData, MoveErrors, MoveResponses, PutFileData, PutFileErrors, PutFileResponses, ReadlinkData, ReadlinkErrors, ReadlinkResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, SetSpendCapData, SetSpendCapErrors, SetSpendCapResponses, SignupData, SignupErrors, SignupResponses, StatPathData, StatPathErrors, StatPathResponses, SymlinkData, SymlinkErrors, SymlinkResponses, TruncateData, TruncateErrors, TruncateResponses, UpdateWorkspaceData, UpdateWorkspaceErrors, UpdateWorkspaceResponses } from './types.gen.ts';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -54,7 +54,7 @@ export const listKeys = <ThrowOnError extends boolean = false>(options?: Options
 /**
  * Create an API key
  *
- * The new key can never be wider than the credential that creates it: its scopes and workspaces must be within the caller's. The secret is shown only in this response.
+ * The new key can never be wider than the credential that creates it: its scopes and workspaces must be within the caller's. Only an API key can create keys; a scoped token cannot (the key would outlive it and escape its path prefix). The secret is shown only in this response.
  */
 export const createKey = <ThrowOnError extends boolean = false>(options: Options<CreateKeyData, ThrowOnError>): RequestResult<CreateKeyResponses, CreateKeyErrors, ThrowOnError> => (options.client ?? client).post<CreateKeyResponses, CreateKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -75,6 +75,21 @@ export const revokeKey = <ThrowOnError extends boolean = false>(options: Options
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/keys/{keyId}',
     ...options
+});
+
+/**
+ * Mint a short-lived scoped token
+ *
+ * Any credential may mint a token no wider than itself, with no scope of its own needed: scopes within the caller's, one of its workspaces (required when the caller is restricted to some), a `pathPrefix` at or under the caller's, and an expiry no later than the caller's (a longer `ttlSeconds` is cut to it; `expiresAt` says when). Under a `pathPrefix` every file, filesystem and exec call is confined to that path and what lies below it; anything else answers 403. Revoking the API key a token descends from revokes the token. A token cannot create API keys.
+ */
+export const createToken = <ThrowOnError extends boolean = false>(options: Options<CreateTokenData, ThrowOnError>): RequestResult<CreateTokenResponses, CreateTokenErrors, ThrowOnError> => (options.client ?? client).post<CreateTokenResponses, CreateTokenErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/tokens',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**
@@ -103,6 +118,8 @@ export const createWorkspace = <ThrowOnError extends boolean = false>(options: O
 
 /**
  * Delete a workspace with all its files and records
+ *
+ * A token confined to a path prefix cannot delete the workspace it is confined in (403).
  */
 export const deleteWorkspace = <ThrowOnError extends boolean = false>(options: Options<DeleteWorkspaceData, ThrowOnError>): RequestResult<DeleteWorkspaceResponses, DeleteWorkspaceErrors, ThrowOnError> => (options.client ?? client).delete<DeleteWorkspaceResponses, DeleteWorkspaceErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -122,7 +139,7 @@ export const getWorkspace = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * Rename or relabel a workspace
  *
- * `metadata` replaces the labels as a whole; `name: null` clears the name.
+ * `metadata` replaces the labels as a whole; `name: null` clears the name. A token confined to a path prefix cannot change them (403).
  */
 export const updateWorkspace = <ThrowOnError extends boolean = false>(options: Options<UpdateWorkspaceData, ThrowOnError>): RequestResult<UpdateWorkspaceResponses, UpdateWorkspaceErrors, ThrowOnError> => (options.client ?? client).patch<UpdateWorkspaceResponses, UpdateWorkspaceErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -197,7 +214,7 @@ export const listPath = <ThrowOnError extends boolean = false>(options: Options<
 /**
  * The change log since a revision
  *
- * Every mutation has a revision and the paths it touched. If `since` is older than `oldestRev - 1`, entries were compacted away: re-list instead of replaying.
+ * Every mutation has a revision and the paths it touched. If `since` is older than `oldestRev - 1`, entries were compacted away: re-list instead of replaying. The log names paths anywhere in the workspace, so a token confined to a path prefix cannot read it (403).
  */
 export const listChanges = <ThrowOnError extends boolean = false>(options: Options<ListChangesData, ThrowOnError>): RequestResult<ListChangesResponses, ListChangesErrors, ThrowOnError> => (options.client ?? client).get<ListChangesResponses, ListChangesErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -382,7 +399,7 @@ export const exec = <ThrowOnError extends boolean = false>(options: Options<Exec
 /**
  * Recent runs, newest first
  *
- * Records are kept for 7 days, at most the newest 1,000 per workspace.
+ * Records are kept for 7 days, at most the newest 1,000 per workspace. A token confined to a path prefix sees only runs confined at or under it.
  */
 export const listExecs = <ThrowOnError extends boolean = false>(options: Options<ListExecsData, ThrowOnError>): RequestResult<ListExecsResponses, ListExecsErrors, ThrowOnError> => (options.client ?? client).get<ListExecsResponses, ListExecsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -428,10 +445,93 @@ export const killExec = <ThrowOnError extends boolean = false>(options: Options<
 /**
  * Usage per meter over time
  *
- * Counts of each meter per UTC day in [from, to). Defaults to the last 30 days.
+ * Sums of each meter per UTC hour or day in [from, to), one series per meter, or per meter and workspace (`groupBy=workspace`) or key (`groupBy=key`). `from` is aligned down and `to` up to the granularity; the answer reports the range it used. Defaults: the last 30 days by day, the last 24 hours by hour, ending with the current bucket. A range may span at most 92 days by day and 31 days by hour. Points are sparse: only buckets with usage appear, and meters with none in the range have no series. The numbers include this request.
  */
 export const getUsage = <ThrowOnError extends boolean = false>(options?: Options<GetUsageData, ThrowOnError>): RequestResult<GetUsageResponses, GetUsageErrors, ThrowOnError> => (options?.client ?? client).get<GetUsageResponses, GetUsageErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/usage',
+    ...options
+});
+
+/**
+ * The usage ledger, event by event
+ *
+ * Every metered event in [from, to), oldest first (by `at`, then `id`), with optional filters. Defaults: `to` is now, `from` is as far back as the ledger keeps events (35 days). JSON answers a page; pass `nextCursor` as `cursor`, with the same filters and an explicit `to`, for the next one (without `to`, each page reads up to its own moment). `Accept: text/csv` answers every event in the range as one RFC 4180 file (header row, CRLF line ends, `limit` ignored; `cursor` still sets the start), as an attachment named `usage-<from>-<to>.csv` with compact UTC timestamps (`20260101T000000Z`). `storage_byte_hours` events are dated at the start of the hour they measure and written when the hour is integrated, so a range ending in the current hour may not show them yet.
+ */
+export const listUsageEvents = <ThrowOnError extends boolean = false>(options?: Options<ListUsageEventsData, ThrowOnError>): RequestResult<ListUsageEventsResponses, ListUsageEventsErrors, ThrowOnError> => (options?.client ?? client).get<ListUsageEventsResponses, ListUsageEventsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/usage/events',
+    ...options
+});
+
+/**
+ * What the plan allows this period, per meter, and what is used
+ *
+ * Exact as of this request (which is counted in `api_requests`): read from the tenant's ledger, where admission is decided. Meters with a `limit` refuse usage past it (429 `quota_exceeded`) until `resetsAt`.
+ */
+export const getQuotas = <ThrowOnError extends boolean = false>(options?: Options<GetQuotasData, ThrowOnError>): RequestResult<GetQuotasResponses, GetQuotasErrors, ThrowOnError> => (options?.client ?? client).get<GetQuotasResponses, GetQuotasErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/quotas',
+    ...options
+});
+
+/**
+ * The plan, the current period, the spend cap and the cost so far
+ */
+export const getBilling = <ThrowOnError extends boolean = false>(options?: Options<GetBillingData, ThrowOnError>): RequestResult<GetBillingResponses, GetBillingErrors, ThrowOnError> => (options?.client ?? client).get<GetBillingResponses, GetBillingErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/billing',
+    ...options
+});
+
+/**
+ * Change plan
+ *
+ * An upgrade applies at once and adds the fee difference for the time left in the period. A downgrade waits for the end of the period (`pendingPlan`), so the rest of a paid period keeps what was paid for; choosing the current plan cancels a pending downgrade.
+ */
+export const changePlan = <ThrowOnError extends boolean = false>(options: Options<ChangePlanData, ThrowOnError>): RequestResult<ChangePlanResponses, ChangePlanErrors, ThrowOnError> => (options.client ?? client).put<ChangePlanResponses, ChangePlanErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/billing/plan',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Set or clear the spend cap
+ *
+ * Once this period's charges reach `amountMicros`, requests are refused with 402 `spend_cap_reached` until the cap is raised or the period ends; null clears the cap. A cap the account cannot take answers 409 `conflict` with the reason: on a plan with hard limits and nothing to cap, or below the period's plan fee (which would refuse every request).
+ */
+export const setSpendCap = <ThrowOnError extends boolean = false>(options: Options<SetSpendCapData, ThrowOnError>): RequestResult<SetSpendCapResponses, SetSpendCapErrors, ThrowOnError> => (options.client ?? client).put<SetSpendCapResponses, SetSpendCapErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/billing/spend-cap',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * The current period's invoice as it stands
+ *
+ * The plan fee and a line per meter, from the same totals that admission and the spend cap read, so `totalMicros` equals `costSoFarMicros` in `GET /v1/billing`.
+ */
+export const getUpcomingInvoice = <ThrowOnError extends boolean = false>(options?: Options<GetUpcomingInvoiceData, ThrowOnError>): RequestResult<GetUpcomingInvoiceResponses, GetUpcomingInvoiceErrors, ThrowOnError> => (options?.client ?? client).get<GetUpcomingInvoiceResponses, GetUpcomingInvoiceErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/billing/invoices/upcoming',
+    ...options
+});
+
+/**
+ * Closed invoices, oldest first
+ *
+ * One immutable invoice per ended billing period, written when the period closes. The open period's is `GET /v1/billing/invoices/upcoming`.
+ */
+export const listInvoices = <ThrowOnError extends boolean = false>(options?: Options<ListInvoicesData, ThrowOnError>): RequestResult<ListInvoicesResponses, ListInvoicesErrors, ThrowOnError> => (options?.client ?? client).get<ListInvoicesResponses, ListInvoicesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/billing/invoices',
     ...options
 });

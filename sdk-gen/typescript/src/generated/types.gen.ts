@@ -61,6 +61,23 @@ export type ApiKeyPage = {
     nextCursor: string | null;
 };
 
+export type ScopedToken = {
+    /**
+     * The JWT, used as `Authorization: Bearer <token>`.
+     */
+    token: string;
+    expiresAt: string;
+    scopes: Array<Scope>;
+    /**
+     * The one workspace the token may name, or null.
+     */
+    workspaceId: string | null;
+    /**
+     * The path the token is confined to inside workspaces, or null.
+     */
+    pathPrefix: string | null;
+};
+
 export type Workspace = {
     id: string;
     name: string | null;
@@ -199,6 +216,10 @@ export type ExecRecord = {
      */
     nextSeq: number;
     result?: unknown;
+    /**
+     * The path prefix the run's token was confined to (so was the run), or null. A confined token sees only runs confined at or under its own prefix.
+     */
+    pathPrefix: string | null;
 };
 
 export type OutputPage = {
@@ -220,17 +241,182 @@ export type OutputEvent = {
     base64?: string;
 };
 
-export type UsageSeries = {
+export type UsageReport = {
+    /**
+     * The effective start, aligned down to the granularity (UTC).
+     */
     from: string;
+    /**
+     * The effective end (exclusive), aligned up to the granularity (UTC).
+     */
     to: string;
-    granularity: 'day';
-    series: Array<{
-        meter: string;
-        points: Array<{
-            start: string;
-            quantity: number;
-        }>;
+    granularity: 'hour' | 'day';
+    groupBy: 'meter' | 'workspace' | 'key';
+    series: Array<UsageSeries>;
+};
+
+export type UsageSeries = {
+    meter: Meter;
+    /**
+     * With `groupBy=workspace`: the workspace, or null for usage outside any workspace.
+     */
+    workspaceId?: string | null;
+    /**
+     * With `groupBy=key`: the API key (a scoped token counts as its key), or null for usage no key made.
+     */
+    keyId?: string | null;
+    /**
+     * The sum of `points`.
+     */
+    total: number;
+    /**
+     * Buckets with usage, oldest first; a bucket with none is left out.
+     */
+    points: Array<{
+        start: string;
+        quantity: number;
     }>;
+};
+
+export type Meter = 'api_requests' | 'shell_ms' | 'javascript_ms' | 'container_ms' | 'storage_byte_hours' | 'egress_bytes';
+
+export type UsageEventPage = {
+    data: Array<UsageEvent>;
+    nextCursor: string | null;
+};
+
+export type UsageEvent = {
+    /**
+     * The event's id: the request id for `api_requests`, the exec id for executor time.
+     */
+    id: string;
+    meter: Meter;
+    quantity: number;
+    /**
+     * When the usage happened; for `storage_byte_hours`, the start of the hour it measures.
+     */
+    at: string;
+    workspaceId: string | null;
+    keyId: string | null;
+    executor: string | null;
+};
+
+export type Quotas = {
+    plan: string;
+    period: BillingPeriod;
+    meters: Array<QuotaRow>;
+    /**
+     * A cap on bytes stored now, beside the byte-hours meter.
+     */
+    storage: {
+        /**
+         * Bytes the tenant may store across its workspaces.
+         */
+        limit: number;
+        /**
+         * Bytes stored now.
+         */
+        used: number;
+    };
+};
+
+/**
+ * The current monthly billing period, anchored at signup.
+ */
+export type BillingPeriod = {
+    start: string;
+    /**
+     * Exclusive.
+     */
+    end: string;
+};
+
+export type QuotaRow = {
+    meter: Meter;
+    /**
+     * A hard cap: usage past it is refused. Null on plans that bill overage instead.
+     */
+    limit: number | null;
+    included: number;
+    used: number;
+    /**
+     * What is left under `limit`, less the time reserved by runs in flight; null without a limit.
+     */
+    remaining: number | null;
+    resetsAt: string;
+};
+
+export type BillingState = {
+    plan: string;
+    /**
+     * A downgrade that takes effect when the current period ends.
+     */
+    pendingPlan: string | null;
+    period: BillingPeriod;
+    /**
+     * Requests are refused (402) once this period's charges reach it; null: no cap.
+     */
+    spendCapMicros: number | null;
+    /**
+     * This period's charges so far: the upcoming invoice's total.
+     */
+    costSoFarMicros: number;
+};
+
+export type UpcomingInvoice = {
+    plan: string;
+    periodStart: string;
+    periodEnd: string;
+    /**
+     * The plan fee for the period, prorated after a mid-period upgrade.
+     */
+    feeMicros: number;
+    lines: Array<InvoiceLine>;
+    /**
+     * feeMicros plus every line's amountMicros.
+     */
+    totalMicros: number;
+};
+
+export type InvoiceLine = {
+    meter: Meter;
+    included: number;
+    used: number;
+    /**
+     * Units past `included`, billed.
+     */
+    overage: number;
+    /**
+     * The price of `unitSize` units; 0 on a plan without overage.
+     */
+    unitPriceMicros: number;
+    unitSize: number;
+    /**
+     * overage × unitPriceMicros / unitSize, rounded up.
+     */
+    amountMicros: number;
+};
+
+export type InvoicePage = {
+    data: Array<Invoice>;
+    nextCursor: string | null;
+};
+
+export type Invoice = {
+    id: string;
+    plan: string;
+    periodStart: string;
+    periodEnd: string;
+    /**
+     * The plan fee for the period, prorated after a mid-period upgrade.
+     */
+    feeMicros: number;
+    lines: Array<InvoiceLine>;
+    /**
+     * feeMicros plus every line's amountMicros.
+     */
+    totalMicros: number;
+    createdAt: string;
 };
 
 export type SignupData = {
@@ -443,6 +629,58 @@ export type RevokeKeyResponses = {
 };
 
 export type RevokeKeyResponse = RevokeKeyResponses[keyof RevokeKeyResponses];
+
+export type CreateTokenData = {
+    body: {
+        scopes: Array<Scope>;
+        workspaceId?: string;
+        /**
+         * Confine the token to this path and everything below it; `/` is the whole workspace.
+         */
+        pathPrefix?: string;
+        /**
+         * Lifetime in seconds, at most a day.
+         */
+        ttlSeconds: number;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/tokens';
+};
+
+export type CreateTokenErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type CreateTokenError = CreateTokenErrors[keyof CreateTokenErrors];
+
+export type CreateTokenResponses = {
+    /**
+     * Minted
+     */
+    201: ScopedToken;
+};
+
+export type CreateTokenResponse = CreateTokenResponses[keyof CreateTokenResponses];
 
 export type ListWorkspacesData = {
     body?: never;
@@ -1738,7 +1976,7 @@ export type ExecData = {
          */
         input?: unknown;
         /**
-         * Under /workspace (the workspace root) or /tmp.
+         * Under /workspace (the workspace root) or /tmp. Default /workspace, or for a token confined to a path prefix, that directory (`/workspace/src`).
          */
         cwd?: string;
         env?: {
@@ -2006,7 +2244,9 @@ export type GetUsageData = {
     query?: {
         from?: string;
         to?: string;
-        granularity?: 'day';
+        granularity?: 'hour' | 'day';
+        groupBy?: 'meter' | 'workspace' | 'key';
+        meter?: Meter;
     };
     url: '/v1/usage';
 };
@@ -2036,7 +2276,288 @@ export type GetUsageResponses = {
     /**
      * The series
      */
-    200: UsageSeries;
+    200: UsageReport;
 };
 
 export type GetUsageResponse = GetUsageResponses[keyof GetUsageResponses];
+
+export type ListUsageEventsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        from?: string;
+        to?: string;
+        meter?: Meter;
+        workspaceId?: string;
+        keyId?: string;
+        limit?: number;
+        cursor?: string;
+    };
+    url: '/v1/usage/events';
+};
+
+export type ListUsageEventsErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type ListUsageEventsError = ListUsageEventsErrors[keyof ListUsageEventsErrors];
+
+export type ListUsageEventsResponses = {
+    /**
+     * A page of events, or with `Accept: text/csv` all of them
+     */
+    200: UsageEventPage;
+};
+
+export type ListUsageEventsResponse = ListUsageEventsResponses[keyof ListUsageEventsResponses];
+
+export type GetQuotasData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/quotas';
+};
+
+export type GetQuotasErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type GetQuotasError = GetQuotasErrors[keyof GetQuotasErrors];
+
+export type GetQuotasResponses = {
+    /**
+     * Quotas
+     */
+    200: Quotas;
+};
+
+export type GetQuotasResponse = GetQuotasResponses[keyof GetQuotasResponses];
+
+export type GetBillingData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/billing';
+};
+
+export type GetBillingErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type GetBillingError = GetBillingErrors[keyof GetBillingErrors];
+
+export type GetBillingResponses = {
+    /**
+     * The billing state
+     */
+    200: BillingState;
+};
+
+export type GetBillingResponse = GetBillingResponses[keyof GetBillingResponses];
+
+export type ChangePlanData = {
+    body: {
+        plan: 'free' | 'pro';
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/billing/plan';
+};
+
+export type ChangePlanErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type ChangePlanError = ChangePlanErrors[keyof ChangePlanErrors];
+
+export type ChangePlanResponses = {
+    /**
+     * The billing state after the change
+     */
+    200: BillingState;
+};
+
+export type ChangePlanResponse = ChangePlanResponses[keyof ChangePlanResponses];
+
+export type SetSpendCapData = {
+    body: {
+        /**
+         * Integer micro-dollars (1 000 000 = $1), or null for no cap.
+         */
+        amountMicros: number | null;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/billing/spend-cap';
+};
+
+export type SetSpendCapErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Conflict
+     */
+    409: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type SetSpendCapError = SetSpendCapErrors[keyof SetSpendCapErrors];
+
+export type SetSpendCapResponses = {
+    /**
+     * The billing state with the new cap
+     */
+    200: BillingState;
+};
+
+export type SetSpendCapResponse = SetSpendCapResponses[keyof SetSpendCapResponses];
+
+export type GetUpcomingInvoiceData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/billing/invoices/upcoming';
+};
+
+export type GetUpcomingInvoiceErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type GetUpcomingInvoiceError = GetUpcomingInvoiceErrors[keyof GetUpcomingInvoiceErrors];
+
+export type GetUpcomingInvoiceResponses = {
+    /**
+     * The upcoming invoice
+     */
+    200: UpcomingInvoice;
+};
+
+export type GetUpcomingInvoiceResponse = GetUpcomingInvoiceResponses[keyof GetUpcomingInvoiceResponses];
+
+export type ListInvoicesData = {
+    body?: never;
+    path?: never;
+    query?: {
+        limit?: number;
+        cursor?: string;
+    };
+    url: '/v1/billing/invoices';
+};
+
+export type ListInvoicesErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type ListInvoicesError = ListInvoicesErrors[keyof ListInvoicesErrors];
+
+export type ListInvoicesResponses = {
+    /**
+     * A page of invoices
+     */
+    200: InvoicePage;
+};
+
+export type ListInvoicesResponse = ListInvoicesResponses[keyof ListInvoicesResponses];

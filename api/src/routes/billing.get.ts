@@ -1,0 +1,27 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { App } from "../app.ts";
+import { requireAccountWide } from "../middleware/requireAccountWide.ts";
+import { requireScope } from "../middleware/requireScope.ts";
+import { errorResponses } from "../schemas.ts";
+import { services } from "../services.ts";
+import { BillingState } from "./billingShared.ts";
+
+const route = createRoute({
+  method: "get",
+  path: "/v1/billing",
+  operationId: "getBilling",
+  tags: ["Billing"],
+  summary: "The plan, the current period, the spend cap and the cost so far",
+  security: [{ bearer: [] }],
+  middleware: [requireScope("billing:read"), requireAccountWide()] as const,
+  responses: {
+    200: { description: "The billing state", content: { "application/json": { schema: BillingState } } },
+    ...errorResponses(),
+  },
+});
+
+export function registerBillingGet(app: App) {
+  app.openapi(route, async (c) => {
+    return c.json(await services(c.env).usage.billing(c.get("principal").tenantId), 200);
+  });
+}

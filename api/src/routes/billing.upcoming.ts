@@ -1,0 +1,29 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { App } from "../app.ts";
+import { requireAccountWide } from "../middleware/requireAccountWide.ts";
+import { requireScope } from "../middleware/requireScope.ts";
+import { errorResponses } from "../schemas.ts";
+import { services } from "../services.ts";
+import { UpcomingInvoice } from "./billingShared.ts";
+
+const route = createRoute({
+  method: "get",
+  path: "/v1/billing/invoices/upcoming",
+  operationId: "getUpcomingInvoice",
+  tags: ["Billing"],
+  summary: "The current period's invoice as it stands",
+  description:
+    "The plan fee and a line per meter, from the same totals that admission and the spend cap read, so `totalMicros` equals `costSoFarMicros` in `GET /v1/billing`.",
+  security: [{ bearer: [] }],
+  middleware: [requireScope("billing:read"), requireAccountWide()] as const,
+  responses: {
+    200: { description: "The upcoming invoice", content: { "application/json": { schema: UpcomingInvoice } } },
+    ...errorResponses(),
+  },
+});
+
+export function registerBillingUpcoming(app: App) {
+  app.openapi(route, async (c) => {
+    return c.json(await services(c.env).usage.upcomingInvoice(c.get("principal").tenantId), 200);
+  });
+}

@@ -1,0 +1,115 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { ledgerLimits } from "../../../tenants/account/ledger/limits.ts";
+import type { App } from "../app.ts";
+import type { AppContext } from "../context.ts";
+import { requireAccountWide } from "../middleware/requireAccountWide.ts";
+import { requireScope } from "../middleware/requireScope.ts";
+import { errorResponses, Id, Timestamp } from "../schemas.ts";
+import { services } from "../services.ts";
+import { eventsCsvStream } from "./usageCsv.ts";
+import {
+  decodeEventCursor,
+  type EventPosition,
+  encodeEventCursor,
+  eventsRange,
+  Meter,
+  UsageEvent,
+  usageLimits,
+} from "./usageShared.ts";
+
+/** Rolled-up events are pruned after this; older usage is in `GET /v1/usage` only. */
+const RETENTION_DAYS = ledgerLimits.eventRetentionMs / 86_400_000;
+
+const route = createRoute({
+  method: "get",
+  path: "/v1/usage/events",
+  operationId: "listUsageEvents",
+  tags: ["Usage"],
+  summary: "The usage ledger, event by event",
+  description: [
+    "Every metered event in [from, to), oldest first (by `at`, then `id`), with optional filters.",
+    `Defaults: \`to\` is now, \`from\` is as far back as the ledger keeps events (${RETENTION_DAYS} days).`,
+    "JSON answers a page; pass `nextCursor` as `cursor`, with the same filters and an explicit `to`, for the next one (without `to`, each page reads up to its own moment).",
+    "`Accept: text/csv` answers every event in the range as one RFC 4180 file (header row, CRLF line ends, `limit` ignored; `cursor` still sets the start), as an attachment named `usage-<from>-<to>.csv` with compact UTC timestamps (`20260101T000000Z`).",
+    "`storage_byte_hours` events are dated at the start of the hour they measure and written when the hour is integrated, so a range ending in the current hour may not show them yet.",
+  ].join(" "),
+  security: [{ bearer: [] }],
+  middleware: [requireScope("billing:read"), requireAccountWide()] as const,
+  request: {
+    query: z.object({
+      from: Timestamp.optional(),
+      to: Timestamp.optional(),
+      meter: Meter.optional(),
+      workspaceId: Id("ws").optional(),
+      keyId: Id("key").optional(),
+      limit: z.coerce.number().int().min(1).max(usageLimits.eventsPageMax).default(usageLimits.eventsPageMax),
+      cursor: z.string().max(usageLimits.cursorLengthMax).optional(),
+    }),
+  },
+  responses: {
+    200: {
+      description: "A page of events, or with `Accept: text/csv` all of them",
+      content: {
+        "application/json": {
+          schema: z.object({ data: z.array(UsageEvent), nextCursor: z.string().nullable() }).openapi("UsageEventPage"),
+        },
+        "text/csv": {
+          schema: z.string().openapi({
+            description: "Columns: id,meter,quantity,at,workspaceId,keyId,executor; a null is an empty field.",
+            example:
+              "id,meter,quantity,at,workspaceId,keyId,executor\r\nreq_01kb…,api_requests,1,2026-11-29T12:00:00.000Z,,key_01kb…,\r\n",
+          }),
+        },
+      },
+    },
+    ...errorResponses(),
+  },
+});
+
+const wantsCsv = (c: AppContext) => (c.req.header("accept") ?? "").includes("text/csv");
+
+/** `2026-01-01T00:00:00.000Z` → `20260101T000000Z`: no characters a filesystem refuses. */
+const compactIso = (iso: string) => iso.replace(/\.\d+Z$/, "Z").replaceAll(/[-:]/g, "");
+
+export function registerUsageEvents(app: App) {
+  app.openapi(route, async (c) => {
+    const query = c.req.valid("query");
+    const { fromIso, toIso } = eventsRange(query, Date.now());
+    const tenantId = c.get("principal").tenantId;
+    const usage = services(c.env).usage;
+    const read = (after: EventPosition | undefined, limit: number) =>
+      usage.events(tenantId, {
+        fromIso,
+        toIso,
+        meter: query.meter,
+        workspaceId: query.workspaceId,
+        keyId: query.keyId,
+        after,
+        limit,
+      });
+    const start = query.cursor === undefined ? undefined : decodeEventCursor(query.cursor);
+
+    if (wantsCsv(c)) {
+      const pageSize = usageLimits.csvPageEvents;
+      // The first page is read before answering, so a failing ledger is a 500, not a broken file.
+      const first = await read(start, pageSize);
+      return new Response(
+        eventsCsvStream(first, pageSize, (after) => read(after, pageSize)),
+        {
+          headers: {
+            "content-type": "text/csv; charset=utf-8",
+            "content-disposition": `attachment; filename="usage-${compactIso(fromIso)}-${compactIso(toIso)}.csv"`,
+            "cache-control": "no-store",
+          },
+        },
+      );
+    }
+
+    // One more than asked tells whether another page exists without a second read.
+    const events = await read(start, query.limit + 1);
+    const data = events.slice(0, query.limit);
+    const last = data.at(-1);
+    const nextCursor = events.length > query.limit && last ? encodeEventCursor({ at: last.at, id: last.id }) : null;
+    return c.json({ data, nextCursor }, 200);
+  });
+}
