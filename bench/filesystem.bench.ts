@@ -12,26 +12,21 @@
  * table shows each operation's median over the passes. The HTTP column makes one measured pass: it is ~100 s of
  * requests, long enough to average out, and three would make `npm run bench` take minutes more.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomFillSync } from "node:crypto";
 import * as fsSync from "node:fs";
 import * as fs from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { freePort, signUp, startPlatform } from "../api/e2e/platform.ts";
+import { join } from "node:path";
+import { signUp, startPlatform } from "../api/e2e/platform.ts";
+import { startDevWorker } from "./devWorker.ts";
 import { table } from "./stats.ts";
 import type { FsBenchOp, FsBenchParams } from "./worker/BenchWorkspaceDO.ts";
 import type { RunReport } from "./worker/index.ts";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const wrangler = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin/wrangler.js");
 const params: FsBenchParams = { files: 1_000, smallFileBytes: 100, listRepeats: 20, largeMiB: 64 };
 const warmup: FsBenchParams = { files: 50, smallFileBytes: 100, listRepeats: 2, largeMiB: 2 };
 const rounds = 3;
 const httpRounds = 1;
-const workerReadyMs = 90_000;
 const MiB = 1024 * 1024;
 const ops: FsBenchOp[] = ["write", "stat", "list", "read", "remove", "writeLarge", "readLarge"];
 
@@ -205,61 +200,8 @@ async function httpColumn(): Promise<Timings> {
 
 // ── in-object (bench/worker under wrangler dev) ─────────────────────────────────────────
 
-async function startBenchWorker(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const persist = fsSync.mkdtempSync(join(tmpdir(), "cubicle-bench-do-"));
-  const config = join(root, "bench/worker/wrangler.toml");
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [wrangler, "dev", "--config", config, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persist],
-    {
-      cwd: root,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: {
-        ...process.env,
-        PATH: [dirname(process.execPath), join(root, "node_modules/.bin"), process.env.PATH].join(delimiter),
-        WRANGLER_SEND_METRICS: "false",
-        FORCE_COLOR: "0",
-      },
-    },
-  );
-  let output = "";
-  child.stdout?.on("data", (d) => (output += d));
-  child.stderr?.on("data", (d) => (output += d));
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
-  const signal = (name: NodeJS.Signals) => {
-    try {
-      if (child.pid) process.kill(-child.pid, name);
-    } catch {
-      // Already gone.
-    }
-  };
-  const stop = async () => {
-    signal("SIGTERM");
-    const killer = setTimeout(() => signal("SIGKILL"), 5_000);
-    await exited;
-    clearTimeout(killer);
-    fsSync.rmSync(persist, { recursive: true, force: true });
-  };
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + workerReadyMs;
-  while (Date.now() < deadline && child.exitCode === null) {
-    if (
-      await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return { url, stop };
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  await stop();
-  throw new Error(`the bench worker did not start:\n${output}`);
-}
-
 async function inObjectColumn() {
-  const worker = await startBenchWorker();
+  const worker = await startDevWorker({ config: "bench/worker/wrangler.toml" });
   try {
     const run = async (p: FsBenchParams) => {
       const response = await fetch(`${worker.url}/run`, { method: "POST", body: JSON.stringify(p) });

@@ -6,6 +6,7 @@ import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { admissionBench } from "./admission.bench.ts";
 import { filesystemBench } from "./filesystem.bench.ts";
 import { gatewayBench } from "./gateway.bench.ts";
 import { shellBench } from "./shell.bench.ts";
@@ -14,6 +15,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const only = process.argv[2];
 const benches: Record<string, () => Promise<string>> = {
   gateway: gatewayBench,
+  admission: admissionBench,
   filesystem: filesystemBench,
   shell: shellBench,
 };
