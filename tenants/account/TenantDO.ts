@@ -305,7 +305,7 @@ export class TenantDO extends DurableObject<Env> {
         executor: null,
       }),
     );
-    this.schedule(now);
+    this.alarmBy(hourStart(now) + HOUR_MS);
   }
 
   /**
@@ -316,7 +316,7 @@ export class TenantDO extends DurableObject<Env> {
   private recordIn(account: Account, now: number, event: LedgerEvent): boolean {
     const at = Math.max(event.atMs, account.closedThroughMs);
     const added = this.events.record(event, periodAt(account.anchorMs, at).startMs);
-    if (added) this.schedule(now);
+    if (added) this.alarmBy(now + ledgerLimits.rollupDelayMs);
     return added;
   }
 
@@ -459,7 +459,7 @@ export class TenantDO extends DurableObject<Env> {
     );
     await this.closePeriods(account, now);
     await this.rollup();
-    this.schedule(now, true);
+    this.schedule(now);
   }
 
   /** Rolls every pending event into D1 now (the usage API calls this before reading rollups). */
@@ -577,16 +577,24 @@ export class TenantDO extends DurableObject<Env> {
    * Keeps one alarm set for the soonest work: a rollup shortly after new events, the next
    * hour boundary while any workspace holds bytes, and the end of the open period.
    */
-  private schedule(now: number, fromAlarm = false) {
+  private schedule(now: number) {
     const account = this.account;
     if (!account) return;
     const candidates = [periodAt(account.anchorMs, Math.max(now, account.closedThroughMs)).endMs];
     if (this.storage.pending()) candidates.push(hourStart(now) + HOUR_MS);
-    if (this.events.unrolled() > 0) candidates.push(now + ledgerLimits.rollupDelayMs);
-    const at = Math.min(...candidates);
-    if (!fromAlarm && this.alarmAtMs !== null && this.alarmAtMs <= at) return;
-    this.alarmAtMs = at;
-    void this.ctx.storage.setAlarm(at);
+    if (this.events.hasUnrolled()) candidates.push(now + ledgerLimits.rollupDelayMs);
+    this.alarmAtMs = Math.min(...candidates);
+    void this.ctx.storage.setAlarm(this.alarmAtMs);
+  }
+
+  /**
+   * Makes sure the alarm comes no later than `atMs`. On the hot path (every admission) this
+   * is one comparison: an alarm already due sooner covers the new work too.
+   */
+  private alarmBy(atMs: number) {
+    if (this.alarmAtMs !== null && this.alarmAtMs <= atMs) return;
+    this.alarmAtMs = atMs;
+    void this.ctx.storage.setAlarm(atMs);
   }
 
   // ── account state ───────────────────────────────────────────────────────────────────────
@@ -638,10 +646,13 @@ export class TenantDO extends DurableObject<Env> {
     });
     await this.loading;
     this.loading = null;
-    if (!this.account) throw new Error("the tenant account did not load");
+    const account = this.account as Account | null;
+    if (!account) throw new Error("the tenant account did not load");
     // The period's end always has an alarm, so periods close even for an idle tenant.
-    if (this.alarmAtMs === null) this.schedule(this.now());
-    return this.account;
+    if (this.alarmAtMs === null) {
+      this.alarmBy(periodAt(account.anchorMs, Math.max(this.now(), account.closedThroughMs)).endMs);
+    }
+    return account;
   }
 
   private saveAccount(account: Account) {

@@ -198,7 +198,9 @@ export class Events {
     return pruned;
   }
 
-  unrolled(): number {
-    return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM usage_events WHERE rolled_ms IS NULL").one().n;
+  /** Whether any event still has to reach D1 (unpicked, or in a batch not yet applied). */
+  hasUnrolled(): boolean {
+    const unbatched = this.sql.exec("SELECT 1 FROM usage_events WHERE batch_id IS NULL LIMIT 1").toArray().length > 0;
+    return unbatched || this.pendingBatch() !== null;
   }
 }

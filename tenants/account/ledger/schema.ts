@@ -18,8 +18,12 @@ const MIGRATIONS: string[][] = [
     "ALTER TABLE usage_events ADD COLUMN batch_id TEXT",
     /** When its batch reached D1; NULL until then. Pruning only touches rolled events. */
     "ALTER TABLE usage_events ADD COLUMN rolled_ms INTEGER",
+    // Listing reads by time; (meter, at) from v1 served a query that is gone.
+    "DROP INDEX IF EXISTS usage_events_meter_at",
     "CREATE INDEX usage_events_at ON usage_events (at, id)",
-    "CREATE INDEX usage_events_batch ON usage_events (batch_id, rolled_ms)",
+    "CREATE INDEX usage_events_batch ON usage_events (batch_id) WHERE batch_id IS NOT NULL",
+    // Rollups pick the oldest events no batch holds; rolled ones stay for weeks, so skip them.
+    "CREATE INDEX usage_events_unbatched ON usage_events (at, id) WHERE batch_id IS NULL",
     `CREATE TABLE account (
       id INTEGER PRIMARY KEY CHECK (id = 1),
       tenant_id TEXT NOT NULL,
