@@ -19,7 +19,7 @@ import { type InvoiceBody, invoiceBody, proratedFee } from "./ledger/invoice.ts"
 import { ledgerLimits } from "./ledger/limits.ts";
 import { HOUR_MS, hourStart, type Period, periodAt } from "./ledger/periods.ts";
 import { migrateLedger } from "./ledger/schema.ts";
-import { StorageMeter } from "./ledger/storage.ts";
+import { type StorageEvent, StorageMeter } from "./ledger/storage.ts";
 import { METERS, type Meter } from "./meters.ts";
 import { type ExecutorName, PLANS, type Plan, publicPlan } from "./plans.ts";
 import { invoices, rollupBatches, tenants, usageRollups } from "./schema.ts";
@@ -294,7 +294,13 @@ export class TenantDO extends DurableObject<Env> {
   }
 
   private storageAt(account: Account, workspaceId: string, sizeBytes: number, revision: number, now: number) {
-    this.storage.change(workspaceId, sizeBytes, revision, now, (event) =>
+    this.storage.change(workspaceId, sizeBytes, revision, now, this.recordStorage(account, now));
+    this.alarmBy(hourStart(now) + HOUR_MS);
+  }
+
+  /** Records each completed storage hour as a `storage_byte_hours` event dated at the hour's start. */
+  private recordStorage(account: Account, now: number) {
+    return (event: StorageEvent) =>
       this.recordIn(account, now, {
         id: event.id,
         meter: "storage_byte_hours",
@@ -303,9 +309,7 @@ export class TenantDO extends DurableObject<Env> {
         workspaceId: event.workspaceId,
         keyId: null,
         executor: null,
-      }),
-    );
-    this.alarmBy(hourStart(now) + HOUR_MS);
+      });
   }
 
   /**
@@ -446,17 +450,7 @@ export class TenantDO extends DurableObject<Env> {
     this.alarmAtMs = null;
     const account = await this.load();
     const now = this.now();
-    this.storage.advanceAll(now, (event) =>
-      this.recordIn(account, now, {
-        id: event.id,
-        meter: "storage_byte_hours",
-        quantity: event.quantity,
-        atMs: event.hourMs,
-        workspaceId: event.workspaceId,
-        keyId: null,
-        executor: null,
-      }),
-    );
+    this.storage.advanceAll(now, this.recordStorage(account, now));
     await this.closePeriods(account, now);
     await this.rollup();
     this.schedule(now);
