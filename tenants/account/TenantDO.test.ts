@@ -294,8 +294,14 @@ describe("billing periods", () => {
     expect((await t.stub.upcomingInvoice()).feeMicros).toBe(13_333_333);
     expect(await t.stub.changePlan("free")).toMatchObject({ ok: true, billing: { plan: "pro", pendingPlan: "free" } });
     await t.advance(20 * 24 * HOUR_MS);
+    // The period has ended but its alarm has not run: the new period is already on free.
+    expect(await t.stub.upcomingInvoice()).toMatchObject({ plan: "free", feeMicros: 0, totalMicros: 0 });
     await runDurableObjectAlarm(t.stub);
     expect(await t.stub.billing()).toMatchObject({ plan: "free", pendingPlan: null, costSoFarMicros: 0 });
+    const { results } = await env.DB.prepare("SELECT plan, total_micros FROM invoices WHERE tenant_id = ?")
+      .bind(t.name)
+      .all<{ plan: string; total_micros: number }>();
+    expect(results).toEqual([{ plan: "pro", total_micros: 13_333_333 }]);
   });
 
   it("refuse requests once charges reach the spend cap", async () => {

@@ -562,9 +562,17 @@ export class TenantDO extends DurableObject<Env> {
     }
   }
 
+  /**
+   * The invoice of a period from its totals. The first period not yet closed carries the
+   * fee as charged (prorated on upgrade); a later one (the alarm has not closed the ended
+   * period yet) is on the plan it will have: the pending one, or the current one.
+   */
   private invoiceFor(account: Account, period: Period): InvoiceBody {
-    const fee = period.startMs >= account.closedThroughMs ? account.periodFeeMicros : account.plan.monthlyFeeMicros;
-    return invoiceBody(account.plan, period, fee, this.events.totals(period.startMs));
+    const totals = this.events.totals(period.startMs);
+    if (period.startMs <= account.closedThroughMs)
+      return invoiceBody(account.plan, period, account.periodFeeMicros, totals);
+    const plan = account.pendingPlan ?? account.plan;
+    return invoiceBody(plan, period, plan.monthlyFeeMicros, totals);
   }
 
   /**
