@@ -6,6 +6,7 @@
  */
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { testUpstream } from "./api/test/upstream.ts";
 
 export default defineConfig({
   test: {
@@ -14,7 +15,11 @@ export default defineConfig({
         plugins: [
           cloudflareTest(async () => ({
             wrangler: { configPath: "./wrangler.toml" },
-            miniflare: { bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations") } },
+            miniflare: {
+              bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations") },
+              // The Worker's own fetch (the egress gateway's upstream) goes here, not to the internet.
+              outboundService: testUpstream,
+            },
           })),
         ],
         test: {

@@ -14,10 +14,27 @@ export interface ExecutorContext {
    * Which warm sandbox to reuse: the tenant. A tenant's workspaces share warm isolates (so a
    * new workspace's first command is not a cold start); tenants never do. Each run still
    * gets only its own workspace's file capability, passed per call and revoked at return.
+   * Sandboxes with an outbound are narrower still (see `Outbound.attribution`).
    */
   isolateKey: string;
-  /** Whether this run may reach the network. */
-  egress: boolean;
+  /**
+   * Where the sandbox's network traffic goes, for runs that may reach the network; null
+   * gives it none (its fetch fails at once). Never the runtime's default outbound, which
+   * would be the internet unmetered.
+   */
+  outbound: Outbound | null;
+}
+
+/** An outbound path for a sandbox: the egress gateway (egress/EgressGateway.ts) with its props bound. */
+export interface Outbound {
+  /** Becomes the sandbox's `globalOutbound`: every fetch it makes goes here. */
+  fetcher: Fetcher;
+  /**
+   * Names who the fetcher bills (`<workspace>:<key>`). A sandbox's outbound is fixed when its
+   * isolate is created, so executors add this to the warm isolate's id: a sandbox is reused
+   * only by runs its outbound attributes correctly.
+   */
+  attribution: string;
 }
 
 /** Executors not built yet answer null, which the API reports as `executor_unavailable`. */

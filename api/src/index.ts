@@ -1,6 +1,10 @@
-/** The Worker entry: the gateway app and the Durable Object classes it binds. */
+/**
+ * The Worker entry: the gateway app, the Durable Object classes it binds, and the
+ * entrypoints its objects reach through `ctx.exports` (the executors' egress gateway).
+ */
 import { createApp } from "./app.ts";
 
+export { EgressGateway } from "../../executors/egress/EgressGateway.ts";
 export { TenantDO } from "../../tenants/account/TenantDO.ts";
 export { WorkspaceDO } from "../../tenants/workspace/WorkspaceDO.ts";
 

@@ -1,6 +1,8 @@
 /**
- * The shell executor as the workspace object drives it: each run goes to the workspace's
- * warm Dynamic Worker (loadGuest.ts) with this run's file capability and output sink.
+ * The shell executor as the workspace object drives it: each run goes to a warm Dynamic
+ * Worker (loadGuest.ts) with this run's file capability and output sink. Runs without
+ * network share the tenant's isolate; runs with it get one per outbound attribution
+ * (workspace and key), because the isolate's outbound bills whoever it was created for.
  */
 import type { ExecOutcome, ExecRequest, Executor, OutputSink } from "../contract.ts";
 import type { ExecutorContext } from "../registry.ts";
@@ -10,8 +12,8 @@ import { shellGuest } from "./loadGuest.ts";
 export function createShellExecutor(context: ExecutorContext): Executor {
   const guest = () =>
     shellGuest(context.loader, {
-      isolateKey: context.isolateKey,
-      egress: context.egress,
+      isolateKey: context.outbound ? `${context.isolateKey}:${context.outbound.attribution}` : context.isolateKey,
+      outbound: context.outbound?.fetcher ?? null,
       guestSource: shellGuestCode.guestSource,
       version: shellGuestCode.version,
     });

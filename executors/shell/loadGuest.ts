@@ -1,11 +1,13 @@
 /**
  * Host side of the shell executor: the Dynamic Worker a workspace's shell runs in.
  *
- * One isolate per tenant, egress policy and guest version, named by all three: a run
- * that may reach the network never shares an isolate with one that may not (`globalOutbound:
- * null` is fixed when the isolate is created), and a new guest build never reuses an isolate
- * holding the old one. The Worker Loader keeps the isolate warm between runs and may drop
- * it at any time; the guest keeps nothing between runs that matters.
+ * One isolate per isolate key, network policy and guest version, named by all three: a run
+ * that may reach the network never shares an isolate with one that may not (the outbound is
+ * fixed when the isolate is created), and a new guest build never reuses an isolate holding
+ * the old one. The isolate key is the tenant, plus the outbound's attribution when there is
+ * one (ShellExecutor.ts), so an isolate with network bills one workspace and key. The Worker
+ * Loader keeps the isolate warm between runs and may drop it at any time; the guest keeps
+ * nothing between runs that matters.
  *
  * The file capability reaches the guest one of two ways. Passed to each `run` as its third
  * argument, it can be any RpcTarget (the workspace object's own, say) and is scoped to that
@@ -16,10 +18,14 @@
 import type { ExecOutcome, ExecRequest, OutputSink, WorkspaceFsApi } from "../contract.ts";
 
 export interface ShellGuestOptions {
-  /** Which warm isolate to reuse (the tenant, see registry.ts); never shown to the guest. */
+  /** Which warm isolate to reuse (see above and registry.ts); never shown to the guest. */
   isolateKey: string;
-  /** Whether runs in this isolate may reach the network. */
-  egress: boolean;
+  /**
+   * The isolate's `globalOutbound`: the egress gateway for isolates whose runs may reach the
+   * network, null (fetch fails at once) for the rest. Must be the same for every call with
+   * the same isolate key, since only the call that creates the isolate uses it.
+   */
+  outbound: Fetcher | null;
   /** Optional `env.FS` for the guest; see above for what it may be. */
   fs?: WorkspaceFsApi;
   /** The bundled guest module (shellGuestCode.guestSource). */
@@ -44,15 +50,15 @@ export interface ShellGuestStub {
 const compatibilityDate = "2026-11-01";
 
 export function shellGuest(loader: WorkerLoader, options: ShellGuestOptions): ShellGuestStub {
-  const id = `shell:${options.version}:${options.isolateKey}:${options.egress ? "net" : "nonet"}`;
+  const id = `shell:${options.version}:${options.isolateKey}:${options.outbound ? "net" : "nonet"}`;
   const worker = loader.get(id, () => ({
     compatibilityDate,
     compatibilityFlags: ["nodejs_compat"],
     mainModule: "guest.js",
     modules: { "guest.js": { js: options.guestSource } },
     env: options.fs ? { FS: options.fs } : {},
-    // Omitted, the guest's fetch() goes to the internet; null makes it fail at once.
-    ...(options.egress ? {} : { globalOutbound: null }),
+    // Never omitted: without it the guest's fetch() would go to the internet unmetered.
+    globalOutbound: options.outbound,
   }));
   return worker.getEntrypoint() as unknown as ShellGuestStub;
 }

@@ -15,7 +15,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Executor } from "../../executors/contract.ts";
-import { createExecutor } from "../../executors/registry.ts";
+import { createExecutor, type Outbound } from "../../executors/registry.ts";
 import { ExecRunner, type StartExec } from "./execs/ExecRunner.ts";
 import { ExecRecords, migrateExecs } from "./execs/records.ts";
 import { WorkspaceFsTarget } from "./execs/WorkspaceFsTarget.ts";
@@ -90,8 +90,20 @@ export class WorkspaceDO extends DurableObject<Env> {
       loader: this.env.LOADER,
       fs: new WorkspaceFsTarget(this.vfs, { pathPrefix: start.pathPrefix }),
       isolateKey: start.tenantId,
-      egress: start.egress,
+      outbound: start.egress ? this.outbound(start) : null,
     });
+  }
+
+  /**
+   * The metering egress gateway for a run that may reach the network (the tenant object
+   * admitted the run only if its plan allows egress), bound to who pays for the bytes.
+   */
+  private outbound(start: StartExec): Outbound {
+    const { tenantId, workspaceId, keyId, executor } = start;
+    return {
+      fetcher: this.ctx.exports.EgressGateway({ props: { tenantId, workspaceId, keyId, executor } }),
+      attribution: `${workspaceId}:${keyId ?? "-"}`,
+    };
   }
 
   /** Frees the concurrency slots of runs lost in a restart (they are not billed: the loss was ours). */

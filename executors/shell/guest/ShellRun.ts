@@ -157,7 +157,10 @@ export class ShellRun {
       // The Dynamic Worker is the sandbox; patching its globals would only break the
       // guest's own timers while a script runs.
       defenseInDepth: false,
-      ...(request.egress ? { network: { dangerouslyAllowFullInternetAccess: true } } : {}),
+      // The isolate's outbound, the egress gateway, refuses private addresses and meters the
+      // bytes. just-bash's own private-range check (on by default wherever `process` exists)
+      // resolves names with node:dns, which workerd lacks, so it would refuse every hostname.
+      ...(request.egress ? { network: { dangerouslyAllowFullInternetAccess: true, denyPrivateRanges: false } } : {}),
     });
     bash.registerTransformPlugin(streamOutputTransform());
     return bash;

@@ -3,7 +3,7 @@
  * the built bundle (run `node scripts/build-shell.ts` first), over a MemoryFs workspace,
  * with a sink that records every piece and when it arrived.
  */
-import { env, RpcTarget } from "cloudflare:workers";
+import { env, exports, RpcTarget } from "cloudflare:workers";
 import type { ExecOutcome, ExecRequest, OutputSink, OutputStream } from "../../contract.ts";
 import { shellGuestCode } from "../guestCode.ts";
 import { shellGuest } from "../loadGuest.ts";
@@ -42,8 +42,11 @@ export interface ShellResult {
 
 let runs = 0;
 
+/** The guest; with egress, behind the real egress gateway, billing tenant `isolateKey`'s workspace `ws_test`. */
 export function guest(isolateKey = "test", egress = false) {
-  return shellGuest(env.LOADER, { isolateKey, egress, ...shellGuestCode });
+  const props = { tenantId: isolateKey, workspaceId: "ws_test", keyId: null, executor: "shell" as const };
+  const outbound = egress ? exports.EgressGateway({ props }) : null;
+  return shellGuest(env.LOADER, { isolateKey, outbound, ...shellGuestCode });
 }
 
 export function request(command: string, overrides: Partial<ExecRequest> = {}): ExecRequest {
@@ -67,6 +70,6 @@ export async function sh(
 ): Promise<ShellResult> {
   const { fs = new MemoryFs(), isolateKey, ...overrides } = options;
   const sink = new RecordingSink();
-  const outcome = await guest(isolateKey).run(request(command, overrides), sink, fs);
+  const outcome = await guest(isolateKey, overrides.egress).run(request(command, overrides), sink, fs);
   return { outcome, stdout: sink.text("stdout"), stderr: sink.text("stderr"), sink, fs };
 }
