@@ -103,6 +103,41 @@ export interface FsStat {
 }
 
 /**
+ * Publishing from inside a run: what the shell's `publish` and `share` commands and the
+ * javascript executor's `ws:artifacts` module call. Implemented by the workspace object
+ * (an RpcTarget handed to the executor beside the file capability), bound to this
+ * workspace, the run's credential limits (path prefix) and the request's public base URL.
+ * Paths are workspace paths (`/dist`), as in WorkspaceFsApi.
+ */
+export interface WorkspaceToolsApi {
+  /** Publishes a file or directory as an immutable, content-addressed artifact. */
+  publish(path: string): Promise<{ ok: true; artifact: ArtifactInfo } | FsError>;
+  /** A public, expiring, revocable link that serves one file. */
+  share(path: string, ttlSeconds: number): Promise<{ ok: true; share: ShareInfo } | FsError>;
+}
+
+export interface ArtifactInfo {
+  /** `art_…`, derived from the digest: publishing the same content again gives the same id. */
+  id: string;
+  /** `sha256:<hex>` over the artifact's canonical file list and contents. */
+  digest: string;
+  files: { path: string; size: number }[];
+  bytes: number;
+  createdAt: string;
+  /** Where `GET` answers the artifact's record; `downloadUrl` answers a tar.gz. */
+  url: string;
+  downloadUrl: string;
+}
+
+export interface ShareInfo {
+  id: string;
+  path: string;
+  /** `<base>/s/<token>`: anyone holding it may GET the file until it expires or is revoked. */
+  url: string;
+  expiresAt: string;
+}
+
+/**
  * An executor as the workspace object drives it. `run` resolves when the run has ended
  * (all output already written to the sink); `kill` asks a running run to stop and
  * resolves at once — the run's own `run` promise then resolves as `cancelled`.
