@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { signUp, startPlatform } from "../api/e2e/platform.ts";
 import { startDevWorker } from "./devWorker.ts";
-import { table } from "./stats.ts";
+import { choosePlan, table } from "./stats.ts";
 import type { FsBenchOp, FsBenchParams } from "./worker/BenchWorkspaceDO.ts";
 import type { RunReport } from "./worker/index.ts";
 
@@ -188,6 +188,7 @@ async function httpColumn(): Promise<Timings> {
   const platform = await startPlatform();
   try {
     const { auth } = await signUp(platform.url, "bench-fs@example.com");
+    await choosePlan(platform.url, auth, "scale");
     await httpPass(platform.url, auth, warmup);
     const passes: Timings[] = [];
     for (let r = 0; r < httpRounds; r++) passes.push(await httpPass(platform.url, auth, params));

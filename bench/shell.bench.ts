@@ -6,13 +6,14 @@
  */
 import { spawnSync } from "node:child_process";
 import { newWorkspace, signUp, startPlatform } from "../api/e2e/platform.ts";
-import { measure, ms, table } from "./stats.ts";
+import { choosePlan, measure, ms, table } from "./stats.ts";
 
 export async function shellBench(): Promise<string> {
   const platform = await startPlatform();
   try {
     const url = platform.url;
     const tenant = await signUp(url, "shell-bench@example.com");
+    await choosePlan(url, tenant.auth, "scale");
     const auth = { ...tenant.auth, "content-type": "application/json" };
     const createWorkspace = () => newWorkspace(url, tenant.auth);
     const exec = async (workspaceId: string, command: string) => {

@@ -51,7 +51,7 @@ export const Tenant = z
     id: z.string(),
     email: z.string(),
     name: z.string().nullable(),
-    plan: z.enum(["free", "pro"]),
+    plan: z.string().openapi({ description: "The plan's id: `free`, `pro`, `scale`, or a negotiated plan's." }),
     createdAt: Timestamp,
   })
   .openapi("Tenant");

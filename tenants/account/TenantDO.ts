@@ -677,10 +677,7 @@ export class TenantDO extends DurableObject<Env> {
 
   /** The D1 index shows the plan (account reads, the dashboard); the object stays the truth. */
   private async mirrorPlan(account: Account) {
-    await database(this.env.DB)
-      .update(tenants)
-      .set({ plan: account.plan.id as "free" | "pro" })
-      .where(eq(tenants.id, account.tenantId));
+    await database(this.env.DB).update(tenants).set({ plan: account.plan.id }).where(eq(tenants.id, account.tenantId));
   }
 
   private bucketFor(account: Account, now: number): TokenBucket {

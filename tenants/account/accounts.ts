@@ -9,7 +9,7 @@ export interface Tenant {
   id: string;
   email: string;
   name: string | null;
-  plan: "free" | "pro";
+  plan: string;
   createdAt: string;
 }
 

@@ -90,6 +90,34 @@ export const PLANS = {
     spendCap: true,
     public: true,
   },
+  /** For fleets of agents: a high rate, many runs at once, lower unit prices. */
+  scale: {
+    id: "scale",
+    name: "Scale",
+    monthlyFeeMicros: 500_000_000,
+    rate: { perSecond: 2_000, burst: 10_000 },
+    concurrency: { shell: 500, javascript: 500, container: 50 },
+    meters: {
+      // $0.25 per million requests beyond 50 million.
+      api_requests: { included: 50_000_000, overage: { priceMicros: 1, per: 4 } },
+      // $0.015 per hour of shell or javascript time beyond 2,000 hours.
+      shell_ms: { included: 2_000 * HOUR_MS, overage: { priceMicros: 15_000, per: HOUR_MS } },
+      javascript_ms: { included: 2_000 * HOUR_MS, overage: { priceMicros: 15_000, per: HOUR_MS } },
+      // $0.08 per container hour beyond 500.
+      container_ms: { included: 500 * HOUR_MS, overage: { priceMicros: 80_000, per: HOUR_MS } },
+      // $0.15 per GiB-month beyond 200 GiB-months.
+      storage_byte_hours: {
+        included: 200 * GIB * MONTH_HOURS,
+        overage: { priceMicros: 150_000, per: GIB * MONTH_HOURS },
+      },
+      // $0.04 per GiB beyond 100 GiB.
+      egress_bytes: { included: 100 * GIB, overage: { priceMicros: 40_000, per: GIB } },
+    },
+    storageBytesMax: 1024 * GIB,
+    egress: true,
+    spendCap: true,
+    public: true,
+  },
 } as const satisfies Record<string, Plan>;
 
 export type PublicPlanId = keyof typeof PLANS;

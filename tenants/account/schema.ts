@@ -12,9 +12,8 @@ export const tenants = sqliteTable(
     id: text("id").primaryKey(),
     email: text("email").notNull(),
     name: text("name"),
-    plan: text("plan", { enum: ["free", "pro"] })
-      .notNull()
-      .default("free"),
+    /** Mirror of the plan in the tenant's object (TenantDO), which is the truth. */
+    plan: text("plan").notNull().default("free"),
     createdAt: text("created_at").notNull(),
   },
   (t) => [uniqueIndex("tenants_email_unique").on(t.email)],

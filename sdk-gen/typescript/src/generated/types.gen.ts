@@ -9,7 +9,10 @@ export type Tenant = {
     id: string;
     email: string;
     name: string | null;
-    plan: 'free' | 'pro';
+    /**
+     * The plan's id: `free`, `pro`, `scale`, or a negotiated plan's.
+     */
+    plan: string;
     createdAt: string;
 };
 
@@ -2402,7 +2405,7 @@ export type GetBillingResponse = GetBillingResponses[keyof GetBillingResponses];
 
 export type ChangePlanData = {
     body: {
-        plan: 'free' | 'pro';
+        plan: 'free' | 'pro' | 'scale';
     };
     path?: never;
     query?: never;
