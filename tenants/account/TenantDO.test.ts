@@ -147,6 +147,39 @@ describe("the ledger", () => {
   });
 });
 
+describe("housekeeping", () => {
+  it("sweeps expired idempotency rows and applied batch ids from D1, and counts nothing twice after", async () => {
+    const t = tenant();
+    await t.install();
+    await t.stub.record(event("evt_1", 2));
+    await t.stub.flush();
+    const insert = env.DB.prepare(
+      "INSERT INTO idempotency (tenant_id, scope, key, request_hash, created_at) VALUES (?, 'exec', ?, 'h', ?)",
+    );
+    await insert.bind(t.name, "old", new Date(t.now - 25 * HOUR_MS).toISOString()).run();
+    await insert.bind(t.name, "fresh", new Date(t.now).toISOString()).run();
+    const count = async (table: string) =>
+      (
+        await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE tenant_id = ?`)
+          .bind(t.name)
+          .first<{ n: number }>()
+      )?.n;
+    expect(await count("rollup_batches")).toBe(1);
+
+    await t.advance(2 * HOUR_MS);
+    await t.stub.record(event("evt_2", 3));
+    await runDurableObjectAlarm(t.stub);
+    expect(
+      (await env.DB.prepare("SELECT key FROM idempotency WHERE tenant_id = ?").bind(t.name).all<{ key: string }>())
+        .results,
+    ).toEqual([{ key: "fresh" }]);
+    // The first batch's id is gone; the one this alarm applied stays until it is an hour old.
+    expect(await count("rollup_batches")).toBe(1);
+    await t.stub.flush();
+    expect((await d1Rollups(t.name)).reduce((sum, row) => sum + row.quantity, 0)).toBe(5);
+  });
+});
+
 describe("storage byte-hours", () => {
   it("integrate size changes exactly, hour by hour, and ignore late older reports", async () => {
     const t = tenant();

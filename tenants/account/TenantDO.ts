@@ -10,9 +10,10 @@
  * invoices, and rolls events into D1's hourly rows exactly once (ledger/rollup below).
  */
 import { DurableObject } from "cloudflare:workers";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import { database } from "../db.ts";
 import { newId } from "../ids.ts";
+import { IDEMPOTENCY_TTL_MS } from "./idempotency.ts";
 import { TokenBucket } from "./ledger/admission.ts";
 import { type EventQuery, Events, type LedgerEvent, type RollupRow } from "./ledger/events.ts";
 import { type InvoiceBody, invoiceBody, proratedFee } from "./ledger/invoice.ts";
@@ -22,7 +23,7 @@ import { migrateLedger } from "./ledger/schema.ts";
 import { type StorageEvent, StorageMeter } from "./ledger/storage.ts";
 import { METERS, type Meter } from "./meters.ts";
 import { type ExecutorName, PLANS, type Plan, publicPlan } from "./plans.ts";
-import { invoices, rollupBatches, tenants, usageRollups } from "./schema.ts";
+import { idempotency, invoices, rollupBatches, tenants, usageRollups } from "./schema.ts";
 
 export type Denial = {
   ok: false;
@@ -116,6 +117,7 @@ export class TenantDO extends DurableObject<Env> {
   private loading: Promise<void> | null = null;
   private rolling: Promise<number> | null = null;
   private alarmAtMs: number | null = null;
+  private sweptAtMs = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -453,7 +455,37 @@ export class TenantDO extends DurableObject<Env> {
     this.storage.advanceAll(now, this.recordStorage(account, now));
     await this.closePeriods(account, now);
     await this.rollup();
+    await this.housekeeping(account, now);
     this.schedule(now);
+  }
+
+  /**
+   * At most hourly, drops this tenant's D1 rows nothing needs any more: remembered
+   * `Idempotency-Key` answers past their lifetime, and the ids of rollup batches applied
+   * more than an hour ago. A batch id is only needed while the batch may be retried, and a
+   * batch is retried only while it is this object's pending one, which is never that old.
+   */
+  private async housekeeping(account: Account, now: number): Promise<void> {
+    if (now - this.sweptAtMs < ledgerLimits.housekeepingEveryMs) return;
+    this.sweptAtMs = now;
+    const pending = this.events.pendingBatch();
+    const db = database(this.env.DB);
+    await db.batch([
+      db
+        .delete(idempotency)
+        .where(
+          and(eq(idempotency.tenantId, account.tenantId), lt(idempotency.createdAt, isoOf(now - IDEMPOTENCY_TTL_MS))),
+        ),
+      db
+        .delete(rollupBatches)
+        .where(
+          and(
+            eq(rollupBatches.tenantId, account.tenantId),
+            lt(rollupBatches.appliedAt, isoOf(now - HOUR_MS)),
+            pending ? lt(rollupBatches.batchId, pending) : undefined,
+          ),
+        ),
+    ]);
   }
 
   /** Rolls every pending event into D1 now (the usage API calls this before reading rollups). */

@@ -8,6 +8,8 @@ export const ledgerLimits = {
   rollupBatchEvents: 500,
   /** Rolled-up events stay this long for `/v1/usage/events` (a billing period and a few days' grace). */
   eventRetentionMs: 35 * 24 * 3_600_000,
+  /** How often an active tenant's object sweeps its expired D1 rows (idempotency, batch ids). */
+  housekeepingEveryMs: 3_600_000,
   /** Pruning is bounded per alarm so one alarm never stalls the object. */
   pruneEventsPerRun: 5_000,
 } as const;
