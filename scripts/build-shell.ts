@@ -33,6 +33,8 @@ export async function buildShellGuest(): Promise<{ bytes: number; version: strin
     conditions: ["browser"],
     mainFields: ["browser", "module", "main"],
     external: ["cloudflare:workers", "node:*"],
+    // isomorphic-git's SHA-1 (sha.js, via safe-buffer) requires the bare "buffer": see nodeBuffer.ts.
+    alias: { buffer: join(root, "executors/git/nodeBuffer.ts") },
     legalComments: "none",
     logLevel: "warning",
   });
