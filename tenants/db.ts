@@ -1,5 +1,9 @@
 import { drizzle } from "drizzle-orm/d1";
-import * as schema from "./account/schema.ts";
+import * as accountSchema from "./account/schema.ts";
+import * as artifactSchema from "./artifacts/schema.ts";
+import * as shareSchema from "./shares/schema.ts";
+
+const schema = { ...accountSchema, ...artifactSchema, ...shareSchema };
 
 export type Db = ReturnType<typeof database>;
 

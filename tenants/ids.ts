@@ -28,7 +28,7 @@ export function base32(bytes: Uint8Array): string {
 
 export const BASE32_CHARS = "[0-9a-hjkmnp-tv-z]";
 
-export type IdPrefix = "ten" | "key" | "ws" | "req" | "ex" | "evt" | "bat" | "inv" | "sk" | "tok";
+export type IdPrefix = "ten" | "key" | "ws" | "req" | "ex" | "evt" | "bat" | "inv" | "sk" | "tok" | "art" | "shr";
 
 export function newId(prefix: IdPrefix, nowMs = Date.now()): string {
   const bytes = new Uint8Array(16);

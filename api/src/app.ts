@@ -14,6 +14,10 @@ import { bodyLimit } from "./middleware/bodyLimit.ts";
 import { requestId } from "./middleware/requestId.ts";
 import { notFoundOrWrongMethod } from "./notFound.ts";
 import { registerAccountGet } from "./routes/account.get.ts";
+import { registerArtifactsCreate } from "./routes/artifacts.create.ts";
+import { registerArtifactsDownload } from "./routes/artifacts.download.ts";
+import { registerArtifactsGet } from "./routes/artifacts.get.ts";
+import { registerArtifactsList } from "./routes/artifacts.list.ts";
 import { registerBillingGet } from "./routes/billing.get.ts";
 import { registerBillingInvoices } from "./routes/billing.invoices.ts";
 import { registerBillingPlan } from "./routes/billing.plan.ts";
@@ -48,6 +52,10 @@ import { registerKeysDelete } from "./routes/keys.delete.ts";
 import { registerKeysList } from "./routes/keys.list.ts";
 import { registerOpenApi } from "./routes/openapi.ts";
 import { registerQuotasGet } from "./routes/quotas.get.ts";
+import { registerShareLinkGet } from "./routes/shareLink.get.ts";
+import { registerSharesCreate } from "./routes/shares.create.ts";
+import { registerSharesDelete } from "./routes/shares.delete.ts";
+import { registerSharesList } from "./routes/shares.list.ts";
 import { registerSignup } from "./routes/signup.ts";
 import { registerTokensCreate } from "./routes/tokens.create.ts";
 import { registerUsageEvents } from "./routes/usage.events.ts";
@@ -82,6 +90,8 @@ export function createApp(options: AppOptions = {}): App {
   registerHealthz(app);
   registerOpenApi(app);
   registerDocs(app);
+  // Share links carry their own credential (the token in the path) and answer anyone.
+  registerShareLinkGet(app);
 
   app.use("/v1/*", bodyLimit({ except: isFileUpload }));
   // Signup is registered before authentication: it answers without calling the rest.
@@ -120,6 +130,13 @@ export function createApp(options: AppOptions = {}): App {
   registerExecsGet(app);
   registerExecsOutput(app);
   registerExecsKill(app);
+  registerArtifactsCreate(app);
+  registerArtifactsList(app);
+  registerArtifactsGet(app);
+  registerArtifactsDownload(app);
+  registerSharesCreate(app);
+  registerSharesList(app);
+  registerSharesDelete(app);
   registerUsageGet(app);
   registerUsageEvents(app);
   registerQuotasGet(app);

@@ -7,18 +7,23 @@ import { ApiKeys } from "../../tenants/account/apiKeys.ts";
 import { SigningKeys } from "../../tenants/account/signingKeys.ts";
 import { Tokens } from "../../tenants/account/tokens.ts";
 import { Usage } from "../../tenants/account/usage.ts";
+import { Artifacts } from "../../tenants/artifacts/artifacts.ts";
 import { database } from "../../tenants/db.ts";
+import { Shares } from "../../tenants/shares/shares.ts";
 import { Workspaces } from "../../tenants/workspace/workspaces.ts";
 
 export function services(env: Env) {
   const db = database(env.DB);
   const apiKeys = new ApiKeys(db);
+  const signingKeys = new SigningKeys(db);
   return {
     accounts: new Accounts(db),
     apiKeys,
-    tokens: new Tokens(new SigningKeys(db), apiKeys),
+    tokens: new Tokens(signingKeys, apiKeys),
     workspaces: new Workspaces(db, env.WORKSPACE),
     usage: new Usage(env.TENANT, db),
+    artifacts: new Artifacts(db, env.ARTIFACTS),
+    shares: new Shares(db, signingKeys, apiKeys),
   };
 }
 
