@@ -118,6 +118,28 @@ describe("meteredFetch", () => {
     expect(recorded).toEqual([]);
   });
 
+  it("refuses a host outside the run's allow list with a 403, before the upstream and unbilled", async () => {
+    const seen: Request[] = [];
+    const { deps, recorded, waited } = harness(readsThenAnswers(1, 10, seen));
+    const allow = ["*.npmjs.org", "api.github.com:443"];
+    const refused = await meteredFetch(new Request("https://npmjs.org/", { method: "POST", body: "x" }), deps, allow);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toBe(
+      "cubicle egress: refused https://npmjs.org: not in this run's allow list (*.npmjs.org, api.github.com:443)\n",
+    );
+    const wrongPort = await meteredFetch(new Request("http://api.github.com/"), deps, allow);
+    expect(await wrongPort.text()).toMatch(
+      /^cubicle egress: refused http:\/\/api.github.com: not in this run's allow list/,
+    );
+    expect(seen).toEqual([]);
+    expect(recorded).toEqual([]);
+    expect(waited).toEqual([]);
+
+    const allowed = await meteredFetch(new Request("https://registry.npmjs.org/react"), deps, allow);
+    expect(allowed.status).toBe(200);
+    expect(seen.map((r) => r.url)).toEqual(["https://registry.npmjs.org/react"]);
+  });
+
   it.each([
     ["http://127.0.0.1:1/", "127.0.0.1 is a private or loopback address"],
     ["http://localhost/", "localhost is the local host"],

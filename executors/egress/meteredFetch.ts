@@ -12,7 +12,11 @@
  *
  * Redirects are not followed here (`redirect: "manual"`): the executor's own fetch follows
  * them with a new request through this gateway, so every hop's destination is checked.
+ *
+ * A run with an allow list (allowList.ts) gets a 403 for any host not on it, before the
+ * upstream is called and so with nothing counted; every redirect hop is matched again.
  */
+import { allowListed, describeAllowList } from "./allowList.ts";
 import { refusedDestination } from "./destination.ts";
 
 export interface EgressUsage {
@@ -34,13 +38,25 @@ export interface MeteredFetchDeps {
 /** The body of every refusal starts with this, so a script (and a test) can tell it from an upstream's answer. */
 export const REFUSAL_PREFIX = "cubicle egress:";
 
-export async function meteredFetch(request: Request, deps: MeteredFetchDeps): Promise<Response> {
+/**
+ * `allow` is the run's normalised allow list (allowList.ts), or null for any public host.
+ */
+export async function meteredFetch(
+  request: Request,
+  deps: MeteredFetchDeps,
+  allow: readonly string[] | null = null,
+): Promise<Response> {
   const url = new URL(request.url);
   const refused = refusedDestination(url);
   if (refused)
     return gatewayError(
       403,
       `${REFUSAL_PREFIX} refused ${url.origin}: ${refused}; executors may reach only the public internet`,
+    );
+  if (allow && !allowListed(url, allow))
+    return gatewayError(
+      403,
+      `${REFUSAL_PREFIX} refused ${url.origin}: not in this run's allow list (${describeAllowList(allow)})`,
     );
 
   let sentBytes = 0;

@@ -9,6 +9,7 @@ import { PLANS } from "../../../tenants/account/plans.ts";
 import { call, createKey, createWorkspace, json, signup } from "../../test/client.ts";
 
 interface Result {
+  id: string;
   status: string;
   exitCode: number | null;
   stdout: string;
@@ -30,7 +31,7 @@ async function proTenant() {
   return tenant;
 }
 
-const exec = async (key: string, workspaceId: string, command: string, egress = true) =>
+const exec = async (key: string, workspaceId: string, command: string, egress: boolean | { allow: string[] } = true) =>
   json<Result>(
     await call("POST", `/v1/workspaces/${workspaceId}/exec`, { key, json: { executor: "shell", command, egress } }),
   );
@@ -108,11 +109,70 @@ describe("shell runs with egress", () => {
     expect(await egressEvents(key, 0)).toEqual([]);
   });
 
+  it("with an allow list, reach listed hosts (billed) and nothing else (refused, unbilled)", async () => {
+    const { key, keyId } = await proTenant();
+    const workspaceId = await createWorkspace(key);
+    const allowed = await exec(key, workspaceId, "curl -s http://upstream.test/bytes/10", { allow: ["UPSTREAM.test"] });
+    expect(allowed).toMatchObject({ status: "completed", exitCode: 0, stdout: "x".repeat(10) });
+    // The record shows what the run could reach, normalised.
+    const record = await json<{ egress: unknown }>(
+      await call("GET", `/v1/workspaces/${workspaceId}/execs/${allowed.id}`, { key }),
+    );
+    expect(record.egress).toEqual({ allow: ["upstream.test"] });
+    expect(await egressEvents(key, 1)).toEqual([
+      expect.objectContaining({ meter: "egress_bytes", quantity: 10, workspaceId, keyId, executor: "shell" }),
+    ]);
+    // Same workspace and key, another list: a run never lands in an isolate holding another run's list.
+    const refused = await exec(key, workspaceId, "curl -s http://upstream.test/bytes/20", { allow: ["other.test"] });
+    expect(refused.stdout).toBe(
+      "cubicle egress: refused http://upstream.test: not in this run's allow list (other.test)\n",
+    );
+    const wildcard = await exec(key, workspaceId, "curl -s http://upstream.test/bytes/30", {
+      allow: ["*.upstream.test"],
+    });
+    expect(wildcard.stdout).toContain("not in this run's allow list (*.upstream.test)");
+    const wrongPort = await exec(key, workspaceId, "curl -s http://upstream.test/bytes/40", {
+      allow: ["upstream.test:443"],
+    });
+    expect(wrongPort.stdout).toContain("not in this run's allow list (upstream.test:443)");
+    // Only the first run crossed: the refused ones are billed nothing (give them time to show up).
+    expect((await egressEvents(key, 2)).map((e) => e.quantity)).toEqual([10]);
+    // And a run with no list, after all those, is not held to any of them.
+    const open = await exec(key, workspaceId, "curl -s http://upstream.test/bytes/5", true);
+    expect(open.stdout).toBe("x".repeat(5));
+    const openRecord = await json<{ egress: unknown }>(
+      await call("GET", `/v1/workspaces/${workspaceId}/execs/${open.id}`, { key }),
+    );
+    expect(openRecord.egress).toBe(true);
+  });
+
+  it("with an allow list, refuse a redirect from a listed host to an unlisted one", async () => {
+    const { key } = await proTenant();
+    const workspaceId = await createWorkspace(key);
+    const ran = await exec(
+      key,
+      workspaceId,
+      "curl -s -L 'http://upstream.test/redirect?to=http://other.test/bytes/5'",
+      {
+        allow: ["upstream.test"],
+      },
+    );
+    expect(ran.stdout).toContain(
+      "cubicle egress: refused http://other.test: not in this run's allow list (upstream.test)",
+    );
+    // The redirect itself had no body, and the refused hop moved none: nothing billed.
+    expect(await egressEvents(key, 0)).toEqual([]);
+  });
+
   it("without egress, a run has no network at all", async () => {
     const { key } = await proTenant();
     const workspaceId = await createWorkspace(key);
     const ran = await exec(key, workspaceId, "curl -s http://upstream.test/bytes/10", false);
     expect(ran).toMatchObject({ status: "failed", exitCode: 127 });
+    const record = await json<{ egress: unknown }>(
+      await call("GET", `/v1/workspaces/${workspaceId}/execs/${ran.id}`, { key }),
+    );
+    expect(record.egress).toBe(false);
     expect(ran.stderr).toContain("curl: command not found");
     expect(await egressEvents(key, 0)).toEqual([]);
   });

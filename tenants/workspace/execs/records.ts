@@ -6,6 +6,7 @@
  */
 
 import type { ExecOutcome, ExecStatus, OutputStream } from "../../../executors/contract.ts";
+import type { EgressPolicy } from "../../../executors/egress/allowList.ts";
 import { execLimits } from "../../../executors/limits.ts";
 
 export const EXEC_MIGRATION = [
@@ -38,14 +39,18 @@ export const EXEC_MIGRATION = [
 /** Version 2: the path prefix a run was confined to, so a confined credential sees only such runs. */
 export const EXEC_MIGRATION_2 = ["ALTER TABLE execs ADD COLUMN path_prefix TEXT"];
 
+/** Version 3: what the run could reach (its egress policy as JSON; NULL for no network). */
+export const EXEC_MIGRATION_3 = ["ALTER TABLE execs ADD COLUMN egress TEXT"];
+
 /** Creates and upgrades the exec tables; versioned in `meta` beside the filesystem's schema version. */
 export function migrateExecs(sql: SqlStorage): void {
   const version =
     sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'exec_schema_version'").toArray()[0]?.value ?? 0;
-  if (version >= 2) return;
+  if (version >= 3) return;
   if (version < 1) for (const statement of EXEC_MIGRATION) sql.exec(statement);
-  for (const statement of EXEC_MIGRATION_2) sql.exec(statement);
-  sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('exec_schema_version', 2)");
+  if (version < 2) for (const statement of EXEC_MIGRATION_2) sql.exec(statement);
+  for (const statement of EXEC_MIGRATION_3) sql.exec(statement);
+  sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('exec_schema_version', 3)");
 }
 
 export type ExecState = "running" | ExecStatus;
@@ -73,6 +78,11 @@ export interface ExecRecord {
    * of any other run may show files it cannot read.
    */
   pathPrefix: string | null;
+  /**
+   * What the run could reach, as the request says it: false (no network, also for runs
+   * recorded before this was kept), true (any public host), or the normalised allow list.
+   */
+  egress: boolean | { allow: string[] };
 }
 
 export interface OutputEvent {
@@ -97,6 +107,7 @@ type Row = {
   key_id: string | null;
   output_max: number;
   path_prefix: string | null;
+  egress: string | null;
 };
 
 const TRUNCATION_MARKER = (bytes: number) =>
@@ -115,11 +126,12 @@ export class ExecRecords {
     keyId: string | null,
     outputBytesMax: number,
     pathPrefix: string | null = null,
+    egress: EgressPolicy | null = null,
   ): ExecRecord {
     const summary = (source.split("\n")[0] ?? "").slice(0, 200);
     this.sql.exec(
-      `INSERT INTO execs (id, executor, summary, status, started_ms, key_id, output_max, path_prefix)
-       VALUES (?, ?, ?, 'running', ?, ?, ?, ?)`,
+      `INSERT INTO execs (id, executor, summary, status, started_ms, key_id, output_max, path_prefix, egress)
+       VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
       id,
       executor,
       summary,
@@ -127,6 +139,7 @@ export class ExecRecords {
       keyId,
       Math.min(outputBytesMax, execLimits.outputBytesMax),
       pathPrefix,
+      egress === null ? null : JSON.stringify(egress),
     );
     return this.get(id) as ExecRecord;
   }
@@ -284,7 +297,15 @@ function toRecord(row: Row): ExecRecord {
     truncated: row.truncated === 1,
     nextSeq: row.next_seq,
     pathPrefix: row.path_prefix,
+    egress: egressOf(row.egress),
   };
   if (row.result !== null) record.resultJson = row.result;
   return record;
+}
+
+/** The stored policy in the request's shape: false, true, or `{ allow }`. */
+function egressOf(stored: string | null): ExecRecord["egress"] {
+  if (stored === null) return false;
+  const { allow } = JSON.parse(stored) as EgressPolicy;
+  return allow === null ? true : { allow };
 }
