@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { admissionBench } from "./admission.bench.ts";
 import { filesystemBench } from "./filesystem.bench.ts";
 import { gatewayBench } from "./gateway.bench.ts";
+import { javascriptBench } from "./javascript.bench.ts";
 import { shellBench } from "./shell.bench.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -18,6 +19,7 @@ const benches: Record<string, () => Promise<string>> = {
   admission: admissionBench,
   filesystem: filesystemBench,
   shell: shellBench,
+  javascript: javascriptBench,
 };
 
 const sections: string[] = [];

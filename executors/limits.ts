@@ -23,4 +23,16 @@ export const execLimits = {
   /** just-bash: loop iterations and commands per run, against runaway scripts. */
   shellLoopIterationsMax: 1_000_000,
   shellCommandsMax: 100_000,
+  /** javascript: the module's return value as JSON; it is stored in the exec record's row and answered inline. */
+  javascriptResultBytesMax: 1024 * 1024,
+  /** javascript: workspace modules one run may import (all read before the Worker starts, one RPC each). */
+  javascriptModulesMax: 256,
+  /** javascript: how deep relative imports may nest; deeper chains are almost always a cycle of generated paths. */
+  javascriptImportDepthMax: 32,
+  /** javascript: source of all modules together; the isolate compiles every one before the run starts. */
+  javascriptModuleBytesMax: 8 * 1024 * 1024,
+  /** javascript: CPU time of one run (the isolate's `limits.cpuMs`), as the Workers platform's own default. */
+  javascriptCpuMsMax: 30_000,
+  /** javascript: runs at once per workspace; each is an isolate of up to 128 MB in the workspace object's process. */
+  javascriptRunsPerWorkspaceMax: 8,
 } as const;

@@ -2,7 +2,8 @@
  * Which executors this deployment can run, built for one workspace object. The object
  * passes its file capability; each executor decides how its sandbox reaches it.
  */
-import type { Executor, ExecutorName, WorkspaceFsApi } from "./contract.ts";
+import type { Executor, ExecutorName, WorkspaceFsApi, WorkspaceToolsApi } from "./contract.ts";
+import { createJavascriptExecutor } from "./javascript/JavascriptExecutor.ts";
 import { createShellExecutor } from "./shell/ShellExecutor.ts";
 
 export interface ExecutorContext {
@@ -10,6 +11,8 @@ export interface ExecutorContext {
   loader: WorkerLoader;
   /** This workspace's filesystem, as a capability (an RpcTarget the sandbox may call). */
   fs: WorkspaceFsApi;
+  /** Publishing from the run (artifacts, share links), bound to this workspace and the run's credential. */
+  tools: WorkspaceToolsApi;
   /**
    * Which warm sandbox to reuse: the tenant. A tenant's workspaces share warm isolates (so a
    * new workspace's first command is not a cold start); tenants never do. Each run still
@@ -30,9 +33,10 @@ export interface Outbound {
   /** Becomes the sandbox's `globalOutbound`: every fetch it makes goes here. */
   fetcher: Fetcher;
   /**
-   * Names who the fetcher bills (`<workspace>:<key>`). A sandbox's outbound is fixed when its
-   * isolate is created, so executors add this to the warm isolate's id: a sandbox is reused
-   * only by runs its outbound attributes correctly.
+   * Names who the fetcher bills and what it lets through (`<workspace>:<key>:any`, or
+   * `…:allow-<digest of the allow list>`). A sandbox's outbound is fixed when its isolate is
+   * created, so executors add this to the warm isolate's id: a sandbox is reused only by runs
+   * its outbound attributes correctly and holds to their own allow list.
    */
   attribution: string;
 }
@@ -43,6 +47,7 @@ export function createExecutor(name: ExecutorName, context: ExecutorContext): Ex
     case "shell":
       return createShellExecutor(context);
     case "javascript":
+      return createJavascriptExecutor(context);
     case "container":
       return null;
   }
