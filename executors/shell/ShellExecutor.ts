@@ -2,7 +2,8 @@
  * The shell executor as the workspace object drives it: each run goes to a warm Dynamic
  * Worker (loadGuest.ts) with this run's file capability and output sink. Runs without
  * network share the tenant's isolate; runs with it get one per outbound attribution
- * (workspace and key), because the isolate's outbound bills whoever it was created for.
+ * (workspace, key and allow list), because the isolate's outbound bills whoever it was
+ * created for and lets through only what that run was allowed.
  */
 import type { ExecOutcome, ExecRequest, Executor, OutputSink } from "../contract.ts";
 import type { ExecutorContext } from "../registry.ts";
@@ -18,7 +19,8 @@ export function createShellExecutor(context: ExecutorContext): Executor {
       version: shellGuestCode.version,
     });
   return {
-    run: (request: ExecRequest, sink: OutputSink): Promise<ExecOutcome> => guest().run(request, sink, context.fs),
+    run: (request: ExecRequest, sink: OutputSink): Promise<ExecOutcome> =>
+      guest().run(request, sink, context.fs, context.tools),
     kill: (execId: string) => guest().kill(execId),
   };
 }

@@ -5,7 +5,8 @@
  * that may reach the network never shares an isolate with one that may not (the outbound is
  * fixed when the isolate is created), and a new guest build never reuses an isolate holding
  * the old one. The isolate key is the tenant, plus the outbound's attribution when there is
- * one (ShellExecutor.ts), so an isolate with network bills one workspace and key. The Worker
+ * one (ShellExecutor.ts), so an isolate with network bills one workspace and key and holds
+ * to one allow list. The Worker
  * Loader keeps the isolate warm between runs and may drop it at any time; the guest keeps
  * nothing between runs that matters.
  *
@@ -15,7 +16,7 @@
  * hold if it survives the isolate being rebuilt: a Durable Object stub or a loopback
  * entrypoint (`ctx.exports.SomeEntrypoint({ props })`), not an RpcTarget (DataCloneError).
  */
-import type { ExecOutcome, ExecRequest, OutputSink, WorkspaceFsApi } from "../contract.ts";
+import type { ExecOutcome, ExecRequest, OutputSink, WorkspaceFsApi, WorkspaceToolsApi } from "../contract.ts";
 
 export interface ShellGuestOptions {
   /** Which warm isolate to reuse (see above and registry.ts); never shown to the guest. */
@@ -40,8 +41,8 @@ export interface ShellGuestOptions {
  * recursive type (ExecOutcome's JsonValue) is involved.
  */
 export interface ShellGuestStub {
-  /** Runs the request; `fs`, when given, is the file capability for this run only. */
-  run(request: ExecRequest, sink: OutputSink, fs?: WorkspaceFsApi): Promise<ExecOutcome>;
+  /** Runs the request; `fs` and `tools`, when given, are the file and publishing capabilities for this run only. */
+  run(request: ExecRequest, sink: OutputSink, fs?: WorkspaceFsApi, tools?: WorkspaceToolsApi): Promise<ExecOutcome>;
   /** Stops a run (cancelled, 137) at its next statement; unknown ids are ignored. */
   kill(execId: string): Promise<void>;
 }

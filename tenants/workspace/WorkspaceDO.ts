@@ -15,11 +15,14 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Executor } from "../../executors/contract.ts";
+import { allowListDigest, type EgressPolicy } from "../../executors/egress/allowList.ts";
 import { createExecutor, type Outbound } from "../../executors/registry.ts";
 import { ExecRunner, type StartExec } from "./execs/ExecRunner.ts";
 import { ExecRecords, migrateExecs } from "./execs/records.ts";
 import { WorkspaceFsTarget } from "./execs/WorkspaceFsTarget.ts";
+import { WorkspaceToolsTarget } from "./execs/WorkspaceToolsTarget.ts";
 import { workspaceLimits } from "./limits.ts";
+import { ownerOf, type ShareRequest, WorkspacePublishing } from "./publishing.ts";
 import { ConfinedVfs, type VfsOps } from "./vfs/ConfinedVfs.ts";
 import type { FsFailure, FsResult } from "./vfs/errors.ts";
 import type { BatchOp } from "./vfs/ops/batch.ts";
@@ -85,24 +88,34 @@ export class WorkspaceDO extends DurableObject<Env> {
   }
 
   /** The executor for a run, over this workspace's filesystem confined as the run is; null when unavailable here. */
-  private executor(start: StartExec): Executor | null {
+  private async executor(start: StartExec): Promise<Executor | null> {
     return createExecutor(start.executor, {
       loader: this.env.LOADER,
       fs: new WorkspaceFsTarget(this.vfs, { pathPrefix: start.pathPrefix }),
+      tools: new WorkspaceToolsTarget(this.publishing(), {
+        pathPrefix: start.pathPrefix,
+        baseUrl: start.baseUrl,
+        keyId: start.keyId,
+        credentialExpiresAt: start.credentialExpiresAt,
+      }),
       isolateKey: start.tenantId,
-      outbound: start.egress ? this.outbound(start) : null,
+      outbound: start.egress ? await this.outbound(start, start.egress) : null,
     });
   }
 
   /**
    * The metering egress gateway for a run that may reach the network (the tenant object
-   * admitted the run only if its plan allows egress), bound to who pays for the bytes.
+   * admitted the run only if its plan allows egress), bound to who pays for the bytes and
+   * to the run's allow list. The attribution names both (the list by its digest), so a warm
+   * isolate is only ever reused by runs billed to the same key and allowed the same hosts.
    */
-  private outbound(start: StartExec): Outbound {
+  private async outbound(start: StartExec, egress: EgressPolicy): Promise<Outbound> {
     const { tenantId, workspaceId, keyId, executor } = start;
+    const { allow } = egress;
+    const reach = allow === null ? "any" : `allow-${await allowListDigest(allow)}`;
     return {
-      fetcher: this.ctx.exports.EgressGateway({ props: { tenantId, workspaceId, keyId, executor } }),
-      attribution: `${workspaceId}:${keyId ?? "-"}`,
+      fetcher: this.ctx.exports.EgressGateway({ props: { tenantId, workspaceId, keyId, executor, allow } }),
+      attribution: `${workspaceId}:${keyId ?? "-"}:${reach}`,
     };
   }
 
@@ -128,6 +141,23 @@ export class WorkspaceDO extends DurableObject<Env> {
       keyId: start.keyId,
       storage: { sizeBytes: counters.sizeBytes, revision: counters.revision },
     });
+  }
+
+  // ── publishing ──────────────────────────────────────────────────────────────────────────
+  /** Publishes a file or directory as an artifact of this workspace's tenant (see publishing.ts). */
+  publishArtifact(path: string, prefix: Prefix = null) {
+    return this.publishing().publish(path, prefix);
+  }
+  /** Makes a share link to one file. */
+  shareFile(path: string, request: ShareRequest, prefix: Prefix = null) {
+    return this.publishing().share(path, request, prefix);
+  }
+
+  private publisher: WorkspacePublishing | undefined;
+  /** Made on first use: the owner comes from this object's name, which only named objects have. */
+  private publishing(): WorkspacePublishing {
+    this.publisher ??= new WorkspacePublishing(this.env, this.vfs, ownerOf(this.ctx.id.name), (p) => this.fs(p));
+    return this.publisher;
   }
 
   // ── reads ───────────────────────────────────────────────────────────────────────────────

@@ -8,6 +8,7 @@ import { idempotency } from "../middleware/idempotency.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, IdempotencyHeaders, WorkspaceParams } from "../schemas.ts";
 import { services } from "../services.ts";
+import { EgressField, egressPolicy } from "./execEgress.ts";
 import { execCwd, SSE_HEADERS, wantsEventStream, withResult } from "./execShared.ts";
 import { workspaceObject } from "./filePath.ts";
 
@@ -54,7 +55,7 @@ const ExecBody = z
       description: "Output kept for this run; past it a truncation marker is written and output is dropped.",
     }),
     background: z.boolean().default(false),
-    egress: z.boolean().default(false).openapi({ description: "Allow network access (plans that include it)." }),
+    egress: EgressField,
   })
   .superRefine((body, ctx) => {
     if (body.executor === "javascript" ? !body.code : !body.command) {
@@ -108,6 +109,7 @@ export function registerExecCreate(app: App) {
     const body = c.req.valid("json");
     const principal = c.get("principal");
     const cwd = execCwd(body.cwd, principal.pathPrefix);
+    const egress = egressPolicy(body.egress);
     const { object, recordStats } = await workspaceObject(c, workspaceId);
     const stream = wantsEventStream(c);
     const execId = newId("ex");
@@ -117,7 +119,8 @@ export function registerExecCreate(app: App) {
       execId,
       executor: body.executor,
       timeoutMs: body.timeoutMs,
-      egress: body.egress,
+      // The plan's egress gate covers any network at all, allow list or not.
+      egress: egress !== null,
       workspaceId,
       keyId: principal.keyId,
     });
@@ -137,16 +140,19 @@ export function registerExecCreate(app: App) {
       stdin: new TextEncoder().encode(body.stdin ?? ""),
       timeoutMs: grant.timeoutMs,
       outputBytesMax: body.outputBytesMax,
-      egress: body.egress,
+      egress,
       tenantId: principal.tenantId,
       workspaceId,
       keyId: principal.keyId,
       background: body.background || stream,
       pathPrefix: principal.pathPrefix,
+      baseUrl: new URL(c.req.url).origin,
+      credentialExpiresAt: principal.expiresAt,
     });
     if ("ok" in started) {
       await usage.releaseRun(principal.tenantId, execId);
-      throw new ApiError("executor_unavailable", started.message);
+      const retry = started.code === "rate_limited" ? { headers: { "retry-after": "1" } } : {};
+      throw new ApiError(started.code, started.message, retry);
     }
     if (stream) return new Response(await object.watchExec(execId, 0), { headers: SSE_HEADERS });
     // A run may have written files: mirror the counters the index shows in lists.

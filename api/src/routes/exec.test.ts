@@ -45,6 +45,30 @@ describe("POST /v1/workspaces/{id}/exec", () => {
     expect(listed.data.map((r) => r.id)).toEqual([execId]);
   });
 
+  it("points at each invalid egress allow list entry", async () => {
+    const { exec } = await workspace();
+    const allow = ["api.github.com", "*.npmjs.org", "https://example.com", "10.0.0.1", "a.*.example", "[::1]:80"];
+    const problem = await expectProblem(await exec({ command: "true", egress: { allow } }), 400, "validation_failed");
+    expect(problem.errors).toEqual([
+      { in: "body", pointer: "/egress/allow/2", detail: expect.stringContaining("not a URL") },
+      { in: "body", pointer: "/egress/allow/3", detail: expect.stringContaining("10.0.0.1 is a private") },
+      { in: "body", pointer: "/egress/allow/4", detail: expect.stringContaining("whole first label") },
+      { in: "body", pointer: "/egress/allow/5", detail: expect.stringContaining("[::1] is a private") },
+    ]);
+    const tooMany = Array.from({ length: 65 }, (_, i) => `h${i}.example`);
+    const shapes: [unknown, string][] = [
+      [{ allow: tooMany }, "/egress/allow"],
+      [{ allow: [] }, "/egress/allow"],
+      [{ allow: "api.github.com" }, "/egress"],
+      [{ allow: ["api.github.com"], deny: [] }, "/egress"],
+      ["yes", "/egress"],
+    ];
+    for (const [egress, pointer] of shapes) {
+      const shape = await expectProblem(await exec({ command: "true", egress }), 400, "validation_failed");
+      expect(shape.errors).toEqual([expect.objectContaining({ in: "body", pointer })]);
+    }
+  });
+
   it("leaves a finished run as it was when killed", async () => {
     const { key, id, exec } = await workspace();
     const ran = await json<Result>(await exec({ command: "echo hi" }));
@@ -71,12 +95,19 @@ describe("POST /v1/workspaces/{id}/exec", () => {
     await expectProblem(await exec({ command: "pwd", timeoutMs: 10 * 60 * 60 * 1000 }), 400, "validation_failed");
     const egress = await expectProblem(await exec({ command: "true", egress: true }), 403, "forbidden");
     expect(egress.detail).toContain("not part of the free plan");
-    const js = await expectProblem(
-      await exec({ executor: "javascript", code: "export default () => 1" }),
+    // An allow list is network too: the free plan gets none.
+    const listed = await expectProblem(
+      await exec({ command: "true", egress: { allow: ["api.github.com"] } }),
+      403,
+      "forbidden",
+    );
+    expect(listed.detail).toContain("not part of the free plan");
+    const container = await expectProblem(
+      await exec({ executor: "container", command: "true" }),
       503,
       "executor_unavailable",
     );
-    expect(js.detail).toContain("javascript");
+    expect(container.detail).toContain("container");
   });
 
   it("answers 404 for an exec id from another workspace", async () => {

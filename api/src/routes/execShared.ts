@@ -28,6 +28,10 @@ export const ExecRecordView = z
       description:
         "The path prefix the run's token was confined to (so was the run), or null. A confined token sees only runs confined at or under its own prefix.",
     }),
+    egress: z.union([z.boolean(), z.object({ allow: z.array(z.string()) })]).openapi({
+      description:
+        "What the run could reach: `false` (no network), `true` (any public host) or `{ allow }`, its allow list as normalised (lowercase, punycode, deduplicated, sorted).",
+    }),
   })
   .openapi("ExecRecord");
 

@@ -131,6 +131,30 @@ const ROUTES: SecuredRoute[] = [
     scope: "exec",
     request: { json: {} },
   },
+  {
+    operationId: "publishArtifact",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/artifacts",
+    scope: "workspaces:read",
+    request: { json: { path: "/seed.txt" } },
+  },
+  { operationId: "listArtifacts", method: "GET", path: "/v1/artifacts", scope: "workspaces:read" },
+  { operationId: "getArtifact", method: "GET", path: "/v1/artifacts/{artifactId}", scope: "workspaces:read" },
+  {
+    operationId: "downloadArtifact",
+    method: "GET",
+    path: "/v1/artifacts/{artifactId}/download",
+    scope: "workspaces:read",
+  },
+  {
+    operationId: "createShare",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/shares",
+    scope: "workspaces:read",
+    request: { json: { path: "/seed.txt" } },
+  },
+  { operationId: "listShares", method: "GET", path: "/v1/workspaces/{workspaceId}/shares", scope: "workspaces:read" },
+  { operationId: "revokeShare", method: "DELETE", path: "/v1/shares/{shareId}", scope: "workspaces:read" },
   { operationId: "getUsage", method: "GET", path: "/v1/usage", scope: "billing:read" },
   { operationId: "listUsageEvents", method: "GET", path: "/v1/usage/events", scope: "billing:read" },
   { operationId: "getQuotas", method: "GET", path: "/v1/quotas", scope: "billing:read" },
@@ -180,7 +204,23 @@ async function pathFor(route: SecuredRoute, owner: TenantFixture): Promise<strin
     }
   }
   if (path.includes("{keyId}")) path = path.replace("{keyId}", (await createKey(owner.key, {})).id);
+  if (path.includes("{artifactId}")) path = path.replace("{artifactId}", await madeFrom(owner, "artifacts"));
+  if (path.includes("{shareId}")) path = path.replace("{shareId}", await madeFrom(owner, "shares"));
   return path;
+}
+
+/** An artifact or a share link of `/seed.txt` in a fresh workspace of `owner`. */
+async function madeFrom(owner: TenantFixture, kind: "artifacts" | "shares"): Promise<string> {
+  const workspaceId = await createWorkspace(owner.key);
+  expect(
+    (await call("PUT", `/v1/workspaces/${workspaceId}/files/seed.txt`, { key: owner.key, body: "seed" })).status,
+  ).toBe(200);
+  const made = await call("POST", `/v1/workspaces/${workspaceId}/${kind}`, {
+    key: owner.key,
+    json: { path: "/seed.txt" },
+  });
+  expect(made.status).toBeLessThan(300);
+  return (await json<{ id: string }>(made)).id;
 }
 
 let alice: TenantFixture;
@@ -263,13 +303,14 @@ describe.each(ROUTES)("$method $path", (route) => {
     });
   }
 
-  if (/\{(workspaceId|keyId|execId)\}/.test(route.path)) {
+  if (/\{(workspaceId|keyId|execId|artifactId|shareId)\}/.test(route.path)) {
     it("answers 404 for another tenant's id", async () => {
       await expectProblem(await send(alice.key, mallory), 404, "not_found");
     });
   }
 
-  if (route.path.includes("{workspaceId}")) {
+  // Artifacts and share links are read only through the workspace they came from.
+  if (/\{(workspaceId|artifactId|shareId)\}/.test(route.path)) {
     it("answers 404 to a key restricted to another workspace", async () => {
       await expectProblem(await send(await keyForOtherWorkspace(alice)), 404, "not_found");
     });

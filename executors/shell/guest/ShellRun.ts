@@ -12,12 +12,14 @@
  * command budget ends such a loop.
  */
 import { Bash, type BashExecResult } from "just-bash";
-import type { ExecOutcome, ExecRequest, OutputSink, WorkspaceFsApi } from "../../contract.ts";
+import type { ExecOutcome, ExecRequest, OutputSink, WorkspaceFsApi, WorkspaceToolsApi } from "../../contract.ts";
 import { execLimits } from "../../limits.ts";
 import { shellLimits } from "../limits.ts";
 import { latin1String, shellTextBytes } from "./bytes.ts";
+import { gitCommand } from "./gitCommand.ts";
 import { OutputDevice, outputDevicePath } from "./outputDevice.ts";
 import { OutputPump } from "./outputPump.ts";
+import { publishCommands } from "./publishCommands.ts";
 import { homeDir, ShellFs, workspaceMountPoint } from "./shellFs.ts";
 import { streamOutputTransform } from "./streamTransform.ts";
 import { WorkspaceFs } from "./workspaceFs.ts";
@@ -41,6 +43,8 @@ export class ShellRun {
     private readonly request: ExecRequest,
     private readonly sink: OutputSink,
     private readonly fs: WorkspaceFsApi,
+    /** Publishing (`publish`, `share`); null when the run was given none. */
+    private readonly tools: WorkspaceToolsApi | null = null,
   ) {}
 
   kill(): void {
@@ -148,6 +152,7 @@ export class ShellRun {
       fs,
       cwd,
       env: { HOME: homeDir, PATH: "/usr/bin:/bin", ...request.env, PWD: cwd },
+      customCommands: [...publishCommands(this.tools, workspaceMountPoint), gitCommand(this.fs)],
       executionLimits: {
         maxLoopIterations: execLimits.shellLoopIterationsMax,
         maxCommandCount: execLimits.shellCommandsMax,

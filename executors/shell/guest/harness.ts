@@ -44,7 +44,7 @@ let runs = 0;
 
 /** The guest; with egress, behind the real egress gateway, billing tenant `isolateKey`'s workspace `ws_test`. */
 export function guest(isolateKey = "test", egress = false) {
-  const props = { tenantId: isolateKey, workspaceId: "ws_test", keyId: null, executor: "shell" as const };
+  const props = { tenantId: isolateKey, workspaceId: "ws_test", keyId: null, executor: "shell" as const, allow: null };
   const outbound = egress ? exports.EgressGateway({ props }) : null;
   return shellGuest(env.LOADER, { isolateKey, outbound, ...shellGuestCode });
 }

@@ -10,7 +10,7 @@
  * the workspace is shared, as it is between any two processes.
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
-import type { ExecOutcome, ExecRequest, OutputSink, WorkspaceFsApi } from "../../contract.ts";
+import type { ExecOutcome, ExecRequest, OutputSink, WorkspaceFsApi, WorkspaceToolsApi } from "../../contract.ts";
 import { ShellRun } from "./ShellRun.ts";
 
 export interface ShellGuestEnv {
@@ -21,15 +21,23 @@ export default class ShellGuest extends WorkerEntrypoint<ShellGuestEnv> {
   /** Runs in this isolate, by exec id, so `kill` can reach them. */
   private static readonly running = new Map<string, ShellRun>();
 
-  /** Runs `request.command`, streaming output to `sink`; resolves when the run has ended and its output is written. */
-  async run(request: ExecRequest, sink: OutputSink, fs?: WorkspaceFsApi): Promise<ExecOutcome> {
+  /**
+   * Runs `request.command`, streaming output to `sink`; resolves when the run has ended and
+   * its output is written. `tools`, when given, backs the `publish` and `share` commands.
+   */
+  async run(
+    request: ExecRequest,
+    sink: OutputSink,
+    fs?: WorkspaceFsApi,
+    tools?: WorkspaceToolsApi,
+  ): Promise<ExecOutcome> {
     const capability = fs ?? this.env.FS;
     if (!capability)
       return { status: "failed", exitCode: 126, error: "no workspace filesystem was given to the shell" };
     if (ShellGuest.running.has(request.execId)) {
       return { status: "failed", exitCode: 126, error: `run ${request.execId} is already running` };
     }
-    const run = new ShellRun(request, sink, capability);
+    const run = new ShellRun(request, sink, capability, tools ?? null);
     ShellGuest.running.set(request.execId, run);
     try {
       return await run.run();

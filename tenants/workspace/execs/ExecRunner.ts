@@ -12,12 +12,19 @@ import type {
   OutputSink,
   OutputStream,
 } from "../../../executors/contract.ts";
+import type { EgressPolicy } from "../../../executors/egress/allowList.ts";
 import { execLimits } from "../../../executors/limits.ts";
 import type { ExecRecord, ExecRecords, OutputEvent } from "./records.ts";
 import { SSE_KEEPALIVE, sseFrame } from "./sse.ts";
 
 /** What the gateway asks for: the request plus who pays for it. */
-export interface StartExec extends ExecRequest {
+export interface StartExec extends Omit<ExecRequest, "egress"> {
+  /**
+   * What the run may reach: null for no network; `allow` null for any public host, else
+   * only the listed hosts (normalised, allowList.ts). The executor is told only whether it
+   * has network; the outbound gateway enforces the list.
+   */
+  egress: EgressPolicy | null;
   executor: ExecutorName;
   tenantId: string;
   workspaceId: string;
@@ -25,6 +32,10 @@ export interface StartExec extends ExecRequest {
   background: boolean;
   /** The path prefix the caller's credential is confined to; the run's file capability is confined to it too. */
   pathPrefix: string | null;
+  /** The request's public origin (`https://api.example.com`), for the URLs `publish` and `share` hand back. */
+  baseUrl: string;
+  /** When the caller's credential expires (RFC 3339), or null; share links made in the run expire no later. */
+  credentialExpiresAt: string | null;
 }
 
 export interface ExecResult {
@@ -38,6 +49,11 @@ export interface ExecResult {
   truncated: boolean;
   usage: { meter: string; quantity: number } | null;
 }
+
+/** Runs at once per workspace, for executors whose runs each hold an isolate in this object's process. */
+const runsPerWorkspaceMax: Partial<Record<ExecutorName, number>> = {
+  javascript: execLimits.javascriptRunsPerWorkspaceMax,
+};
 
 /** Grace after the executor's own timeout before the object gives up on it. */
 const BACKSTOP_GRACE_MS = 5_000;
@@ -55,26 +71,37 @@ class RecordingSink extends RpcTarget implements OutputSink {
 }
 
 export class ExecRunner {
-  private readonly running = new Map<string, { executor: Executor; done: Promise<ExecOutcome> }>();
+  private readonly running = new Map<string, { executor: Executor; done: Promise<ExecOutcome>; name: ExecutorName }>();
   private readonly wakers = new Map<string, Set<() => void>>();
   private finishedRuns = 0;
 
   constructor(
     readonly records: ExecRecords,
-    private readonly executorFor: (start: StartExec) => Executor | null,
+    private readonly executorFor: (start: StartExec) => Promise<Executor | null>,
     private readonly meter: (start: StartExec, record: ExecRecord) => Promise<void>,
     private readonly keepAlive: (work: Promise<unknown>) => void,
   ) {}
 
   /** Starts a run; answers when it ends, or at once (status `running`) for a background run. */
-  async start(start: StartExec): Promise<ExecResult | { ok: false; code: "executor_unavailable"; message: string }> {
-    const executor = this.executorFor(start);
+  async start(
+    start: StartExec,
+  ): Promise<ExecResult | { ok: false; code: "executor_unavailable" | "rate_limited"; message: string }> {
+    const executor = await this.executorFor(start);
     if (!executor)
       return {
         ok: false,
         code: "executor_unavailable",
         message: `the ${start.executor} executor is not available here`,
       };
+    // Checked after the last await before the run is registered, so concurrent starts cannot both pass.
+    const cap = runsPerWorkspaceMax[start.executor];
+    if (cap !== undefined && [...this.running.values()].filter((run) => run.name === start.executor).length >= cap) {
+      return {
+        ok: false,
+        code: "rate_limited",
+        message: `this workspace already has ${cap} ${start.executor} runs going, the most it may have at once; retry when one ends`,
+      };
+    }
     this.records.create(
       start.execId,
       start.executor,
@@ -82,6 +109,7 @@ export class ExecRunner {
       start.keyId,
       start.outputBytesMax,
       start.pathPrefix,
+      start.egress,
     );
     const sink = new RecordingSink((stream, data) =>
       this.notify(start.execId, this.records.append(start.execId, stream, data)),
@@ -97,10 +125,10 @@ export class ExecRunner {
       timeoutMs: start.timeoutMs,
       // One byte past what is stored, so the record sees the overflow and writes its marker.
       outputBytesMax: Math.min(start.outputBytesMax, execLimits.outputBytesMax) + 1,
-      egress: start.egress,
+      egress: start.egress !== null,
     };
     const done = this.drive(executor, request, sink, start);
-    this.running.set(start.execId, { executor, done });
+    this.running.set(start.execId, { executor, done, name: start.executor });
     if (start.background) {
       this.keepAlive(done);
       return this.result(start.execId);

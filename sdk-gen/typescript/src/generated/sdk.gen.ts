@@ -3,7 +3,7 @@
 
 import { client } from './client.gen.ts';
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client/index.ts';
-import type { BatchData, BatchErrors, BatchResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, ChmodData, ChmodErrors, ChmodResponses, CopyData, CopyErrors, CopyResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateWorkspaceData, CreateWorkspaceErrors, CreateWorkspaceResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, DeleteWorkspaceData, DeleteWorkspaceErrors, DeleteWorkspaceResponses, ExecData, ExecErrors, ExecResponses, FindData, FindErrors, FindResponses, GetAccountData, GetAccountErrors, GetAccountResponses, GetBillingData, GetBillingErrors, GetBillingResponses, GetExecData, GetExecErrors, GetExecOutputData, GetExecOutputErrors, GetExecOutputResponses, GetExecResponses, GetFileData, GetFileErrors, GetFileResponses, GetQuotasData, GetQuotasErrors, GetQuotasResponses, GetUpcomingInvoiceData, GetUpcomingInvoiceErrors, GetUpcomingInvoiceResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWorkspaceData, GetWorkspaceErrors, GetWorkspaceResponses, GrepData, GrepErrors, GrepResponses, HeadFileData, HeadFileErrors, HeadFileResponses, KillExecData, KillExecErrors, KillExecResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListExecsData, ListExecsErrors, ListExecsResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListPathData, ListPathErrors, ListPathResponses, ListUsageEventsData, ListUsageEventsErrors, ListUsageEventsResponses, ListWorkspacesData, ListWorkspacesErrors, ListWorkspacesResponses, MkdirData, MkdirErrors, MkdirResponses, MoveData, MoveErrors, MoveResponses, PutFileData, PutFileErrors, PutFileResponses, ReadlinkData, ReadlinkErrors, ReadlinkResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, SetSpendCapData, SetSpendCapErrors, SetSpendCapResponses, SignupData, SignupErrors, SignupResponses, StatPathData, StatPathErrors, StatPathResponses, SymlinkData, SymlinkErrors, SymlinkResponses, TruncateData, TruncateErrors, TruncateResponses, UpdateWorkspaceData, UpdateWorkspaceErrors, UpdateWorkspaceResponses } from './types.gen.ts';
+import type { BatchData, BatchErrors, BatchResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, ChmodData, ChmodErrors, ChmodResponses, CopyData, CopyErrors, CopyResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateShareData, CreateShareErrors, CreateShareResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateWorkspaceData, CreateWorkspaceErrors, CreateWorkspaceResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, DeleteWorkspaceData, DeleteWorkspaceErrors, DeleteWorkspaceResponses, DownloadArtifactData, DownloadArtifactErrors, DownloadArtifactResponses, ExecData, ExecErrors, ExecResponses, FindData, FindErrors, FindResponses, GetAccountData, GetAccountErrors, GetAccountResponses, GetArtifactData, GetArtifactErrors, GetArtifactResponses, GetBillingData, GetBillingErrors, GetBillingResponses, GetExecData, GetExecErrors, GetExecOutputData, GetExecOutputErrors, GetExecOutputResponses, GetExecResponses, GetFileData, GetFileErrors, GetFileResponses, GetQuotasData, GetQuotasErrors, GetQuotasResponses, GetUpcomingInvoiceData, GetUpcomingInvoiceErrors, GetUpcomingInvoiceResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWorkspaceData, GetWorkspaceErrors, GetWorkspaceResponses, GrepData, GrepErrors, GrepResponses, HeadFileData, HeadFileErrors, HeadFileResponses, KillExecData, KillExecErrors, KillExecResponses, ListArtifactsData, ListArtifactsErrors, ListArtifactsResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListExecsData, ListExecsErrors, ListExecsResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListPathData, ListPathErrors, ListPathResponses, ListSharesData, ListSharesErrors, ListSharesResponses, ListUsageEventsData, ListUsageEventsErrors, ListUsageEventsResponses, ListWorkspacesData, ListWorkspacesErrors, ListWorkspacesResponses, MkdirData, MkdirErrors, MkdirResponses, MoveData, MoveErrors, MoveResponses, PublishArtifactData, PublishArtifactErrors, PublishArtifactResponses, PutFileData, PutFileErrors, PutFileResponses, ReadlinkData, ReadlinkErrors, ReadlinkResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RevokeShareData, RevokeShareErrors, RevokeShareResponses, SetSpendCapData, SetSpendCapErrors, SetSpendCapResponses, SignupData, SignupErrors, SignupResponses, StatPathData, StatPathErrors, StatPathResponses, SymlinkData, SymlinkErrors, SymlinkResponses, TruncateData, TruncateErrors, TruncateResponses, UpdateWorkspaceData, UpdateWorkspaceErrors, UpdateWorkspaceResponses } from './types.gen.ts';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -440,6 +440,91 @@ export const killExec = <ThrowOnError extends boolean = false>(options: Options<
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * Publish a file or directory as an immutable artifact
+ *
+ * Copies the files at `path` (a file, or every file under a directory; symlinks to files are followed) into an immutable, content-addressed artifact. The digest covers the sorted relative paths, sizes and contents, and the id is derived from it: publishing the same content again answers 200 with the same artifact. At most 1000 files and 536870912 bytes (413). Needs `workspaces:read`: it reads the workspace and changes nothing in it. A token confined to a path prefix may publish only inside it (403).
+ */
+export const publishArtifact = <ThrowOnError extends boolean = false>(options: Options<PublishArtifactData, ThrowOnError>): RequestResult<PublishArtifactResponses, PublishArtifactErrors, ThrowOnError> => (options.client ?? client).post<PublishArtifactResponses, PublishArtifactErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/artifacts',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List artifacts, newest first
+ *
+ * Summaries without file lists (`GET /v1/artifacts/{artifactId}` has them). A credential restricted to some workspaces or a path prefix lists only artifacts published from inside its reach.
+ */
+export const listArtifacts = <ThrowOnError extends boolean = false>(options?: Options<ListArtifactsData, ThrowOnError>): RequestResult<ListArtifactsResponses, ListArtifactsErrors, ThrowOnError> => (options?.client ?? client).get<ListArtifactsResponses, ListArtifactsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/artifacts',
+    ...options
+});
+
+/**
+ * Read an artifact's record: digest, files, size
+ *
+ * A credential restricted to some workspaces or a path prefix sees an artifact only if it was published from inside its reach; others answer 404.
+ */
+export const getArtifact = <ThrowOnError extends boolean = false>(options: Options<GetArtifactData, ThrowOnError>): RequestResult<GetArtifactResponses, GetArtifactErrors, ThrowOnError> => (options.client ?? client).get<GetArtifactResponses, GetArtifactErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/artifacts/{artifactId}',
+    ...options
+});
+
+/**
+ * Download an artifact as a tar.gz
+ *
+ * Streams a gzip-compressed POSIX tar of the artifact's files (regular files, mode 0644, paths relative to what was published; long names in pax records). Extract with `tar -xzf`.
+ */
+export const downloadArtifact = <ThrowOnError extends boolean = false>(options: Options<DownloadArtifactData, ThrowOnError>): RequestResult<DownloadArtifactResponses, DownloadArtifactErrors, ThrowOnError> => (options.client ?? client).get<DownloadArtifactResponses, DownloadArtifactErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/artifacts/{artifactId}/download',
+    ...options
+});
+
+/**
+ * List a workspace's live share links, newest first
+ *
+ * Links not yet expired or revoked, without their tokens (never stored). A token confined to a path prefix lists only links inside it.
+ */
+export const listShares = <ThrowOnError extends boolean = false>(options: Options<ListSharesData, ThrowOnError>): RequestResult<ListSharesResponses, ListSharesErrors, ThrowOnError> => (options.client ?? client).get<ListSharesResponses, ListSharesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/shares',
+    ...options
+});
+
+/**
+ * Make a public link to one file
+ *
+ * Answers a URL, `/s/<token>`, that serves the file's current bytes to anyone holding it, without a credential, until it expires (`ttlSeconds`, 1…604800, default 3600; clamped to the caller's own expiry), is revoked (`DELETE /v1/shares/{shareId}`), or the API key behind the caller is revoked. A token confined to a path prefix may share only inside it (403), and its links read through that prefix. The token is shown only in this response.
+ */
+export const createShare = <ThrowOnError extends boolean = false>(options: Options<CreateShareData, ThrowOnError>): RequestResult<CreateShareResponses, CreateShareErrors, ThrowOnError> => (options.client ?? client).post<CreateShareResponses, CreateShareErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/shares',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Revoke a share link
+ *
+ * The link answers 404 from the next request on, everywhere (each use reads the link's row). Links of workspaces or paths outside the caller's reach answer 404.
+ */
+export const revokeShare = <ThrowOnError extends boolean = false>(options: Options<RevokeShareData, ThrowOnError>): RequestResult<RevokeShareResponses, RevokeShareErrors, ThrowOnError> => (options.client ?? client).delete<RevokeShareResponses, RevokeShareErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/shares/{shareId}',
+    ...options
 });
 
 /**

@@ -223,6 +223,12 @@ export type ExecRecord = {
      * The path prefix the run's token was confined to (so was the run), or null. A confined token sees only runs confined at or under its own prefix.
      */
     pathPrefix: string | null;
+    /**
+     * What the run could reach: `false` (no network), `true` (any public host) or `{ allow }`, its allow list as normalised (lowercase, punycode, deduplicated, sorted).
+     */
+    egress: boolean | {
+        allow: Array<string>;
+    };
 };
 
 export type OutputPage = {
@@ -242,6 +248,61 @@ export type OutputEvent = {
      * The exact bytes, when they are not valid UTF-8.
      */
     base64?: string;
+};
+
+export type Artifact = ArtifactSummary & {
+    /**
+     * Paths relative to what was published, sorted by their UTF-8 bytes.
+     */
+    files: Array<{
+        path: string;
+        size: number;
+    }>;
+};
+
+export type ArtifactSummary = {
+    id: string;
+    digest: string;
+    fileCount: number;
+    bytes: number;
+    createdAt: string;
+    /**
+     * This artifact's record.
+     */
+    url: string;
+    /**
+     * The files as a tar.gz.
+     */
+    downloadUrl: string;
+};
+
+export type ArtifactPage = {
+    data: Array<ArtifactSummary>;
+    nextCursor: string | null;
+};
+
+export type NewShare = Share & {
+    /**
+     * `<origin>/s/<token>`: anyone holding it may GET the file until it expires or is revoked.
+     */
+    url: string;
+    /**
+     * The link's token (a JWT); shown only in this response.
+     */
+    token: string;
+};
+
+export type Share = {
+    id: string;
+    workspaceId: string;
+    path: string;
+    createdAt: string;
+    expiresAt: string;
+};
+
+export type SharePage = {
+    data: Array<Share>;
+    nextCursor: string | null;
 };
 
 export type UsageReport = {
@@ -1996,9 +2057,14 @@ export type ExecData = {
         outputBytesMax?: number;
         background?: boolean;
         /**
-         * Allow network access (plans that include it).
+         * Network access, on plans that include egress. `false` (the default): none. `true`: any public host. `{ allow: [...] }`: only these hosts; any other request, redirect hops included, gets a 403 whose body starts `cubicle egress: refused <origin>: not in this run's allow list`, and is not billed. Private and loopback addresses are refused either way.
          */
-        egress?: boolean;
+        egress?: boolean | {
+            /**
+             * 1 to 64 hosts the run may reach, each `host`, `*.domain` or a public IP literal (`[…]` for IPv6), optionally with `:port` (without one, any port; http and https alike). `*.npmjs.org` matches every subdomain of npmjs.org at any depth, but not npmjs.org itself. Entries are normalised as URL hosts are (lowercase, IDNA to punycode, trailing dot dropped).
+             */
+            allow: Array<string>;
+        };
     };
     headers?: {
         /**
@@ -2240,6 +2306,324 @@ export type KillExecResponses = {
 };
 
 export type KillExecResponse = KillExecResponses[keyof KillExecResponses];
+
+export type PublishArtifactData = {
+    body: {
+        path: string;
+    };
+    path: {
+        workspaceId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/artifacts';
+};
+
+export type PublishArtifactErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Payload too large
+     */
+    413: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type PublishArtifactError = PublishArtifactErrors[keyof PublishArtifactErrors];
+
+export type PublishArtifactResponses = {
+    /**
+     * Already published: the existing artifact
+     */
+    200: Artifact;
+    /**
+     * Published
+     */
+    201: Artifact;
+};
+
+export type PublishArtifactResponse = PublishArtifactResponses[keyof PublishArtifactResponses];
+
+export type ListArtifactsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        limit?: number;
+        cursor?: string;
+    };
+    url: '/v1/artifacts';
+};
+
+export type ListArtifactsErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type ListArtifactsError = ListArtifactsErrors[keyof ListArtifactsErrors];
+
+export type ListArtifactsResponses = {
+    /**
+     * A page of artifacts
+     */
+    200: ArtifactPage;
+};
+
+export type ListArtifactsResponse = ListArtifactsResponses[keyof ListArtifactsResponses];
+
+export type GetArtifactData = {
+    body?: never;
+    path: {
+        artifactId: string;
+    };
+    query?: never;
+    url: '/v1/artifacts/{artifactId}';
+};
+
+export type GetArtifactErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type GetArtifactError = GetArtifactErrors[keyof GetArtifactErrors];
+
+export type GetArtifactResponses = {
+    /**
+     * The artifact
+     */
+    200: Artifact;
+};
+
+export type GetArtifactResponse = GetArtifactResponses[keyof GetArtifactResponses];
+
+export type DownloadArtifactData = {
+    body?: never;
+    path: {
+        artifactId: string;
+    };
+    query?: never;
+    url: '/v1/artifacts/{artifactId}/download';
+};
+
+export type DownloadArtifactErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type DownloadArtifactError = DownloadArtifactErrors[keyof DownloadArtifactErrors];
+
+export type DownloadArtifactResponses = {
+    /**
+     * The archive
+     */
+    200: Blob | File;
+};
+
+export type DownloadArtifactResponse = DownloadArtifactResponses[keyof DownloadArtifactResponses];
+
+export type ListSharesData = {
+    body?: never;
+    path: {
+        workspaceId: string;
+    };
+    query?: {
+        limit?: number;
+        cursor?: string;
+    };
+    url: '/v1/workspaces/{workspaceId}/shares';
+};
+
+export type ListSharesErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type ListSharesError = ListSharesErrors[keyof ListSharesErrors];
+
+export type ListSharesResponses = {
+    /**
+     * A page of links
+     */
+    200: SharePage;
+};
+
+export type ListSharesResponse = ListSharesResponses[keyof ListSharesResponses];
+
+export type CreateShareData = {
+    body: {
+        path: string;
+        ttlSeconds?: number;
+    };
+    path: {
+        workspaceId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/shares';
+};
+
+export type CreateShareErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Conflict
+     */
+    409: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type CreateShareError = CreateShareErrors[keyof CreateShareErrors];
+
+export type CreateShareResponses = {
+    /**
+     * The link
+     */
+    201: NewShare;
+};
+
+export type CreateShareResponse = CreateShareResponses[keyof CreateShareResponses];
+
+export type RevokeShareData = {
+    body?: never;
+    path: {
+        shareId: string;
+    };
+    query?: never;
+    url: '/v1/shares/{shareId}';
+};
+
+export type RevokeShareErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+};
+
+export type RevokeShareError = RevokeShareErrors[keyof RevokeShareErrors];
+
+export type RevokeShareResponses = {
+    /**
+     * Revoked
+     */
+    204: void;
+};
+
+export type RevokeShareResponse = RevokeShareResponses[keyof RevokeShareResponses];
 
 export type GetUsageData = {
     body?: never;
