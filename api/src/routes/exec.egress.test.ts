@@ -177,3 +177,47 @@ describe("shell runs with egress", () => {
     expect(await egressEvents(key, 0)).toEqual([]);
   });
 });
+
+describe("javascript runs with egress", () => {
+  const run = async (key: string, workspaceId: string, url: string, egress: boolean | { allow: string[] }) =>
+    json<Result & { result?: { status: number; bytes: number; text: string } | { error: string } }>(
+      await call("POST", `/v1/workspaces/${workspaceId}/exec`, {
+        key,
+        json: {
+          executor: "javascript",
+          code: `export default async function ({ url }) {
+            try {
+              const response = await fetch(url);
+              const text = await response.text();
+              return { status: response.status, bytes: text.length, text: text.slice(0, 200) };
+            } catch (error) {
+              return { error: String(error) };
+            }
+          }`,
+          input: { url },
+          egress,
+        },
+      }),
+    );
+
+  it("go through the same metering gateway and allow list as the shell", async () => {
+    const { key } = await proTenant();
+    const workspaceId = await createWorkspace(key);
+
+    const allowed = await run(key, workspaceId, "http://upstream.test/bytes/1234", { allow: ["upstream.test"] });
+    expect(allowed.result).toMatchObject({ status: 200, bytes: 1234 });
+    const events = await egressEvents(key, 1);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ quantity: 1234, workspaceId, executor: "javascript" });
+
+    const refused = await run(key, workspaceId, "http://upstream.test/bytes/10", { allow: ["other.test"] });
+    expect(refused.result).toMatchObject({ status: 403 });
+    expect((refused.result as { text: string }).text).toContain("not in this run's allow list");
+
+    const offline = await run(key, workspaceId, "http://upstream.test/bytes/10", false);
+    expect(offline.result).toMatchObject({ error: expect.any(String) });
+    // Neither the refused nor the offline request was billed (recording would have landed by now).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await egressEvents(key, 1)).toHaveLength(1);
+  });
+});
