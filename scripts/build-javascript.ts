@@ -16,34 +16,13 @@ import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { bundleGuest } from "./bundleGuest.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = join(root, ".build/javascript");
 
-async function bundle(entry: string): Promise<Uint8Array> {
-  const result = await build({
-    entryPoints: [join(root, entry)],
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "neutral",
-    target: "es2024",
-    minify: true,
-    // Function and class names stay: they appear in module code's stack traces and inspect() output.
-    keepNames: true,
-    conditions: ["browser"],
-    mainFields: ["browser", "module", "main"],
-    external: ["cloudflare:workers", "node:*"],
-    // isomorphic-git's SHA-1 (sha.js, via safe-buffer) requires the bare "buffer": see executors/git/nodeBuffer.ts.
-    alias: { buffer: join(root, "executors/git/nodeBuffer.ts") },
-    legalComments: "none",
-    logLevel: "warning",
-  });
-  const output = result.outputFiles[0];
-  if (!output) throw new Error(`esbuild produced no output for ${entry}`);
-  return output.contents;
-}
+/** Function and class names stay: they appear in module code's stack traces and inspect() output. */
+const bundle = (entry: string) => bundleGuest(entry, { keepNames: true });
 
 export async function buildJavascriptRuntime(): Promise<{ runtimeBytes: number; gitBytes: number; version: string }> {
   const runtime = await bundle("executors/javascript/guest/index.ts");

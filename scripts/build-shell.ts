@@ -16,30 +16,13 @@ import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { bundleGuest } from "./bundleGuest.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = join(root, ".build/shell");
 
 export async function buildShellGuest(): Promise<{ bytes: number; version: string }> {
-  const result = await build({
-    entryPoints: [join(root, "executors/shell/guest/index.ts")],
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "neutral",
-    target: "es2024",
-    minify: true,
-    conditions: ["browser"],
-    mainFields: ["browser", "module", "main"],
-    external: ["cloudflare:workers", "node:*"],
-    // isomorphic-git's SHA-1 (sha.js, via safe-buffer) requires the bare "buffer": see nodeBuffer.ts.
-    alias: { buffer: join(root, "executors/git/nodeBuffer.ts") },
-    legalComments: "none",
-    logLevel: "warning",
-  });
-  const output = result.outputFiles[0];
-  if (!output) throw new Error("esbuild produced no output");
+  const output = { contents: await bundleGuest("executors/shell/guest/index.ts") };
   const version = createHash("sha256").update(output.contents).digest("hex").slice(0, 16);
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, "guest.txt"), output.contents);

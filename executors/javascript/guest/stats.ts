@@ -3,7 +3,33 @@ import type { FsStat } from "../../contract.ts";
 
 const typeBits = { file: 0o100000, dir: 0o040000, symlink: 0o120000 } as const;
 
-export class Stats {
+/** The type predicates Node's Stats and Dirent share; a workspace holds no devices, FIFOs or sockets. */
+abstract class FileType {
+  protected abstract readonly fileType: FsStat["type"];
+  isFile(): boolean {
+    return this.fileType === "file";
+  }
+  isDirectory(): boolean {
+    return this.fileType === "dir";
+  }
+  isSymbolicLink(): boolean {
+    return this.fileType === "symlink";
+  }
+  isBlockDevice(): boolean {
+    return false;
+  }
+  isCharacterDevice(): boolean {
+    return false;
+  }
+  isFIFO(): boolean {
+    return false;
+  }
+  isSocket(): boolean {
+    return false;
+  }
+}
+
+export class Stats extends FileType {
   readonly dev = 0;
   readonly ino: number;
   readonly mode: number;
@@ -23,7 +49,11 @@ export class Stats {
   readonly ctime: Date;
   readonly birthtime: Date;
 
-  constructor(private readonly stat: FsStat) {
+  protected readonly fileType: FsStat["type"];
+
+  constructor(stat: FsStat) {
+    super();
+    this.fileType = stat.type;
     this.mode = (stat.mode & 0o7777) | typeBits[stat.type];
     this.size = stat.size;
     this.blocks = Math.ceil(stat.size / 512);
@@ -35,60 +65,19 @@ export class Stats {
     const inode = Number(stat.identity);
     this.ino = Number.isSafeInteger(inode) ? inode : 0;
   }
-
-  isFile(): boolean {
-    return this.stat.type === "file";
-  }
-  isDirectory(): boolean {
-    return this.stat.type === "dir";
-  }
-  isSymbolicLink(): boolean {
-    return this.stat.type === "symlink";
-  }
-  isBlockDevice(): boolean {
-    return false;
-  }
-  isCharacterDevice(): boolean {
-    return false;
-  }
-  isFIFO(): boolean {
-    return false;
-  }
-  isSocket(): boolean {
-    return false;
-  }
 }
 
-export class Dirent {
+export class Dirent extends FileType {
   constructor(
     readonly name: string,
-    private readonly type: FsStat["type"],
+    protected readonly fileType: FsStat["type"],
     /** The directory the entry is in, as module code named it (Node 20+ `parentPath`; `path` is its older name). */
     readonly parentPath: string,
-  ) {}
+  ) {
+    super();
+  }
   get path(): string {
     return this.parentPath;
-  }
-  isFile(): boolean {
-    return this.type === "file";
-  }
-  isDirectory(): boolean {
-    return this.type === "dir";
-  }
-  isSymbolicLink(): boolean {
-    return this.type === "symlink";
-  }
-  isBlockDevice(): boolean {
-    return false;
-  }
-  isCharacterDevice(): boolean {
-    return false;
-  }
-  isFIFO(): boolean {
-    return false;
-  }
-  isSocket(): boolean {
-    return false;
   }
 }
 
