@@ -26,6 +26,13 @@ async function serveShareLink(c: Context<AppEnv>): Promise<Response> {
   const { shares, workspaces } = services(c.env);
   const share = await shares.resolve(c.req.param("token") ?? "");
   if (!share) throw gone();
+  // Per link, not per client: whoever holds a popular link shares its budget.
+  const { success } = await c.env.SHARE_LIMITER.limit({ key: share.id });
+  if (!success) {
+    throw new ApiError("rate_limited", "this link is being downloaded too often; try again in a minute", {
+      headers: { "retry-after": "60" },
+    });
+  }
   // A deleted workspace's object is empty, but asking it would bring it back to life.
   if (!(await workspaces.get(share.tenantId, share.workspaceId))) throw gone();
   const object = workspaces.object(share.tenantId, share.workspaceId);

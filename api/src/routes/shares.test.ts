@@ -67,6 +67,22 @@ describe("a share link", () => {
     expect((await open(share.url, { "if-none-match": etag })).status).toBe(304);
   });
 
+  it("is rate limited per link, not per workspace: a hammered link answers 429, another still serves", async () => {
+    const { made } = await setup();
+    const hot = await made("/out/notes.txt");
+    const other = await made("/out/chart.png");
+    // The local limiter counts in wall-clock minutes; start well inside one so the count is exact.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_050 - intoMinute));
+    const statuses: number[] = [];
+    for (let i = 0; i < 125; i++) statuses.push((await open(hot.url)).status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(120);
+    const refused = await open(hot.url);
+    await expectProblem(refused, 429, "rate_limited");
+    expect(refused.headers.get("retry-after")).toBe("60");
+    expect((await open(other.url)).status).toBe(200);
+  });
+
   it("serves HTML in a CSP sandbox, so a shared page runs no script on the API's origin", async () => {
     const { made } = await setup();
     const response = await open((await made("/out/report.html")).url);
