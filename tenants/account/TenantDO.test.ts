@@ -223,21 +223,24 @@ describe("storage byte-hours", () => {
   });
 });
 
+/** Asks for a 10-second shell run's slot, as the gateway does before starting one. */
+const startShellRun = (stub: DurableObjectStub<TenantDO>) => (i: number) =>
+  stub.startRun({
+    execId: `ex_${i}`,
+    executor: "shell",
+    timeoutMs: 10_000,
+    egress: false,
+    workspaceId: "ws",
+    keyId: null,
+  });
+
 describe("run slots", () => {
   it("admit exactly the plan's concurrency, return on finish, and expire after a crash", async () => {
     const t = tenant();
     await t.install();
     const plan: Plan = { ...PLANS.free, concurrency: { shell: 3, javascript: 1, container: 1 } };
     await t.stub.setPlan(plan);
-    const run = (i: number) =>
-      t.stub.startRun({
-        execId: `ex_${i}`,
-        executor: "shell",
-        timeoutMs: 10_000,
-        egress: false,
-        workspaceId: "ws",
-        keyId: null,
-      });
+    const run = startShellRun(t.stub);
     const grants = await Promise.all(Array.from({ length: 10 }, (_, i) => run(i)));
     expect(grants.filter((g) => g.ok)).toHaveLength(3);
     expect(grants.filter((g) => !g.ok).every((g) => !g.ok && g.code === "rate_limited")).toBe(true);
@@ -269,15 +272,7 @@ describe("run slots", () => {
       meters: { ...PLANS.free.meters, shell_ms: { included: 25_000, overage: null } },
     };
     await t.stub.setPlan(plan);
-    const run = (i: number) =>
-      t.stub.startRun({
-        execId: `ex_${i}`,
-        executor: "shell",
-        timeoutMs: 10_000,
-        egress: false,
-        workspaceId: "ws",
-        keyId: null,
-      });
+    const run = startShellRun(t.stub);
     expect(await run(1)).toEqual({ ok: true, timeoutMs: 10_000 });
     expect(await run(2)).toEqual({ ok: true, timeoutMs: 10_000 });
     expect(await run(3)).toEqual({ ok: true, timeoutMs: 5_000 });
