@@ -34,7 +34,9 @@ export default defineConfig({
         test: {
           name: "node",
           environment: "node",
-          include: ["scripts/**/*.test.ts", "openapi/**/*.test.ts", "sdk-gen/**/*.test.ts"],
+          include: ["scripts/**/*.test.ts", "openapi/**/*.test.ts", "sdk-gen/**/*.test.ts", "container/**/*.test.ts"],
+          // computerd tests mount FUSE filesystems and run real processes.
+          testTimeout: 60_000,
         },
       },
       {

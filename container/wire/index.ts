@@ -1,0 +1,232 @@
+/**
+ * The capnweb interface between a workspace object (executors/container) and computerd
+ * (container/src), shared by both sides. This file is the contract: read it before
+ * changing either end. It imports nothing, so both a Worker and Node can use it.
+ *
+ * One session = one WebSocket, always opened by the workspace object (in production with
+ * `fetch` into the Cloudflare Container; locally to the port the supervisor reports), at
+ * `GET /session` on computerd. The object is the client; computerd's main object is a
+ * `ComputerApi`. The object hands computerd a `WorkspaceSyncApi` stub in `hello`, and
+ * computerd calls back through it on the same socket for the rest of the session.
+ *
+ * Ownership and lifetime:
+ * - The object owns the session: it opens it, and closes it when it no longer needs the
+ *   computer. computerd never opens one. When the socket drops, computerd keeps its replica
+ *   and its list of unpushed changes on disk; the next session's `hello` resumes from the
+ *   last revision it applied, and it pushes what it still holds. Nothing is lost.
+ * - Running commands survive a dropped session (their output sink is gone, so their output
+ *   past that point is lost), but the object ends such runs as abandoned anyway.
+ * - Every call before a successful `hello` fails with "unauthenticated".
+ *
+ * Sync model (docs/container-sync.md): the object is the source of truth. Changes flow
+ * down as revisions of the object's change log (`changes`), and up as the *current state*
+ * of each path the container changed (`apply`), so applying the same op twice gives the
+ * same tree (idempotent), and a crash between two pushes only repeats work.
+ */
+
+/** Seconds a session token is valid; both sides refuse older ones. */
+export const SESSION_TOKEN_TTL_SECONDS = 60;
+/** The JWT audience of the token the object presents to computerd, and of computerd's answer. */
+export const AUDIENCE_COMPUTERD = "cubicle:computerd";
+export const AUDIENCE_WORKSPACE = "cubicle:workspace";
+
+export const wireLimits = {
+  /** Bytes of file content in one RPC message: capnweb sends bytes as base64 in JSON (+33 %), and one message must stay well under 24 MiB. */
+  chunkBytesMax: 4 * 1024 * 1024,
+  /** Ops in one `apply` batch: bounds one message and one object transaction's work. */
+  applyOpsMax: 256,
+  /** Change-log entries per `changes` page. */
+  changesPageMax: 1_000,
+  /** Paths per `lstatMany`. */
+  lstatPathsMax: 1_000,
+  /** Entries per `walk` page. */
+  walkPageMax: 10_000,
+} as const;
+
+/** One path as the object stores it (what the mount must show). Paths are workspace paths: `/src/a.ts`. */
+export interface RemoteEntry {
+  path: string;
+  type: "file" | "dir" | "symlink";
+  size: number;
+  /** Permission bits (0o755…). */
+  mode: number;
+  mtimeMs: number;
+  /** Files: the content's strong ETag; equal ETag, equal bytes. */
+  etag?: string;
+  /** Symlinks: the link's target, as stored. */
+  target?: string;
+}
+
+export interface WireError {
+  ok: false;
+  /** POSIX code (ENOENT, EACCES, ENOSPC…) or EPRECONDITION. */
+  code: string;
+  message: string;
+}
+
+/** One container-side change, pushed as the path's state now (not the syscall that made it). */
+export type SyncOp =
+  /** The file's whole content (≤ chunkBytesMax); replaces whatever is at `path` (a dir or link included). */
+  | { op: "write"; path: string; bytes: Uint8Array; mode: number }
+  /** The content staged by `upload()` under `uploadId`, for larger files; same replace rule. */
+  | { op: "commitUpload"; path: string; uploadId: string; mode: number }
+  /** A directory (parents created); an existing file or link at `path` is replaced. */
+  | { op: "mkdir"; path: string; mode: number }
+  | { op: "symlink"; path: string; target: string }
+  /** Removes `path` and everything under it; nothing there is success. */
+  | { op: "remove"; path: string }
+  | { op: "chmod"; path: string; mode: number };
+
+export interface ApplyResult {
+  ok: true;
+  /**
+   * The change-log revision each op produced, in order (0 for an op that changed nothing).
+   * computerd skips these when they come back down through `changes`: they are its own.
+   */
+  revs: number[];
+  /**
+   * Each op's path as the object now stores it (null: nothing there), so computerd knows the
+   * ETag of what it pushed and does not download its own write again.
+   */
+  entries: (RemoteEntry | null)[];
+  revision: number;
+  /** Ops the object refused (a quota, a prefix), by index. The container keeps its copy; the path stays dirty. */
+  failures: { index: number; code: string; message: string }[];
+}
+
+/** Stages a large file's content on the object, chunk by chunk, for one `commitUpload`. */
+export interface UploadApi {
+  /** Appends the next chunk (≤ chunkBytesMax). */
+  append(bytes: Uint8Array): Promise<void>;
+  /** The id to name in a `commitUpload` op. Valid for this session only. */
+  id(): Promise<string>;
+}
+
+/**
+ * Served by the workspace object, called by computerd. Bound to one workspace (and the
+ * run's path prefix when the credential has one): it cannot name anything else.
+ */
+export interface WorkspaceSyncApi {
+  /**
+   * Change-log entries after `afterRev`, oldest first, up to `limit`. When `oldestRev >
+   * afterRev + 1` the log no longer reaches back that far: walk the tree again (`walk`).
+   */
+  changes(
+    afterRev: number,
+    limit: number,
+  ): Promise<{ changes: { rev: number; paths: string[] }[]; revision: number; oldestRev: number }>;
+  /** computerd has applied everything up to `rev`: the object keeps its log from there (a cursor). */
+  ack(rev: number): Promise<void>;
+  /** lstat of each path, null where nothing is (no symlink is followed). */
+  lstatMany(paths: string[]): Promise<(RemoteEntry | null)[]>;
+  /**
+   * Every entry under `path` (the path itself excluded), parents before children, paged by
+   * an opaque cursor. `revision` is the object's revision when the page was read.
+   */
+  walk(
+    path: string,
+    cursor: string | null,
+  ): Promise<{ ok: true; entries: RemoteEntry[]; next: string | null; revision: number } | WireError>;
+  /** Bytes `[offset, offset + length)` of a file (length ≤ chunkBytesMax), with its ETag at that moment. */
+  read(
+    path: string,
+    offset: number,
+    length: number,
+  ): Promise<{ ok: true; bytes: Uint8Array; etag: string; size: number } | WireError>;
+  /** Starts staging a large file's content. */
+  upload(): Promise<UploadApi>;
+  /** Applies ops in order (each is idempotent); see ApplyResult. */
+  apply(ops: SyncOp[]): Promise<ApplyResult | WireError>;
+}
+
+/** Where a command's output goes; the object's durable exec record. `write` resolves when stored. */
+export interface OutputSinkApi {
+  write(stream: "stdout" | "stderr", data: Uint8Array): Promise<void>;
+}
+
+export interface ContainerExecRequest {
+  execId: string;
+  /** Run by `/bin/sh -c`. */
+  command: string;
+  /** Absolute, under the mount (`/workspace/...`). */
+  cwd: string;
+  /** Added to computerd's allow-listed environment (PATH, HOME, LANG, TERM, TZ…). */
+  env: Record<string, string>;
+  stdin: Uint8Array;
+  /** Past it: SIGTERM to the process group, SIGKILL `killGraceMs` later; status timed_out, exit 124. */
+  timeoutMs: number;
+  /** computerd stops forwarding output past this many bytes (stdout + stderr). */
+  outputBytesMax: number;
+  /** Whether the command may reach the network (the supervisor or container decides how). */
+  egress: boolean;
+}
+
+export interface ContainerExecOutcome {
+  status: "completed" | "failed" | "cancelled" | "timed_out";
+  /** Exit status; 128 + n for a signal n; 124 on timeout; 137 when killed on request. */
+  exitCode: number;
+  /** The signal that ended the process, if one did (SIGKILL…). */
+  signal?: string;
+  /** The object's revision once every change the command made was applied there. */
+  revision: number;
+  /** How long the command ran, for `container_ms`. */
+  durationMs: number;
+  error?: string;
+}
+
+/** computerd's main object. */
+export interface ComputerApi {
+  /**
+   * Authenticates both ways and starts syncing. `token` is a JWT (HS256, the shared
+   * computerd secret) from the object: audience AUDIENCE_COMPUTERD, subject the workspace
+   * name computerd serves, a nonce (`jti`), ≤ SESSION_TOKEN_TTL_SECONDS old. computerd
+   * answers with its own JWT: audience AUDIENCE_WORKSPACE, same subject, `nonce` = the
+   * object's `jti`, which the object verifies before using the session.
+   */
+  hello(token: string, workspace: WorkspaceSyncApi): Promise<{ token: string; appliedRev: number }>;
+  /** Runs one command; resolves after it ended and every change it made is on the object. */
+  exec(request: ContainerExecRequest, sink: OutputSinkApi): Promise<ContainerExecOutcome>;
+  /** Ends a running command (SIGKILL to its process group); its `exec` resolves as cancelled. */
+  kill(execId: string): Promise<void>;
+  /** The object's revision is now `revision`: pull if behind. Fire and forget. */
+  changed(revision: number): Promise<void>;
+  /** Pushes every unpushed change now; resolves with the object's revision after. */
+  flush(): Promise<{ revision: number }>;
+}
+
+/** `GET /healthz` on computerd: what the supervisor polls to stop idle daemons. */
+export interface ComputerdHealth {
+  ok: true;
+  /** Milliseconds since the last session call or command output; 0 while a command runs. */
+  idleMs: number;
+  /** Commands running now. */
+  running: number;
+  /** Whether a session is connected. */
+  session: boolean;
+}
+
+/** What computerd prints as one JSON line on stdout once it serves the mount and the port. */
+export interface ComputerdReady {
+  ready: true;
+  port: number;
+  mount: string;
+  pid: number;
+}
+
+/** computerd's environment (the supervisor or the Container sets it). */
+export const COMPUTERD_ENV = {
+  /** `<tenantId>:<workspaceId>`: the only workspace this daemon serves (the token's subject). */
+  workspace: "COMPUTERD_WORKSPACE",
+  /** The HS256 secret both sides sign session tokens with. */
+  secret: "COMPUTERD_SECRET",
+  /** Port to listen on; 0 picks one (reported in ComputerdReady). Default 8080. */
+  port: "COMPUTERD_PORT",
+  /** Address to listen on. Default 127.0.0.1 (0.0.0.0 in the image). */
+  host: "COMPUTERD_HOST",
+  /** The replica and its state database; survives daemon restarts. */
+  stateDir: "COMPUTERD_STATE_DIR",
+  /** Where the workspace is mounted. Default /workspace. */
+  mount: "COMPUTERD_MOUNT",
+  /** HOME for commands (npm's cache, git config): outside the mount so it never syncs. Default <stateDir>/home. */
+  home: "COMPUTERD_HOME",
+} as const;
