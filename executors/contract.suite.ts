@@ -4,7 +4,23 @@
  * An executor passes the contract when every facet below holds.
  */
 import { describe, expect, it } from "vitest";
-import { call, createWorkspace, json, signup } from "../api/test/client.ts";
+
+/**
+ * How the suite reaches the API: inside workerd (api/test/client.ts) for the shell and
+ * javascript executors, over HTTP against `npm start` (api/e2e/httpClient.ts) for the
+ * container, whose host runs outside the Worker.
+ */
+export interface ContractClient {
+  call(
+    method: string,
+    path: string,
+    options?: { key?: string; json?: unknown; body?: BodyInit; headers?: Record<string, string> },
+  ): Promise<Response>;
+  signup(): Promise<{ key: string }>;
+  createWorkspace(key: string): Promise<string>;
+}
+
+const json = async <T = Record<string, unknown>>(response: Response): Promise<T> => (await response.json()) as T;
 
 /** One program per facet, in the executor's language (`command` for shell/container, `code` for javascript). */
 export interface ContractPrograms {
@@ -40,7 +56,9 @@ export function executorContract(
   executor: "shell" | "javascript" | "container",
   field: Field,
   programs: ContractPrograms,
+  client: ContractClient,
 ) {
+  const { call, signup, createWorkspace } = client;
   const run = async (program: string, extra: Record<string, unknown> = {}) => {
     const { key } = await signup();
     const workspaceId = await createWorkspace(key);

@@ -2,6 +2,8 @@
  * Which executors this deployment can run, built for one workspace object. The object
  * passes its file capability; each executor decides how its sandbox reaches it.
  */
+import type { ComputerLink } from "./container/ComputerLink.ts";
+import { createContainerExecutor } from "./container/ContainerExecutor.ts";
 import type { Executor, ExecutorName, WorkspaceFsApi, WorkspaceToolsApi } from "./contract.ts";
 import { createJavascriptExecutor } from "./javascript/JavascriptExecutor.ts";
 import { createShellExecutor } from "./shell/ShellExecutor.ts";
@@ -26,6 +28,12 @@ export interface ExecutorContext {
    * would be the internet unmetered.
    */
   outbound: Outbound | null;
+  /**
+   * The workspace's link to its computerd, when this deployment has a container host (a
+   * Cloudflare Container binding, or the local supervisor); null leaves `container`
+   * unavailable. `pathPrefix` is the run's credential confinement.
+   */
+  container: { link: ComputerLink; pathPrefix: string | null } | null;
 }
 
 /** An outbound path for a sandbox: the egress gateway (egress/EgressGateway.ts) with its props bound. */
@@ -41,7 +49,7 @@ export interface Outbound {
   attribution: string;
 }
 
-/** Executors not built yet answer null, which the API reports as `executor_unavailable`. */
+/** An executor this deployment cannot run answers null, which the API reports as `executor_unavailable`. */
 export function createExecutor(name: ExecutorName, context: ExecutorContext): Executor | null {
   switch (name) {
     case "shell":
@@ -49,6 +57,6 @@ export function createExecutor(name: ExecutorName, context: ExecutorContext): Ex
     case "javascript":
       return createJavascriptExecutor(context);
     case "container":
-      return null;
+      return context.container ? createContainerExecutor(context.container.link, context.container) : null;
   }
 }

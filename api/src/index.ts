@@ -4,6 +4,7 @@
  */
 import { createApp } from "./app.ts";
 
+export { Computer } from "../../executors/container/Computer.ts";
 export { EgressGateway } from "../../executors/egress/EgressGateway.ts";
 export { TenantDO } from "../../tenants/account/TenantDO.ts";
 export { WorkspaceDO } from "../../tenants/workspace/WorkspaceDO.ts";

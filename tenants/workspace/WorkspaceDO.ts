@@ -14,12 +14,15 @@
  * the operation. The gateway passes the credential's prefix on every call.
  */
 import { DurableObject } from "cloudflare:workers";
+import { ComputerLink } from "../../executors/container/ComputerLink.ts";
+import { type ContainerEnv, containerHostFor } from "../../executors/container/host.ts";
 import type { Executor } from "../../executors/contract.ts";
 import { allowListDigest, type EgressPolicy } from "../../executors/egress/allowList.ts";
 import { createExecutor, type Outbound } from "../../executors/registry.ts";
 import { ExecRunner, type StartExec } from "./execs/ExecRunner.ts";
 import { ExecRecords, migrateExecs } from "./execs/records.ts";
 import { WorkspaceFsTarget } from "./execs/WorkspaceFsTarget.ts";
+import { WorkspaceSyncTarget } from "./execs/WorkspaceSyncTarget.ts";
 import { WorkspaceToolsTarget } from "./execs/WorkspaceToolsTarget.ts";
 import { workspaceLimits } from "./limits.ts";
 import { ownerOf, type ShareRequest, WorkspacePublishing } from "./publishing.ts";
@@ -100,7 +103,27 @@ export class WorkspaceDO extends DurableObject<Env> {
       }),
       isolateKey: start.tenantId,
       outbound: start.egress ? await this.outbound(start, start.egress) : null,
+      container: start.executor === "container" ? this.computerLink(start.pathPrefix) : null,
     });
+  }
+
+  private link: ComputerLink | null | undefined;
+  /**
+   * This workspace's link to its computerd, made on the first container run when the
+   * deployment has a container host. From then on every change to the tree, whoever makes
+   * it, is announced to a connected computer so its mount follows.
+   */
+  private computerLink(pathPrefix: string | null) {
+    if (this.link === undefined) {
+      // The secret and supervisor address are deployment secrets or `npm start` vars, not in wrangler.toml.
+      const found = containerHostFor(this.env as Env & ContainerEnv);
+      const name = this.ctx.id.name;
+      this.link =
+        found && name ? new ComputerLink(found.host, found.secret, name, new WorkspaceSyncTarget(this.vfs)) : null;
+      const link = this.link;
+      if (link) this.vfs.onChange((revision) => link.changed(revision));
+    }
+    return this.link ? { link: this.link, pathPrefix } : null;
   }
 
   /**

@@ -51,7 +51,27 @@ export class Vfs {
   exclusive<T>(fn: () => T | Promise<T>): Promise<T> {
     const run = this.tail.then(fn, fn);
     this.tail = run.catch(() => {});
-    return run;
+    return run.finally(() => this.announce());
+  }
+
+  private readonly listeners = new Set<(revision: number) => void>();
+  private announced = -1;
+
+  /**
+   * Calls `listener` with the new revision after every mutation that changed the tree, from
+   * any caller (the API, an executor, container sync). Returns the unsubscribe function.
+   */
+  onChange(listener: (revision: number) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private announce(): void {
+    if (this.listeners.size === 0) return;
+    const revision = this.revision();
+    if (revision === this.announced) return;
+    this.announced = revision;
+    for (const listener of this.listeners) listener(revision);
   }
 
   // Reads.

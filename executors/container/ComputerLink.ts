@@ -1,0 +1,77 @@
+/**
+ * The workspace object's link to its computerd: one capnweb session at a time, opened on
+ * the first container run and kept while it lives, so later runs and change notices reuse
+ * it. The object owns the session (container/wire): it opens it through the ContainerHost,
+ * authenticates both ways, hands computerd this workspace's sync target, and forgets the
+ * session as soon as it breaks — the next run opens a new one, and computerd resumes from
+ * the last revision it applied.
+ */
+import { newWebSocketRpcSession, type RpcStub } from "capnweb";
+import type { ComputerApi, WorkspaceSyncApi } from "../../container/wire/index.ts";
+import type { ContainerHost } from "./host.ts";
+import { mintSessionToken, verifyComputerdAnswer } from "./sessionToken.ts";
+
+interface Session {
+  computer: RpcStub<ComputerApi>;
+  socket: WebSocket;
+}
+
+export class ComputerLink {
+  private session: Promise<Session> | null = null;
+  private live: Session | null = null;
+
+  constructor(
+    private readonly host: ContainerHost,
+    private readonly secret: string,
+    /** The workspace object's name, `<tenantId>:<workspaceId>`: the only workspace the daemon may serve. */
+    private readonly workspace: string,
+    /** What computerd calls back (an RpcTarget over this workspace's filesystem). */
+    private readonly sync: WorkspaceSyncApi,
+  ) {}
+
+  /** The authenticated computer for this workspace, connecting (and starting it) if needed. */
+  async computer(): Promise<RpcStub<ComputerApi>> {
+    this.session ??= this.open();
+    const pending = this.session;
+    try {
+      return (await pending).computer;
+    } catch (error) {
+      if (this.session === pending) this.session = null;
+      throw error;
+    }
+  }
+
+  /** Tells a connected computer the tree moved on, so the mount follows while commands run. Never connects. */
+  changed(revision: number): void {
+    this.live?.computer.changed(revision).catch(() => this.drop(this.live));
+  }
+
+  private async open(): Promise<Session> {
+    const socket = await this.host.connect(this.workspace);
+    const computer = newWebSocketRpcSession<ComputerApi>(socket);
+    const session: Session = { computer, socket };
+    computer.onRpcBroken(() => this.drop(session));
+    socket.addEventListener("close", () => this.drop(session));
+    try {
+      const { token, nonce } = await mintSessionToken(this.secret, this.workspace);
+      const answer = await computer.hello(token, this.sync);
+      await verifyComputerdAnswer(this.secret, this.workspace, nonce, answer.token);
+    } catch (error) {
+      this.drop(session);
+      throw error;
+    }
+    this.live = session;
+    return session;
+  }
+
+  private drop(session: Session | null): void {
+    if (!session) return;
+    if (this.live === session) this.live = null;
+    if (this.session && this.live === null) this.session = null;
+    try {
+      session.socket.close(1000, "session ended");
+    } catch {
+      // Already closed.
+    }
+  }
+}

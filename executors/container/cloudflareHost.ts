@@ -1,0 +1,15 @@
+/**
+ * The production ContainerHost: one Cloudflare Container per workspace, addressed by the
+ * workspace object's own name, reached through the Container Durable Object's `fetch`
+ * (which starts the container on first use and forwards to computerd's port).
+ */
+import type { ContainerHost } from "./host.ts";
+import { openWebSocket } from "./host.ts";
+
+export class CloudflareContainerHost implements ContainerHost {
+  constructor(private readonly namespace: DurableObjectNamespace) {}
+
+  connect(workspace: string): Promise<WebSocket> {
+    return openWebSocket(this.namespace.getByName(workspace), "http://computerd/session");
+  }
+}
