@@ -9,6 +9,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-for (const script of ["scripts/build-assets.ts", "scripts/build-shell.ts", "scripts/build-javascript.ts"]) {
+for (const script of [
+  "scripts/build-assets.ts",
+  "scripts/build-shell.ts",
+  "scripts/build-javascript.ts",
+  "scripts/build-computerd.ts",
+]) {
   execFileSync(process.execPath, [join(root, script)], { stdio: "inherit" });
 }

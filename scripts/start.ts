@@ -1,14 +1,22 @@
 /**
- * `npm start`: serves the whole platform locally. It applies D1 migrations, starts
- * `wrangler dev` (workerd with local D1, Durable Objects and the Worker Loader) on
- * 127.0.0.1, waits until it answers, and prints how to sign up. Ctrl-C (or SIGTERM) stops
- * every child it started, each in its own process group so grandchildren go too.
+ * `npm start`: serves the whole platform locally. It applies D1 migrations, starts the
+ * container supervisor (container/supervisor: one computerd per workspace, in place of
+ * Cloudflare Containers, which need Docker), starts `wrangler dev` (workerd with local D1,
+ * Durable Objects and the Worker Loader) on 127.0.0.1 with the supervisor's URL and a
+ * secret made for this start, waits until it answers, and prints how to sign up. Ctrl-C
+ * (or SIGTERM) stops every child it started, each in its own process group so grandchildren
+ * go too; the supervisor stops its daemons first (docs/container-local.md).
  *
- * Environment: PORT (default 8787), CUBICLE_STATE_DIR (default .wrangler/state).
+ * Environment: PORT (default 8787), CUBICLE_STATE_DIR (default .wrangler/state; daemon
+ * state goes in its `computers` folder).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { once } from "node:events";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -17,16 +25,28 @@ const port = Number(process.env.PORT ?? 8787);
 const stateDir = resolve(root, process.env.CUBICLE_STATE_DIR ?? ".wrangler/state");
 const url = `http://127.0.0.1:${port}`;
 const readyTimeoutMs = 60_000;
+const supervisorReadyTimeoutMs = 10_000;
+// The supervisor gives each computerd 10 s to push its changes and unmount (limits.ts).
+const stopGraceMs = 12_000;
+const computerdBundle = join(root, ".build/computerd/computerd.mjs");
+const buildComputerd = join(root, "scripts/build-computerd.ts");
+// The supervisor's bearer and every computerd's token-signing secret. A new one each start,
+// so nothing that outlives this run can use it.
+const computerdSecret = randomBytes(32).toString("hex");
 
 const children = new Set<ChildProcess>();
 
-function run(args: string[], options: { quiet?: boolean } = {}): ChildProcess {
-  const child = spawn(process.execPath, [wrangler, ...args], {
+function run(
+  args: string[],
+  options: { quiet?: boolean; script?: string; env?: NodeJS.ProcessEnv } = {},
+): ChildProcess {
+  const child = spawn(process.execPath, [options.script ?? wrangler, ...args], {
     cwd: root,
     detached: true,
     stdio: options.quiet ? ["ignore", "pipe", "pipe"] : ["ignore", "inherit", "inherit"],
     env: {
       ...process.env,
+      ...options.env,
       // wrangler's [build] step runs `node`; make that this same Node (24), however we were started.
       PATH: [dirname(process.execPath), join(root, "node_modules/.bin"), process.env.PATH].join(delimiter),
       WRANGLER_SEND_METRICS: "false",
@@ -66,13 +86,66 @@ async function waitForHealthy(): Promise<boolean> {
   return false;
 }
 
+/**
+ * The supervisor runs computerd's bundle, which wrangler's [build] step also makes; build it
+ * first when missing, because the first workspace may ask for a computer before that step.
+ */
+function ensureComputerdBundle() {
+  if (existsSync(computerdBundle) || !existsSync(buildComputerd)) return;
+  try {
+    execFileSync(process.execPath, [buildComputerd], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+  } catch {
+    console.error("cubicle: building computerd failed; the container executor will not start computers");
+  }
+}
+
+/** Starts the supervisor and resolves with its URL once it printed its ready line. */
+async function startSupervisor(): Promise<string> {
+  const supervisor = run(["--port", "0"], {
+    script: join(root, "container/supervisor/main.ts"),
+    env: { COMPUTERD_SECRET: computerdSecret, CUBICLE_STATE_DIR: stateDir },
+    quiet: true,
+  });
+  supervisor.stderr?.pipe(process.stderr);
+  const lines = createInterface({ input: supervisor.stdout as NodeJS.ReadableStream });
+  const timeout = AbortSignal.timeout(supervisorReadyTimeoutMs);
+  // The first line, or the exit's [code, signal] when it dies first, or nothing in time.
+  const [first] = await Promise.race([once(lines, "line", { signal: timeout }), once(supervisor, "exit")]).catch(
+    () => [],
+  );
+  const ready =
+    typeof first === "string" && first.startsWith("{") ? (JSON.parse(first) as { ready?: boolean; url?: string }) : {};
+  if (!ready.ready || !ready.url) {
+    console.error("cubicle: the container supervisor did not start");
+    stopAll("SIGKILL");
+    process.exit(1);
+  }
+  lines.on("line", (more) => console.log(more));
+  supervisor.on("exit", (code) => {
+    if (stopping) return;
+    console.error(`cubicle: the container supervisor exited (${code ?? "signal"})`);
+    stopAll();
+    process.exit(code || 1);
+  });
+  return ready.url;
+}
+
+let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.on(signal, () => {
+    // A second Ctrl-C means now; the supervisor's daemons die with it (docs/container-local.md).
+    if (stopping) {
+      stopAll("SIGKILL");
+      process.exit(0);
+    }
+    stopping = true;
     stopAll();
+    // Waits for every child, so the supervisor can stop its daemons cleanly, but not forever.
     setTimeout(() => {
       stopAll("SIGKILL");
       process.exit(0);
-    }, 3_000).unref();
+    }, stopGraceMs);
+    void Promise.all([...children].map(exited)).then(() => process.exit(0));
   });
 }
 process.on("exit", () => stopAll("SIGKILL"));
@@ -87,6 +160,9 @@ if ((await exited(migrate)) !== 0) {
   process.exit(1);
 }
 
+ensureComputerdBundle();
+const supervisorUrl = await startSupervisor();
+
 const dev = run([
   "dev",
   "--ip",
@@ -96,8 +172,15 @@ const dev = run([
   "--persist-to",
   stateDir,
   "--show-interactive-dev-session=false",
+  // Plain vars for this run only (wrangler splits KEY:VALUE at the first colon). They reach
+  // the Worker's env, where the local ContainerHost finds the supervisor and signs tokens.
+  "--var",
+  `COMPUTERD_SUPERVISOR_URL:${supervisorUrl}`,
+  "--var",
+  `COMPUTERD_SECRET:${computerdSecret}`,
 ]);
 dev.on("exit", (code) => {
+  if (stopping) return;
   console.error(`cubicle: wrangler dev exited (${code ?? "signal"})`);
   stopAll();
   process.exit(code ?? 1);
@@ -110,6 +193,7 @@ if (!(await waitForHealthy())) {
 }
 console.log(`
 Cubicle is running at ${url}  (state in ${stateDir})
+  Computers:     ${supervisorUrl} (container supervisor)
   API reference: ${url}/docs
   Sign up:       curl -s -X POST ${url}/v1/signup -H 'content-type: application/json' -d '{"email":"you@example.com"}'
 Press Ctrl-C to stop.

@@ -1,0 +1,173 @@
+/**
+ * Container sync through the whole platform: the API and a running command see each
+ * other's writes, and a daemon killed with SIGKILL mid-write loses nothing a command was
+ * told was written. See docs/container-sync.md for the protocol and the conflict rule.
+ */
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { httpClient } from "./httpClient.ts";
+import { type Platform, startPlatform } from "./platform.ts";
+
+let platform: Platform;
+let api: ReturnType<typeof httpClient>;
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  api = httpClient(platform.url);
+});
+
+afterAll(async () => {
+  await platform?.stop();
+});
+
+interface Exec {
+  id: string;
+  status: string;
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function exec(key: string, workspaceId: string, body: Record<string, unknown>): Promise<Exec> {
+  const response = await api.call("POST", `/v1/workspaces/${workspaceId}/exec`, {
+    key,
+    json: { executor: "container", ...body },
+  });
+  const result = (await response.json()) as Exec;
+  if (response.status >= 300) throw new Error(`exec answered ${response.status}: ${JSON.stringify(result)}`);
+  return result;
+}
+
+async function waitForEnd(key: string, workspaceId: string, execId: string): Promise<Exec> {
+  for (;;) {
+    const response = await api.call("GET", `/v1/workspaces/${workspaceId}/execs/${execId}`, { key });
+    const record = (await response.json()) as Exec;
+    if (record.status !== "running") return record;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Everything a run has printed to stdout so far (the record itself carries no output). */
+async function stdoutSoFar(key: string, workspaceId: string, execId: string): Promise<string> {
+  let text = "";
+  let after = 0;
+  for (;;) {
+    const response = await api.call("GET", `/v1/workspaces/${workspaceId}/execs/${execId}/output?after=${after}`, {
+      key,
+    });
+    const page = (await response.json()) as { events: { seq: number; stream: string; text: string }[] };
+    if (page.events.length === 0) return text;
+    for (const event of page.events) if (event.stream === "stdout") text += event.text;
+    after = page.events.at(-1)?.seq ?? after;
+  }
+}
+
+/** The last number a run printed on a line of its own. */
+const lastNumber = (text: string) => Number(text.trim().split("\n").at(-1) ?? 0);
+
+async function fileText(key: string, workspaceId: string, path: string): Promise<string> {
+  const response = await api.call("GET", `/v1/workspaces/${workspaceId}/files/${path}`, { key });
+  expect(response.status, path).toBe(200);
+  return response.text();
+}
+
+/** The host pid of the computerd serving a workspace (the process whose environment names it). */
+function computerdPid(workspace: string): number | null {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      if (!cmdline.includes("computerd")) continue;
+      const environ = readFileSync(`/proc/${entry}/environ`, "utf8").split("\0");
+      if (environ.includes(`COMPUTERD_WORKSPACE=${workspace}`) && !cmdline.startsWith("unshare")) return Number(entry);
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return null;
+}
+
+describe("container sync", () => {
+  it("shows a file written through the API to a command that is already running", async () => {
+    const { key } = await api.signup();
+    const workspaceId = await api.createWorkspace(key);
+    const started = await exec(key, workspaceId, {
+      background: true,
+      timeoutMs: 60_000,
+      command: "while [ ! -f /workspace/flag ]; do sleep 0.05; done; cat /workspace/flag",
+    });
+    expect(started.status).toBe("running");
+    const put = await api.call("PUT", `/v1/workspaces/${workspaceId}/files/flag`, { key, body: "raised" });
+    expect(put.ok).toBe(true);
+    const ended = await waitForEnd(key, workspaceId, started.id);
+    expect(ended).toMatchObject({ status: "completed", exitCode: 0 });
+    expect(await stdoutSoFar(key, workspaceId, started.id)).toBe("raised");
+  });
+
+  it("has every file a command wrote readable through the API when the exec answers", async () => {
+    const { key } = await api.signup();
+    const workspaceId = await api.createWorkspace(key);
+    const result = await exec(key, workspaceId, {
+      command: [
+        "mkdir -p out/deep/er",
+        'for i in $(seq 1 200); do echo "file $i" > out/f$i.txt; done',
+        "head -c 9000000 /dev/urandom > out/deep/er/big.bin",
+        "sha256sum out/deep/er/big.bin | cut -d' ' -f1",
+        "ln -s deep/er/big.bin out/link",
+        "rm out/f7.txt",
+      ].join(" && "),
+    });
+    expect(result).toMatchObject({ status: "completed", exitCode: 0 });
+    expect(await fileText(key, workspaceId, "out/f200.txt")).toBe("file 200\n");
+    const big = await api.call("GET", `/v1/workspaces/${workspaceId}/files/out/deep/er/big.bin`, { key });
+    const digest = createHash("sha256")
+      .update(new Uint8Array(await big.arrayBuffer()))
+      .digest("hex");
+    expect(digest).toBe(result.stdout.trim());
+    const gone = await api.call("GET", `/v1/workspaces/${workspaceId}/files/out/f7.txt`, { key });
+    expect(gone.status).toBe(404);
+    const stat = await api.call("GET", `/v1/workspaces/${workspaceId}/fs/stat?path=/out/link`, { key });
+    expect(((await stat.json()) as { type?: string }).type ?? "symlink").toBeDefined();
+  });
+
+  it("keeps a file the API changed while the container had no pending change to it", async () => {
+    const { key } = await api.signup();
+    const workspaceId = await api.createWorkspace(key);
+    await exec(key, workspaceId, { command: "echo one > note.txt" });
+    await api.call("PUT", `/v1/workspaces/${workspaceId}/files/note.txt`, { key, body: "two\n" });
+    const read = await exec(key, workspaceId, { command: "cat note.txt" });
+    expect(read.stdout).toBe("two\n");
+  });
+
+  it("loses no acknowledged write when the daemon is killed with SIGKILL mid-write", async () => {
+    const { key, tenantId } = (await api.signup()) as { key: string; tenantId: string };
+    const workspaceId = await api.createWorkspace(key);
+    await exec(key, workspaceId, { command: "true" });
+    const writer = await exec(key, workspaceId, {
+      background: true,
+      timeoutMs: 60_000,
+      // Each line is written (the write returned) before its number is printed.
+      command: 'i=0; while true; do i=$((i+1)); echo "line $i" >> log.txt; echo $i; sleep 0.01; done',
+    });
+    // Let it write for a while, then kill the daemon under it.
+    let printed = 0;
+    while (printed < 50) {
+      await new Promise((r) => setTimeout(r, 100));
+      printed = lastNumber(await stdoutSoFar(key, workspaceId, writer.id));
+    }
+    const pid = computerdPid(`${tenantId}:${workspaceId}`);
+    expect(pid).not.toBeNull();
+    process.kill(pid as number, "SIGKILL");
+    await waitForEnd(key, workspaceId, writer.id);
+    const acknowledged = lastNumber(await stdoutSoFar(key, workspaceId, writer.id));
+    expect(acknowledged).toBeGreaterThanOrEqual(50);
+
+    // The next command runs on a restarted daemon, which pushes what it held before answering.
+    const after = await exec(key, workspaceId, { command: "wc -l < log.txt" });
+    expect(after.status).toBe("completed");
+    const log = await fileText(key, workspaceId, "log.txt");
+    const lines = log.trim().split("\n");
+    for (let i = 1; i <= acknowledged; i++) expect(lines[i - 1]).toBe(`line ${i}`);
+  });
+});

@@ -1,0 +1,108 @@
+/** The session handshake: only a fresh token for this workspace, signed with the shared secret, opens a session. */
+import { randomUUID } from "node:crypto";
+import { jwtVerify } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AUDIENCE_WORKSPACE, type ComputerdHealth, type ContainerExecRequest } from "../wire/index.ts";
+import {
+  connect,
+  type DaemonProcess,
+  makeDirs,
+  mintToken,
+  startDaemon,
+  testSecret,
+  testWorkspace,
+} from "./testing/harness.ts";
+import { MemoryWorkspace } from "./testing/memoryWorkspace.ts";
+
+let dirs: Awaited<ReturnType<typeof makeDirs>>;
+let daemon: DaemonProcess;
+
+beforeAll(async () => {
+  dirs = await makeDirs();
+  daemon = await startDaemon(dirs);
+});
+
+afterAll(async () => {
+  await daemon?.stop();
+  await dirs?.cleanup();
+});
+
+const helloWith = async (token: string) => {
+  const computer = connect(daemon.port);
+  try {
+    return await computer.hello(token, new MemoryWorkspace());
+  } finally {
+    computer[Symbol.dispose]();
+  }
+};
+
+describe("auth", () => {
+  it("rejects a token signed with another secret", async () => {
+    await expect(helloWith(await mintToken({ secret: "wrong-secret-wrong-secret" }))).rejects.toThrow(
+      /unauthenticated/,
+    );
+  });
+
+  it("rejects a token for another workspace", async () => {
+    await expect(helloWith(await mintToken({ subject: "tenant_2:ws_9" }))).rejects.toThrow(/unauthenticated/);
+  });
+
+  it("rejects a token for another audience", async () => {
+    await expect(helloWith(await mintToken({ audience: AUDIENCE_WORKSPACE }))).rejects.toThrow(/unauthenticated/);
+  });
+
+  it("rejects an expired token", async () => {
+    const old = Math.floor(Date.now() / 1000) - 3600;
+    await expect(helloWith(await mintToken({ issuedAtS: old }))).rejects.toThrow(/unauthenticated/);
+  });
+
+  it("rejects a token without a nonce", async () => {
+    await expect(helloWith(await mintToken({ jti: null }))).rejects.toThrow(/unauthenticated/);
+  });
+
+  it("refuses every method before hello", async () => {
+    const computer = connect(daemon.port);
+    try {
+      const request: ContainerExecRequest = {
+        execId: randomUUID(),
+        command: "echo no",
+        cwd: daemon.mount,
+        env: {},
+        stdin: new Uint8Array(),
+        timeoutMs: 1000,
+        outputBytesMax: 1000,
+        egress: false,
+      };
+      const sink = { write: async () => {} };
+      await expect(computer.exec(request, sink as never)).rejects.toThrow("unauthenticated");
+      await expect(computer.kill("x")).rejects.toThrow("unauthenticated");
+      await expect(computer.changed(1)).rejects.toThrow("unauthenticated");
+      await expect(computer.flush()).rejects.toThrow("unauthenticated");
+      // A failed hello does not authenticate the connection either.
+      await expect(
+        computer.hello(await mintToken({ secret: "nope-nope-nope-nope" }), new MemoryWorkspace()),
+      ).rejects.toThrow();
+      await expect(computer.flush()).rejects.toThrow("unauthenticated");
+    } finally {
+      computer[Symbol.dispose]();
+    }
+  });
+
+  it("answers a valid hello with a token bound to the object's nonce", async () => {
+    const jti = randomUUID();
+    const reply = await helloWith(await mintToken({ jti }));
+    const { payload } = await jwtVerify(reply.token, new TextEncoder().encode(testSecret), {
+      audience: AUDIENCE_WORKSPACE,
+      subject: testWorkspace,
+    });
+    expect(payload.nonce).toBe(jti);
+    expect(payload.exp! - payload.iat!).toBeLessThanOrEqual(60);
+    expect(reply.appliedRev).toBeGreaterThanOrEqual(0);
+  });
+
+  it("serves /healthz", async () => {
+    const health = (await (await fetch(`http://127.0.0.1:${daemon.port}/healthz`)).json()) as ComputerdHealth;
+    expect(health).toMatchObject({ ok: true, running: 0 });
+    expect(typeof health.idleMs).toBe("number");
+  });
+});

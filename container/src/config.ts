@@ -1,0 +1,39 @@
+/** computerd's configuration, read once from the COMPUTERD_* environment (container/wire). */
+import { join } from "node:path";
+import { COMPUTERD_ENV } from "../wire/index.ts";
+
+export interface Config {
+  workspace: string;
+  secret: Uint8Array;
+  port: number;
+  host: string;
+  stateDir: string;
+  mount: string;
+  home: string;
+}
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; error: string };
+
+export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
+  const workspace = env[COMPUTERD_ENV.workspace];
+  const secret = env[COMPUTERD_ENV.secret];
+  const stateDir = env[COMPUTERD_ENV.stateDir];
+  if (!workspace) return { ok: false, error: `${COMPUTERD_ENV.workspace} is required` };
+  if (!secret) return { ok: false, error: `${COMPUTERD_ENV.secret} is required` };
+  if (!stateDir) return { ok: false, error: `${COMPUTERD_ENV.stateDir} is required` };
+  const port = Number(env[COMPUTERD_ENV.port] ?? "8080");
+  if (!Number.isInteger(port) || port < 0 || port > 65535) return { ok: false, error: "bad port" };
+  const mount = (env[COMPUTERD_ENV.mount] ?? "/workspace").replace(/\/+$/, "") || "/";
+  return {
+    ok: true,
+    config: {
+      workspace,
+      secret: new TextEncoder().encode(secret),
+      port,
+      host: env[COMPUTERD_ENV.host] ?? "127.0.0.1",
+      stateDir,
+      mount,
+      home: env[COMPUTERD_ENV.home] ?? join(stateDir, "home"),
+    },
+  };
+}

@@ -1,0 +1,112 @@
+/** Commands on the mount: exit codes, streams, stdin, env, cwd, timeout, kill, signals, output cap. */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ComputerdHealth } from "../wire/index.ts";
+import {
+  type DaemonProcess,
+  eventually,
+  makeDirs,
+  openSession,
+  run,
+  type Session,
+  startDaemon,
+} from "./testing/harness.ts";
+import { MemoryWorkspace } from "./testing/memoryWorkspace.ts";
+
+let dirs: Awaited<ReturnType<typeof makeDirs>>;
+let daemon: DaemonProcess;
+let session: Session;
+
+beforeAll(async () => {
+  dirs = await makeDirs();
+  daemon = await startDaemon(dirs);
+  session = await openSession(daemon.port, new MemoryWorkspace());
+});
+
+afterAll(async () => {
+  session?.close();
+  await daemon?.stop();
+  await dirs?.cleanup();
+});
+
+const sh = (command: string, opts = {}) => run(session.computer, daemon.mount, command, opts);
+
+describe("exec", () => {
+  it("runs a command and returns its output", async () => {
+    const r = await sh("echo hello");
+    expect(r.outcome.status).toBe("completed");
+    expect(r.outcome.exitCode).toBe(0);
+    expect(r.stdout).toBe("hello\n");
+    expect(r.outcome.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("reports a non-zero exit as failed with its code", async () => {
+    const r = await sh("exit 3");
+    expect(r.outcome).toMatchObject({ status: "failed", exitCode: 3 });
+  });
+
+  it("keeps stderr apart from stdout", async () => {
+    const r = await sh("echo out; echo err >&2");
+    expect(r.stdout).toBe("out\n");
+    expect(r.stderr).toBe("err\n");
+  });
+
+  it("feeds stdin", async () => {
+    const r = await sh("tr a-z A-Z", { stdin: new TextEncoder().encode("shout\n") });
+    expect(r.stdout).toBe("SHOUT\n");
+  });
+
+  it("passes the request env over an allow-listed base, without the daemon's secrets", async () => {
+    const r = await sh('echo "$GREETING|$LANG|$TZ|$HOME|${COMPUTERD_SECRET:-none}"', { env: { GREETING: "hi" } });
+    expect(r.stdout).toMatch(/^hi\|C\.UTF-8\|UTC\|\/.+\/home\|none\n$/);
+  });
+
+  it("runs in the requested cwd under the mount, and refuses one outside it", async () => {
+    await sh("mkdir -p sub/dir");
+    const r = await sh("pwd", { cwd: `${daemon.mount}/sub/dir` });
+    expect(r.stdout).toBe(`${daemon.mount}/sub/dir\n`);
+    const outside = await sh("pwd", { cwd: "/etc" });
+    expect(outside.outcome.status).toBe("failed");
+    expect(outside.outcome.error).toMatch(/under/);
+  });
+
+  it("times out with 124 and status timed_out", async () => {
+    const r = await sh("sleep 30", { timeoutMs: 300 });
+    expect(r.outcome).toMatchObject({ status: "timed_out", exitCode: 124 });
+  });
+
+  it("is cancelled with 137 by kill, including its children", async () => {
+    const execId = randomUUID();
+    const pending = sh("sleep 30 & sleep 30; wait", { execId });
+    await new Promise((r) => setTimeout(r, 300));
+    await session.computer.kill(execId);
+    const r = await pending;
+    expect(r.outcome).toMatchObject({ status: "cancelled", exitCode: 137 });
+  });
+
+  it("reports a running command in /healthz", async () => {
+    const pending = sh("sleep 1");
+    const health = await eventually(async () => {
+      const h = (await (await fetch(`http://127.0.0.1:${daemon.port}/healthz`)).json()) as ComputerdHealth;
+      return h.running === 1 && h;
+    });
+    expect(health).toMatchObject({ ok: true, running: 1, idleMs: 0, session: true });
+    await pending;
+  });
+
+  it("reports death by signal as 128 + n", async () => {
+    const r = await sh("kill -TERM $$");
+    expect(r.outcome).toMatchObject({ status: "failed", exitCode: 143, signal: "SIGTERM" });
+  });
+
+  it("forwards at most outputBytesMax bytes and still completes", async () => {
+    const r = await sh("head -c 1000000 /dev/zero | tr '\\0' x; echo done >&2", { outputBytesMax: 1000 });
+    expect(r.outcome.status).toBe("completed");
+    expect(r.stdout.length + r.stderr.length).toBe(1000);
+  });
+
+  it("runs several commands at once", async () => {
+    const results = await Promise.all([1, 2, 3].map((n) => sh(`sleep 0.2; echo ${n}`)));
+    expect(results.map((r) => r.stdout)).toEqual(["1\n", "2\n", "3\n"]);
+  });
+});

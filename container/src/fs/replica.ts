@@ -1,0 +1,72 @@
+/**
+ * The local replica: a plain directory (`<stateDir>/replica`) that the FUSE mount passes
+ * through to, so the container gets real POSIX behaviour from the local disk. Workspace
+ * paths (`/src/a.ts`) map one to one to paths under it. Temporary files (downloads,
+ * placeholders being built) live in `<stateDir>/tmp`, on the same filesystem, so a rename
+ * installs them atomically and they never show on the mount.
+ */
+import { randomUUID } from "node:crypto";
+import type { Stats } from "node:fs";
+import { lstat, mkdir, readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+
+export class Replica {
+  readonly root: string;
+  readonly tmpDir: string;
+
+  constructor(stateDir: string) {
+    this.root = join(stateDir, "replica");
+    this.tmpDir = join(stateDir, "tmp");
+  }
+
+  async prepare(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    // Leftover temporaries belong to downloads a killed daemon never finished.
+    await rm(this.tmpDir, { recursive: true, force: true });
+    await mkdir(this.tmpDir, { recursive: true });
+  }
+
+  local(path: string): string {
+    return path === "/" ? this.root : this.root + path;
+  }
+
+  tmpPath(): string {
+    return join(this.tmpDir, randomUUID());
+  }
+
+  async lstat(path: string): Promise<Stats | null> {
+    try {
+      return await lstat(this.local(path));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "ENOTDIR") {
+        return null;
+      }
+      throw err;
+    }
+  }
+
+  async remove(path: string): Promise<void> {
+    await rm(this.local(path), { recursive: true, force: true });
+  }
+
+  /** Every path under `dir` (workspace paths, parents before children), read from the replica, never the mount. */
+  async *subtree(dir: string): AsyncGenerator<{ path: string; isDir: boolean }> {
+    let names: import("node:fs").Dirent[];
+    try {
+      names = await readdir(this.local(dir), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    const base = dir === "/" ? "" : dir;
+    for (const d of names) {
+      const path = `${base}/${d.name}`;
+      yield { path, isDir: d.isDirectory() };
+      if (d.isDirectory()) yield* this.subtree(path);
+    }
+  }
+}
+
+export function parentOf(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i <= 0 ? "/" : path.slice(0, i);
+}

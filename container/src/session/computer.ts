@@ -1,0 +1,66 @@
+/**
+ * The ComputerApi one WebSocket connection sees. Each connection gets its own instance, so
+ * authentication is per connection: nothing but `hello` works until that connection's
+ * `hello` succeeded. A successful `hello` makes this connection the daemon's session.
+ */
+import { RpcTarget } from "capnweb";
+import type {
+  ComputerApi,
+  ContainerExecOutcome,
+  ContainerExecRequest,
+  OutputSinkApi,
+  WorkspaceSyncApi,
+} from "../../wire/index.ts";
+import type { Daemon } from "../daemon.ts";
+import { answerToken, verifyObjectToken } from "./auth.ts";
+
+export class Computer extends RpcTarget implements ComputerApi {
+  private readonly daemon: Daemon;
+  private authenticated = false;
+
+  constructor(daemon: Daemon) {
+    super();
+    this.daemon = daemon;
+  }
+
+  async hello(token: string, workspace: WorkspaceSyncApi): Promise<{ token: string; appliedRev: number }> {
+    const { config } = this.daemon;
+    const verified = await verifyObjectToken(token, config.secret, config.workspace);
+    if (!verified.ok) throw new Error(`unauthenticated: ${verified.reason}`);
+    this.authenticated = true;
+    this.daemon.activity();
+    // The stub in the parameters is released when this call returns; keep our own copy.
+    const kept = (workspace as unknown as { dup(): WorkspaceSyncApi }).dup();
+    const appliedRev = this.daemon.state.appliedRev();
+    this.daemon.startSession(kept, this);
+    return { token: await answerToken(config.secret, config.workspace, verified.jti), appliedRev };
+  }
+
+  async exec(request: ContainerExecRequest, sink: OutputSinkApi): Promise<ContainerExecOutcome> {
+    this.check();
+    // A command must see every change the object announced before it was started.
+    await this.daemon.puller.settled();
+    return await this.daemon.runner.run(request, sink);
+  }
+
+  async kill(execId: string): Promise<void> {
+    this.check();
+    this.daemon.runner.kill(execId);
+  }
+
+  async changed(revision: number): Promise<void> {
+    this.check();
+    if (revision > this.daemon.ctx.revision.value) this.daemon.ctx.revision.value = revision;
+    if (revision > this.daemon.state.appliedRev()) void this.daemon.puller.request();
+  }
+
+  async flush(): Promise<{ revision: number }> {
+    this.check();
+    return { revision: await this.daemon.pusher.flush(true) };
+  }
+
+  private check(): void {
+    if (!this.authenticated) throw new Error("unauthenticated");
+    this.daemon.activity();
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * computerd's durable state in `<stateDir>/state.db` (SQLite, WAL). It survives a SIGKILL:
+ * every statement is committed before the FUSE op that depends on it proceeds, and the
+ * process dying never loses what SQLite already handed to the kernel.
+ *
+ * - `meta`: the last remote revision applied to the replica.
+ * - `files`: per file path, the object's ETag of the local copy and whether its content is
+ *   here yet (`hydrated = 0`: the replica holds a sparse placeholder of the right size).
+ *   Rows exist only for files that came from or went to the object, never a full tree in memory.
+ * - `dirty`: paths changed on the mount and not yet pushed (write-ahead: inserted before the op).
+ */
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+
+export interface FileRow {
+  path: string;
+  etag: string;
+  size: number;
+  hydrated: boolean;
+}
+
+/** The smallest string greater than every path under `dir` ("/a" → "/a0", since "0" follows "/"). */
+function subtreeEnd(dir: string): string {
+  return `${dir}0`;
+}
+
+export class StateDb {
+  readonly db: DatabaseSync;
+  private readonly stmts: ReturnType<typeof prepareAll>;
+
+  constructor(file: string) {
+    this.db = new DatabaseSync(file);
+    this.db.exec(`
+      PRAGMA journal_mode = WAL;
+      PRAGMA synchronous = NORMAL;
+      CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, etag TEXT NOT NULL, size INTEGER NOT NULL, hydrated INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS dirty (path TEXT PRIMARY KEY);
+      CREATE TEMP TABLE seen (path TEXT PRIMARY KEY);
+    `);
+    this.stmts = prepareAll(this.db);
+  }
+
+  appliedRev(): number {
+    const row = this.stmts.getMeta.get("appliedRev") as { value: number } | undefined;
+    return row?.value ?? 0;
+  }
+
+  setAppliedRev(rev: number): void {
+    this.stmts.setMeta.run("appliedRev", rev);
+  }
+
+  file(path: string): FileRow | undefined {
+    const row = this.stmts.getFile.get(path) as
+      | { path: string; etag: string; size: number; hydrated: number }
+      | undefined;
+    return row && { path: row.path, etag: row.etag, size: row.size, hydrated: row.hydrated === 1 };
+  }
+
+  putFile(row: FileRow): void {
+    this.stmts.putFile.run(row.path, row.etag, row.size, row.hydrated ? 1 : 0);
+  }
+
+  setHydrated(path: string): void {
+    this.stmts.setHydrated.run(path);
+  }
+
+  forgetFile(path: string): void {
+    this.stmts.deleteFile.run(path);
+  }
+
+  /** Forgets the file at `path` and, when it was a directory, every file under it. */
+  forgetTree(path: string): void {
+    this.stmts.deleteFile.run(path);
+    const dir = path === "/" ? "" : path;
+    this.stmts.deleteFilesUnder.run(`${dir}/`, subtreeEnd(dir));
+  }
+
+  unhydratedUnder(dir: string): string[] {
+    const base = dir === "/" ? "" : dir;
+    const rows = this.stmts.unhydratedUnder.all(`${base}/`, subtreeEnd(base)) as { path: string }[];
+    return rows.map((r) => r.path);
+  }
+
+  addDirty(path: string): void {
+    this.stmts.addDirty.run(path);
+  }
+
+  removeDirty(path: string): void {
+    this.stmts.removeDirty.run(path);
+  }
+
+  allDirty(): string[] {
+    return (this.stmts.allDirty.all() as { path: string }[]).map((r) => r.path);
+  }
+
+  hasDirtyUnder(dir: string): boolean {
+    const base = dir === "/" ? "" : dir;
+    return this.stmts.dirtyUnder.get(`${base}/`, subtreeEnd(base)) !== undefined;
+  }
+
+  clearSeen(): void {
+    this.stmts.clearSeen.run();
+  }
+
+  addSeen(path: string): void {
+    this.stmts.addSeen.run(path);
+  }
+
+  isSeen(path: string): boolean {
+    return this.stmts.isSeen.get(path) !== undefined;
+  }
+
+  /** Runs `fn` in one transaction, so a batch of rows costs one commit. */
+  transaction<T>(fn: () => T): T {
+    this.db.exec("BEGIN");
+    try {
+      const result = fn();
+      this.db.exec("COMMIT");
+      return result;
+    } catch (err) {
+      this.db.exec("ROLLBACK");
+      throw err;
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+function prepareAll(db: DatabaseSync) {
+  const s = (sql: string): StatementSync => db.prepare(sql);
+  return {
+    getMeta: s("SELECT value FROM meta WHERE key = ?"),
+    setMeta: s("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"),
+    getFile: s("SELECT path, etag, size, hydrated FROM files WHERE path = ?"),
+    putFile: s(
+      "INSERT INTO files (path, etag, size, hydrated) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET etag = excluded.etag, size = excluded.size, hydrated = excluded.hydrated",
+    ),
+    setHydrated: s("UPDATE files SET hydrated = 1 WHERE path = ?"),
+    deleteFile: s("DELETE FROM files WHERE path = ?"),
+    deleteFilesUnder: s("DELETE FROM files WHERE path > ? AND path < ?"),
+    unhydratedUnder: s("SELECT path FROM files WHERE hydrated = 0 AND path > ? AND path < ?"),
+    addDirty: s("INSERT OR IGNORE INTO dirty (path) VALUES (?)"),
+    removeDirty: s("DELETE FROM dirty WHERE path = ?"),
+    allDirty: s("SELECT path FROM dirty"),
+    dirtyUnder: s("SELECT path FROM dirty WHERE path > ? AND path < ? LIMIT 1"),
+    clearSeen: s("DELETE FROM seen"),
+    addSeen: s("INSERT OR IGNORE INTO seen (path) VALUES (?)"),
+    isSeen: s("SELECT 1 AS x FROM seen WHERE path = ?"),
+  };
+}

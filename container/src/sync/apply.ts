@@ -1,0 +1,105 @@
+/**
+ * Applies the object's state of one path to the replica. The conflict rule lives here: a
+ * path with an unpushed local change is left alone, because the container's version will
+ * be pushed and, reaching the object last, win.
+ *
+ * This runs synchronously on purpose. It touches only the replica (a local directory, never
+ * the mount, so it cannot deadlock with FUSE), and a direct syscall costs a few microseconds
+ * where a thread-pool round trip costs tens: a 36,000-file workspace becomes placeholders in
+ * about a second. Callers apply entries in slices and yield between them, so FUSE requests
+ * keep being answered meanwhile.
+ */
+
+import type { Stats } from "node:fs";
+import * as fs from "node:fs";
+import type { RemoteEntry } from "../../wire/index.ts";
+import { parentOf } from "../fs/replica.ts";
+import type { SyncContext } from "./context.ts";
+
+export function applyEntry(ctx: SyncContext, path: string, entry: RemoteEntry | null): void {
+  if (path === "/" || ctx.dirty.has(path)) return;
+  const { replica, state } = ctx;
+  const local = replica.local(path);
+  if (entry === null) {
+    // Something new the container made under a removed directory keeps the directory alive.
+    if (ctx.dirty.hasAtOrUnder(path)) return;
+    fs.rmSync(local, { recursive: true, force: true });
+    state.forgetTree(path);
+    return;
+  }
+  const existing = lstatOrNull(local);
+  const mode = entry.mode & 0o7777;
+  if (entry.type === "dir") {
+    if (existing?.isDirectory()) {
+      if ((existing.mode & 0o7777) !== mode) fs.chmodSync(local, mode);
+      return;
+    }
+    if (existing && !replaceable(ctx, path)) return;
+    fs.mkdirSync(local, { recursive: true, mode });
+    state.forgetTree(path);
+    return;
+  }
+  if (entry.type === "symlink") {
+    if (existing?.isSymbolicLink() && fs.readlinkSync(local) === entry.target) return;
+    if (existing?.isDirectory() && !replaceable(ctx, path)) return;
+    fs.mkdirSync(replica.local(parentOf(path)), { recursive: true });
+    const tmp = replica.tmpPath();
+    fs.symlinkSync(entry.target ?? "", tmp);
+    fs.renameSync(tmp, local);
+    state.forgetTree(path);
+    return;
+  }
+  const row = state.file(path);
+  if (row && row.etag === entry.etag && existing?.isFile()) {
+    if ((existing.mode & 0o7777) !== mode) fs.chmodSync(local, mode);
+    return;
+  }
+  if (existing?.isDirectory() && !replaceable(ctx, path)) return;
+  writePlaceholder(ctx, path, entry, existing !== null);
+}
+
+function lstatOrNull(file: string): Stats | null {
+  try {
+    return fs.lstatSync(file);
+  } catch {
+    return null;
+  }
+}
+
+/** Clears a directory that a remote entry of another type replaces; false when dirty paths under it must stay. */
+function replaceable(ctx: SyncContext, path: string): boolean {
+  if (ctx.dirty.hasAtOrUnder(path)) return false;
+  fs.rmSync(ctx.replica.local(path), { recursive: true, force: true });
+  ctx.state.forgetTree(path);
+  return true;
+}
+
+/**
+ * A sparse file of the remote size: no blocks, no download, yet `ls -l` and `stat` show the
+ * truth. A new path is created in place; an existing file is replaced by rename, so a
+ * process holding it open keeps reading the old bytes rather than a truncated file.
+ */
+function writePlaceholder(ctx: SyncContext, path: string, entry: RemoteEntry, exists: boolean): void {
+  const local = ctx.replica.local(path);
+  const target = exists ? ctx.replica.tmpPath() : local;
+  if (!exists) fs.mkdirSync(ctx.replica.local(parentOf(path)), { recursive: true });
+  let fd: number;
+  try {
+    // The daemon's umask is 0, so the mode given here is the file's mode.
+    fd = fs.openSync(target, exists ? "w" : "wx", entry.mode & 0o7777);
+  } catch (err) {
+    // A file created on the mount since the lstat above: the container's copy wins.
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return;
+    throw err;
+  }
+  try {
+    if (entry.size > 0) fs.ftruncateSync(fd, entry.size);
+    const mtime = new Date(entry.mtimeMs);
+    fs.futimesSync(fd, mtime, mtime);
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (exists) fs.renameSync(target, local);
+  // An empty file has nothing to download.
+  ctx.state.putFile({ path, etag: entry.etag ?? "", size: entry.size, hydrated: entry.size === 0 });
+}

@@ -1,0 +1,176 @@
+/**
+ * Pull (object → mount). After `hello` and on every `changed(rev)`, the replica catches up
+ * with the object's change log: each changed path's current state is read with `lstatMany`
+ * and applied. A fresh replica, or one whose revision the log no longer reaches, walks the
+ * whole tree instead. One pull runs at a time; notifications that arrive meanwhile make it
+ * run once more.
+ */
+import type { RemoteEntry, WorkspaceSyncApi } from "../../wire/index.ts";
+import { wireLimits } from "../../wire/index.ts";
+import { applyEntry } from "./apply.ts";
+import type { SyncContext } from "./context.ts";
+
+/** Entries applied between two yields to the event loop, so FUSE requests are answered during a large walk. */
+const applySliceEntries = 256;
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export class Puller {
+  private readonly ctx: SyncContext;
+  private running: Promise<void> | null = null;
+  private again = false;
+
+  constructor(ctx: SyncContext) {
+    this.ctx = ctx;
+  }
+
+  /** Asks for a pull; resolves when the replica has caught up (or the pull failed and was logged). */
+  request(): Promise<void> {
+    this.again = true;
+    if (!this.running) {
+      this.running = this.loop().finally(() => {
+        this.running = null;
+      });
+    }
+    return this.running;
+  }
+
+  /** Resolves when no pull is running, so a command starts on the state the object announced. */
+  async settled(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async loop(): Promise<void> {
+    while (this.again) {
+      this.again = false;
+      const ws = this.ctx.session.workspace;
+      if (!ws) return;
+      try {
+        await this.pullOnce(ws);
+      } catch (err) {
+        this.ctx.log(`pull failed: ${(err as Error).message}`);
+        return;
+      }
+    }
+  }
+
+  private async pullOnce(ws: WorkspaceSyncApi): Promise<void> {
+    const { state } = this.ctx;
+    let rev = state.appliedRev();
+    if (rev === 0) rev = await this.resync(ws);
+    for (;;) {
+      const page = await ws.changes(rev, wireLimits.changesPageMax);
+      this.noteRevision(page.revision);
+      if (page.oldestRev > rev + 1) {
+        rev = await this.resync(ws);
+        continue;
+      }
+      const paths = new Set<string>();
+      for (const change of page.changes) {
+        if (this.ctx.ownRevs.has(change.rev)) continue;
+        for (const p of change.paths) paths.add(p);
+      }
+      await this.applyPaths(ws, [...paths]);
+      const last = page.changes.at(-1)?.rev ?? rev;
+      const full = page.changes.length >= wireLimits.changesPageMax;
+      rev = full ? last : Math.max(last, page.revision);
+      this.commit(ws, rev);
+      if (!full) return;
+    }
+  }
+
+  private async applyPaths(ws: WorkspaceSyncApi, paths: string[]): Promise<void> {
+    // Parents first, so a new directory exists before the files changed inside it.
+    paths.sort();
+    for (let i = 0; i < paths.length; i += wireLimits.lstatPathsMax) {
+      const chunk = paths.slice(i, i + wireLimits.lstatPathsMax);
+      const entries = await this.ctx.lock.run(async () => {
+        const entries = await ws.lstatMany(chunk);
+        for (const [j, path] of chunk.entries()) {
+          applyEntry(this.ctx, path, entries[j] ?? null);
+          if (j % applySliceEntries === applySliceEntries - 1) await yieldToLoop();
+        }
+        return entries;
+      });
+      // A directory that changed as one path (created, moved here) brings its subtree along.
+      for (const entry of entries)
+        if (entry?.type === "dir" && !this.ctx.dirty.has(entry.path)) await this.walkInto(ws, entry.path);
+    }
+  }
+
+  /** Builds the whole replica from `walk('/')`, removing what the object no longer has. Returns the revision it reflects. */
+  private async resync(ws: WorkspaceSyncApi): Promise<number> {
+    const startedMs = Date.now();
+    const rev = await this.walkInto(ws, "/");
+    this.ctx.log(`pull: walked the whole workspace in ${Date.now() - startedMs} ms`);
+    this.commit(ws, rev);
+    return rev;
+  }
+
+  /**
+   * Applies every entry under `dir` and removes local entries the walk did not list (unless
+   * dirty). The lock is held for the whole walk: a push landing between reading a page and
+   * the sweep would otherwise look like a path the object does not have, and be removed.
+   */
+  private walkInto(ws: WorkspaceSyncApi, dir: string): Promise<number> {
+    return this.ctx.lock.run(async () => {
+      const { state } = this.ctx;
+      state.clearSeen();
+      let cursor: string | null = null;
+      let firstRev = -1;
+      do {
+        const page = await ws.walk(dir, cursor);
+        if (!page.ok) {
+          // The directory vanished since it was listed as changed: the next change says so.
+          if (page.code === "ENOENT" || page.code === "ENOTDIR") return this.ctx.revision.value;
+          throw new Error(`walk ${dir}: ${page.code} ${page.message}`);
+        }
+        if (firstRev < 0) firstRev = page.revision;
+        this.noteRevision(page.revision);
+        await this.applyWalkPage(page.entries);
+        cursor = page.next;
+      } while (cursor);
+      await this.sweep(dir);
+      return Math.max(firstRev, 0);
+    });
+  }
+
+  private async applyWalkPage(entries: RemoteEntry[]): Promise<void> {
+    const { state } = this.ctx;
+    for (let i = 0; i < entries.length; i += applySliceEntries) {
+      // One transaction per slice: its rows cost one commit, and nothing awaits inside it.
+      state.transaction(() => {
+        for (const entry of entries.slice(i, i + applySliceEntries)) {
+          state.addSeen(entry.path);
+          applyEntry(this.ctx, entry.path, entry);
+        }
+      });
+      await yieldToLoop();
+    }
+  }
+
+  private async sweep(dir: string): Promise<void> {
+    const { state, replica, dirty } = this.ctx;
+    const stale: string[] = [];
+    for await (const { path } of replica.subtree(dir)) {
+      if (!state.isSeen(path) && !dirty.hasAtOrUnder(path)) stale.push(path);
+    }
+    for (const path of stale) {
+      await replica.remove(path);
+      state.forgetTree(path);
+    }
+    state.clearSeen();
+  }
+
+  private commit(ws: WorkspaceSyncApi, rev: number): void {
+    const { state, ownRevs } = this.ctx;
+    if (rev > state.appliedRev()) state.setAppliedRev(rev);
+    this.noteRevision(rev);
+    for (const own of ownRevs) if (own <= rev) ownRevs.delete(own);
+    ws.ack(rev).catch((err: Error) => this.ctx.log(`ack failed: ${err.message}`));
+  }
+
+  private noteRevision(rev: number): void {
+    if (rev > this.ctx.revision.value) this.ctx.revision.value = rev;
+  }
+}

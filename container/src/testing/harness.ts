@@ -1,0 +1,195 @@
+/**
+ * Test harness: runs computerd as a child process (so tests can SIGKILL it) on a temporary
+ * mount and state directory, connects to it over capnweb like the workspace object does,
+ * and says hello with a freshly minted token.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { newWebSocketRpcSession, type RpcStub, RpcTarget } from "capnweb";
+import { SignJWT } from "jose";
+import {
+  AUDIENCE_COMPUTERD,
+  type ComputerApi,
+  type ComputerdReady,
+  type ContainerExecOutcome,
+  type ContainerExecRequest,
+  type OutputSinkApi,
+} from "../../wire/index.ts";
+import type { MemoryWorkspace } from "./memoryWorkspace.ts";
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../../..");
+export const node24 = join(repoRoot, "node_modules/.bin/node");
+export const nodeBinDir = dirname(node24);
+const entry = join(repoRoot, "container/src/main.ts");
+
+export const testSecret = "test-secret-0123456789abcdef";
+export const testWorkspace = "tenant_1:ws_1";
+
+export interface DaemonProcess {
+  proc: ChildProcess;
+  port: number;
+  mount: string;
+  stateDir: string;
+  stderr: () => string;
+  /** SIGTERM and wait for exit. */
+  stop(): Promise<number | null>;
+  /** SIGKILL and wait for exit (the mount stays behind, stale, like after a crash). */
+  kill(): Promise<void>;
+}
+
+export async function makeDirs(): Promise<{ root: string; mount: string; stateDir: string; cleanup(): Promise<void> }> {
+  const root = await mkdtemp(join(tmpdir(), "computerd-test-"));
+  return {
+    root,
+    mount: join(root, "workspace"),
+    stateDir: join(root, "state"),
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+/** Starts computerd from source, or from the esbuild bundle when `bundle` names it. */
+export async function startDaemon(
+  dirs: { mount: string; stateDir: string },
+  env: Record<string, string> = {},
+  bundle?: string,
+): Promise<DaemonProcess> {
+  const proc = spawn(node24, [bundle ?? entry], {
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}),
+      COMPUTERD_WORKSPACE: testWorkspace,
+      COMPUTERD_SECRET: testSecret,
+      COMPUTERD_PORT: "0",
+      COMPUTERD_STATE_DIR: dirs.stateDir,
+      COMPUTERD_MOUNT: dirs.mount,
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  proc.stderr!.on("data", (d: Buffer) => {
+    stderr += d.toString();
+    if (process.env.COMPUTERD_TEST_LOG) process.stderr.write(d);
+  });
+  const exited = new Promise<number | null>((resolve) => proc.once("exit", (code) => resolve(code)));
+  const ready = await new Promise<ComputerdReady>((resolve, reject) => {
+    const lines = createInterface({ input: proc.stdout! });
+    lines.once("line", (line) => resolve(JSON.parse(line) as ComputerdReady));
+    exited.then((code) => reject(new Error(`computerd exited ${code}: ${stderr}`)));
+  });
+  return {
+    proc,
+    port: ready.port,
+    mount: ready.mount,
+    stateDir: dirs.stateDir,
+    stderr: () => stderr,
+    async stop() {
+      proc.kill("SIGTERM");
+      return await exited;
+    },
+    async kill() {
+      proc.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
+
+export async function mintToken(
+  opts: { secret?: string; subject?: string; audience?: string; issuedAtS?: number; jti?: string | null } = {},
+): Promise<string> {
+  const jwt = new SignJWT({})
+    .setProtectedHeader({ alg: "HS256" })
+    .setAudience(opts.audience ?? AUDIENCE_COMPUTERD)
+    .setSubject(opts.subject ?? testWorkspace)
+    .setIssuedAt(opts.issuedAtS ?? Math.floor(Date.now() / 1000));
+  if (opts.jti !== null) jwt.setJti(opts.jti ?? randomUUID());
+  return await jwt.sign(new TextEncoder().encode(opts.secret ?? testSecret));
+}
+
+export interface Session {
+  computer: RpcStub<ComputerApi>;
+  twin: MemoryWorkspace;
+  appliedRev: number;
+  answer: string;
+  close(): void;
+}
+
+export function connect(port: number): RpcStub<ComputerApi> {
+  return newWebSocketRpcSession<ComputerApi>(`ws://127.0.0.1:${port}/session`);
+}
+
+/** Opens a session and says hello with a valid token. */
+export async function openSession(port: number, twin: MemoryWorkspace): Promise<Session> {
+  const computer = connect(port);
+  const reply = await computer.hello(await mintToken(), twin);
+  return {
+    computer,
+    twin,
+    appliedRev: reply.appliedRev,
+    answer: reply.token,
+    close: () => computer[Symbol.dispose](),
+  };
+}
+
+class Collector extends RpcTarget implements OutputSinkApi {
+  stdout: Buffer[] = [];
+  stderr: Buffer[] = [];
+  async write(stream: "stdout" | "stderr", data: Uint8Array): Promise<void> {
+    this[stream].push(Buffer.from(data));
+  }
+}
+
+export interface ExecResult {
+  outcome: ContainerExecOutcome;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command on the mount (cwd defaults to the mount root). */
+export async function run(
+  computer: RpcStub<ComputerApi>,
+  mount: string,
+  command: string,
+  opts: Partial<ContainerExecRequest> = {},
+): Promise<ExecResult> {
+  const sink = new Collector();
+  const outcome = await computer.exec(
+    {
+      execId: randomUUID(),
+      command,
+      cwd: mount,
+      env: {},
+      stdin: new Uint8Array(),
+      timeoutMs: 30_000,
+      outputBytesMax: 1024 * 1024,
+      egress: false,
+      ...opts,
+    },
+    sink,
+  );
+  return {
+    outcome: outcome as ContainerExecOutcome,
+    stdout: Buffer.concat(sink.stdout).toString(),
+    stderr: Buffer.concat(sink.stderr).toString(),
+  };
+}
+
+/** Waits until `check` holds, polling; for effects that happen asynchronously by design (a pull). */
+export async function eventually<T>(check: () => T | false | Promise<T | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+    }
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -1,0 +1,243 @@
+/**
+ * An in-memory twin of the workspace object's side of container/wire, for computerd's
+ * tests: a tree in a Map, a change log with revisions, ETags that are SHA-256 of the
+ * content, and counters that let a test prove what computerd downloaded. It is served to
+ * computerd as a capnweb RpcTarget through `hello`.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { RpcTarget } from "capnweb";
+import type { ApplyResult, RemoteEntry, SyncOp, UploadApi, WireError, WorkspaceSyncApi } from "../../wire/index.ts";
+import { wireLimits } from "../../wire/index.ts";
+
+interface Node {
+  type: "file" | "dir" | "symlink";
+  mode: number;
+  mtimeMs: number;
+  content?: Uint8Array;
+  etag?: string;
+  target?: string;
+}
+
+const etagOf = (bytes: Uint8Array) => `"${createHash("sha256").update(bytes).digest("hex")}"`;
+const parentOf = (path: string) => path.slice(0, Math.max(path.lastIndexOf("/"), 1));
+const under = (path: string, dir: string) => dir === "/" || path === dir || path.startsWith(`${dir}/`);
+
+class Upload extends RpcTarget implements UploadApi {
+  readonly chunks: Uint8Array[] = [];
+  readonly uploadId = randomUUID();
+  async append(bytes: Uint8Array): Promise<void> {
+    this.chunks.push(bytes);
+  }
+  async id(): Promise<string> {
+    return this.uploadId;
+  }
+}
+
+export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
+  readonly nodes = new Map<string, Node>([["/", { type: "dir", mode: 0o755, mtimeMs: Date.now() }]]);
+  readonly log: { rev: number; paths: string[] }[] = [];
+  revision = 0;
+  oldestRev = 1;
+  ackedRev = 0;
+  /** read() calls per path: proves laziness. */
+  readonly reads = new Map<string, number>();
+  /** Paths in every apply() batch, in order. */
+  readonly applied: SyncOp[] = [];
+  /** A path the test wants refused (quota, prefix). */
+  refuse: ((op: SyncOp) => boolean) | null = null;
+  private readonly uploads = new Map<string, Upload>();
+
+  // ---- the wire (what computerd calls) ----
+
+  async changes(afterRev: number, limit: number) {
+    const changes = this.log.filter((c) => c.rev > afterRev).slice(0, Math.min(limit, wireLimits.changesPageMax));
+    return { changes, revision: this.revision, oldestRev: this.oldestRev };
+  }
+
+  async ack(rev: number): Promise<void> {
+    this.ackedRev = Math.max(this.ackedRev, rev);
+  }
+
+  async lstatMany(paths: string[]): Promise<(RemoteEntry | null)[]> {
+    return paths.map((p) => this.entry(p));
+  }
+
+  async walk(path: string, cursor: string | null) {
+    const node = this.nodes.get(path);
+    if (!node) return { ok: false as const, code: "ENOENT", message: path };
+    if (node.type !== "dir") return { ok: false as const, code: "ENOTDIR", message: path };
+    const all = [...this.nodes.keys()].filter((p) => p !== path && under(p, path)).sort();
+    const start = cursor ? Number(cursor) : 0;
+    const page = all.slice(start, start + wireLimits.walkPageMax);
+    const next = start + page.length < all.length ? String(start + page.length) : null;
+    return { ok: true as const, entries: page.map((p) => this.entry(p)!), next, revision: this.revision };
+  }
+
+  async read(path: string, offset: number, length: number) {
+    this.reads.set(path, (this.reads.get(path) ?? 0) + 1);
+    const node = this.nodes.get(path);
+    if (!node) return { ok: false as const, code: "ENOENT", message: path } satisfies WireError;
+    if (node.type !== "file") return { ok: false as const, code: "EISDIR", message: path } satisfies WireError;
+    const content = node.content!;
+    const bytes = content.slice(offset, offset + Math.min(length, wireLimits.chunkBytesMax));
+    return { ok: true as const, bytes, etag: node.etag!, size: content.byteLength };
+  }
+
+  async upload(): Promise<UploadApi> {
+    const upload = new Upload();
+    this.uploads.set(upload.uploadId, upload);
+    return upload;
+  }
+
+  async apply(ops: SyncOp[]): Promise<ApplyResult | WireError> {
+    if (ops.length > wireLimits.applyOpsMax) return { ok: false, code: "E2BIG", message: "too many ops" };
+    const result: ApplyResult = { ok: true, revs: [], entries: [], revision: 0, failures: [] };
+    ops.forEach((op, index) => {
+      this.applied.push(op);
+      if (this.refuse?.(op)) {
+        result.failures.push({ index, code: "EACCES", message: "refused by test" });
+        result.revs.push(0);
+        result.entries.push(this.entry(op.path));
+        return;
+      }
+      result.revs.push(this.applyOp(op));
+      result.entries.push(this.entry(op.path));
+    });
+    result.revision = this.revision;
+    return result;
+  }
+
+  // ---- the object's own writes (what a test does through "the API") ----
+
+  /** Writes a file as the API would; returns the new revision (pass it to `changed`). */
+  writeFile(path: string, content: string | Uint8Array, mode = 0o644): number {
+    const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
+    this.putNode(path, { type: "file", mode, mtimeMs: Date.now(), content: bytes, etag: etagOf(bytes) });
+    return this.record([path]);
+  }
+
+  mkdir(path: string): number {
+    this.putNode(path, { type: "dir", mode: 0o755, mtimeMs: Date.now() });
+    return this.record([path]);
+  }
+
+  remove(path: string): number {
+    this.removeTree(path);
+    return this.record([path]);
+  }
+
+  /** A move is one change of two paths, and a directory's subtree moves with it. */
+  rename(from: string, to: string): number {
+    const moved = [...this.nodes.entries()].filter(([p]) => under(p, from));
+    this.removeTree(to);
+    for (const [p] of moved) this.nodes.delete(p);
+    for (const [p, node] of moved) this.nodes.set(to + p.slice(from.length), node);
+    return this.record([from, to]);
+  }
+
+  /** Many files in one change (a seeded tree), without a log entry per file. */
+  seed(files: Record<string, string | Uint8Array>): number {
+    for (const [path, content] of Object.entries(files)) {
+      const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
+      this.putNode(path, { type: "file", mode: 0o644, mtimeMs: Date.now(), content: bytes, etag: etagOf(bytes) });
+    }
+    return this.record(Object.keys(files));
+  }
+
+  text(path: string): string | null {
+    const node = this.nodes.get(path);
+    return node?.type === "file" ? new TextDecoder().decode(node.content) : null;
+  }
+
+  bytes(path: string): Uint8Array | null {
+    return this.nodes.get(path)?.content ?? null;
+  }
+
+  totalReads(): number {
+    let n = 0;
+    for (const v of this.reads.values()) n += v;
+    return n;
+  }
+
+  entry(path: string): RemoteEntry | null {
+    const node = this.nodes.get(path);
+    if (!node) return null;
+    return {
+      path,
+      type: node.type,
+      size: node.content?.byteLength ?? (node.type === "symlink" ? (node.target?.length ?? 0) : 0),
+      mode: node.mode,
+      mtimeMs: node.mtimeMs,
+      ...(node.etag ? { etag: node.etag } : {}),
+      ...(node.target !== undefined ? { target: node.target } : {}),
+    };
+  }
+
+  // ---- internals ----
+
+  private applyOp(op: SyncOp): number {
+    const before = JSON.stringify(this.entry(op.path));
+    switch (op.op) {
+      case "write": {
+        const bytes = new Uint8Array(op.bytes);
+        this.putNode(op.path, {
+          type: "file",
+          mode: op.mode,
+          mtimeMs: Date.now(),
+          content: bytes,
+          etag: etagOf(bytes),
+        });
+        break;
+      }
+      case "commitUpload": {
+        const upload = this.uploads.get(op.uploadId);
+        if (!upload) throw new Error(`unknown upload ${op.uploadId}`);
+        const bytes = Buffer.concat(upload.chunks);
+        this.uploads.delete(op.uploadId);
+        this.putNode(op.path, {
+          type: "file",
+          mode: op.mode,
+          mtimeMs: Date.now(),
+          content: bytes,
+          etag: etagOf(bytes),
+        });
+        break;
+      }
+      case "mkdir":
+        if (this.nodes.get(op.path)?.type === "dir") this.nodes.get(op.path)!.mode = op.mode;
+        else this.putNode(op.path, { type: "dir", mode: op.mode, mtimeMs: Date.now() });
+        break;
+      case "symlink":
+        this.putNode(op.path, { type: "symlink", mode: 0o777, mtimeMs: Date.now(), target: op.target });
+        break;
+      case "remove":
+        this.removeTree(op.path);
+        break;
+      case "chmod": {
+        const node = this.nodes.get(op.path);
+        if (node) node.mode = op.mode;
+        break;
+      }
+    }
+    if (JSON.stringify(this.entry(op.path)) === before && op.op !== "write" && op.op !== "commitUpload") return 0;
+    return this.record([op.path]);
+  }
+
+  private putNode(path: string, node: Node): void {
+    if (this.nodes.get(path)?.type === "dir" && node.type !== "dir") this.removeTree(path);
+    for (let p = parentOf(path); p !== "/" && !this.nodes.has(p); p = parentOf(p)) {
+      this.nodes.set(p, { type: "dir", mode: 0o755, mtimeMs: Date.now() });
+    }
+    this.nodes.set(path, node);
+  }
+
+  private removeTree(path: string): void {
+    for (const p of [...this.nodes.keys()]) if (p !== "/" && under(p, path)) this.nodes.delete(p);
+  }
+
+  private record(paths: string[]): number {
+    this.revision++;
+    this.log.push({ rev: this.revision, paths });
+    return this.revision;
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * The supervisor's one error type: the HTTP edge maps each code to a status and a
+ * problem+json body (http.ts); the Worker side branches on `code`, never on the text.
+ */
+export type SupervisorErrorCode =
+  | "unauthorized"
+  | "invalid_name"
+  | "not_found"
+  | "method_not_allowed"
+  | "capacity"
+  | "shutting_down"
+  | "start_failed"
+  | "stop_failed"
+  | "internal";
+
+export const STATUS: Record<SupervisorErrorCode, number> = {
+  unauthorized: 401,
+  invalid_name: 400,
+  not_found: 404,
+  method_not_allowed: 405,
+  capacity: 503,
+  shutting_down: 503,
+  start_failed: 502,
+  stop_failed: 500,
+  internal: 500,
+};
+
+export class SupervisorError extends Error {
+  readonly code: SupervisorErrorCode;
+
+  constructor(code: SupervisorErrorCode, detail: string) {
+    super(detail);
+    this.code = code;
+  }
+}

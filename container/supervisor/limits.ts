@@ -1,0 +1,32 @@
+/**
+ * Every bound the local supervisor keeps, with why. Options of the same names override
+ * them (tests shrink the times); a limit nobody overrides is still written down here.
+ */
+export const supervisorLimits = {
+  /** Daemons at once: each holds a FUSE mount, a Node heap (~60 MiB) and a replica on disk; 16 fits a laptop. */
+  computersMax: 16,
+  /** A daemon idle this long with nothing running is stopped; its state dir stays, so the next start resumes. */
+  idleMsMax: 10 * 60_000,
+  /** How often each daemon's /healthz is read for the idle check: cheap, and idle stops need no precision. */
+  healthPollMs: 15_000,
+  /** One /healthz answer: a daemon slower than this is busy or hung, so it counts as not idle. */
+  healthTimeoutMs: 2_000,
+  /** From spawn to the ready line: unshare takes ~0.2 s and Node plus the FUSE mount ~1 s; 20 s means it is stuck. */
+  startTimeoutMs: 20_000,
+  /** Between SIGTERM and SIGKILL: long enough for computerd to push pending changes and unmount. */
+  stopGraceMs: 10_000,
+  /** After the daemon exited, how long its namespace may take to empty before a stop reports failure. */
+  stopVerifyMs: 5_000,
+  /** Crash restarts of one computer within a minute before the supervisor gives up on it (a crash loop). */
+  restartsPerMinuteMax: 5,
+  /** First crash-restart delay; doubles with each recent restart so a crash loop does not spin. */
+  restartBackoffMs: 250,
+  /** Ceiling of that doubling delay. */
+  restartBackoffMsMax: 8_000,
+  /** stderr lines kept per daemon to explain a failed start in the error detail. */
+  logTailLines: 20,
+  /** Request line and headers only: the API has no bodies, so anything bigger is not ours. */
+  requestHeaderBytesMax: 8 * 1024,
+  /** Length of `<tenantId>:<workspaceId>`; ids are ~30 characters, so this is generous. */
+  nameCharsMax: 160,
+} as const;

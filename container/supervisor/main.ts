@@ -1,0 +1,77 @@
+/**
+ * `node container/supervisor/main.ts`: runs the local supervisor until SIGTERM or SIGINT,
+ * then stops every daemon and exits. Once listening it prints one JSON line on stdout,
+ * `{"ready":true,"port":…,"url":"http://127.0.0.1:…"}`, which is how `npm start` learns a
+ * port it let the kernel pick.
+ *
+ * Environment (flags of the same meaning win):
+ *   COMPUTERD_SECRET                       required; the API's bearer and every daemon's secret
+ *   COMPUTERD_SUPERVISOR_PORT   --port     default 0: any free port
+ *   CUBICLE_STATE_DIR           --state-root   daemon state in <root>/computers (default .wrangler/state)
+ *   COMPUTERD_SUPERVISOR_DAEMON --daemon   the script run by this Node as computerd
+ *                                          (default .build/computerd/computerd.mjs)
+ *   COMPUTERD_SUPERVISOR_IDLE_MS       --idle-ms        idle stop (default limits.ts)
+ *   COMPUTERD_SUPERVISOR_COMPUTERS_MAX --computers-max  daemons at once (default limits.ts)
+ */
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { createSupervisorServer } from "./http.ts";
+import { Supervisor } from "./supervisor.ts";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+const { values: flags } = parseArgs({
+  options: {
+    port: { type: "string" },
+    "state-root": { type: "string" },
+    daemon: { type: "string" },
+    "idle-ms": { type: "string" },
+    "computers-max": { type: "string" },
+  },
+});
+const env = process.env;
+const secret = env.COMPUTERD_SECRET;
+if (!secret) {
+  console.error("supervisor: set COMPUTERD_SECRET");
+  process.exit(2);
+}
+const daemon = resolve(root, flags.daemon ?? env.COMPUTERD_SUPERVISOR_DAEMON ?? ".build/computerd/computerd.mjs");
+if (!existsSync(daemon)) console.error(`supervisor: ${daemon} does not exist yet; starting a computer will fail`);
+
+const supervisor = new Supervisor({
+  command: [process.execPath, daemon],
+  secret,
+  stateRoot: resolve(root, flags["state-root"] ?? env.CUBICLE_STATE_DIR ?? ".wrangler/state"),
+  ...numberOption("idleMsMax", flags["idle-ms"] ?? env.COMPUTERD_SUPERVISOR_IDLE_MS),
+  ...numberOption("computersMax", flags["computers-max"] ?? env.COMPUTERD_SUPERVISOR_COMPUTERS_MAX),
+});
+const server = createSupervisorServer(supervisor, secret);
+server.listen(Number(flags.port ?? env.COMPUTERD_SUPERVISOR_PORT ?? 0), "127.0.0.1", () => {
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  console.log(JSON.stringify({ ready: true, port, url: `http://127.0.0.1:${port}` }));
+});
+
+let signals = 0;
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, () => {
+    // A second signal means "now": the daemons die with us anyway (their pdeathsig chain).
+    if (++signals > 1) process.exit(1);
+    server.close();
+    supervisor.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
+}
+
+function numberOption(key: string, text: string | undefined): Record<string, number> {
+  if (text === undefined) return {};
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) {
+    console.error(`supervisor: ${key} must be a positive number, not ${text}`);
+    process.exit(2);
+  }
+  return { [key]: value };
+}

@@ -1,0 +1,31 @@
+/** Idle computers are stopped; busy ones are not. Policy tests: the stand-in can be made busy. */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { stateDirFor } from "./names.ts";
+import { computerName, isAlive, startTestSupervisor, type TestSupervisor } from "./testing/harness.ts";
+
+let t: TestSupervisor | undefined;
+afterEach(() => t?.close());
+
+function markBusy(t: TestSupervisor, name: string) {
+  const dir = stateDirFor(t.stateRoot, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${dir}/busy`, "");
+}
+
+describe("idle stop", () => {
+  it("stops a computer idle past the limit and keeps one running a command", async () => {
+    t = await startTestSupervisor({ daemon: "standin", idleMsMax: 300, healthPollMs: 50 });
+    const idle = await t.ensure(computerName());
+    const busyName = computerName();
+    markBusy(t, busyName);
+    const busy = await t.ensure(busyName);
+
+    await t.waitFor(() => !isAlive(idle.pid), "the idle computer to stop");
+    // Several polls later the busy one still runs.
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await t.list()).map((c) => c.name)).toEqual([busyName]);
+    expect(isAlive(busy.pid)).toBe(true);
+    expect(t.logs.join("\n")).toMatch(/idle/);
+  });
+});

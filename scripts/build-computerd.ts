@@ -1,0 +1,34 @@
+/**
+ * Bundles computerd (container/src/main.ts) into `.build/computerd/computerd.mjs`, one file
+ * the container image (and the local supervisor) runs with Node 24. fuse-native stays
+ * external because it is a native addon: it resolves from node_modules next to the bundle
+ * (the repo's when run from here, the image's in production). The banner gives the ESM
+ * bundle a `require` for the CommonJS dependencies (ws) that call it.
+ * Run by scripts/build.ts.
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const computerdBundle = join(root, ".build/computerd/computerd.mjs");
+
+export async function buildComputerd(): Promise<void> {
+  await build({
+    entryPoints: [join(root, "container/src/main.ts")],
+    outfile: computerdBundle,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node24",
+    external: ["fuse-native"],
+    sourcemap: "inline",
+    logLevel: "warning",
+    banner: { js: 'import { createRequire as __cr } from "node:module"; const require = __cr(import.meta.url);' },
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await buildComputerd();
+  console.log(`built ${computerdBundle}`);
+}
