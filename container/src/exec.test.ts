@@ -1,5 +1,7 @@
 /** Commands on the mount: exit codes, streams, stdin, env, cwd, timeout, kill, signals, output cap. */
 import { randomUUID } from "node:crypto";
+import { type AddressInfo, createServer } from "node:net";
+import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ComputerdHealth } from "../wire/index.ts";
 import {
@@ -108,5 +110,23 @@ describe("exec", () => {
   it("runs several commands at once", async () => {
     const results = await Promise.all([1, 2, 3].map((n) => sh(`sleep 0.2; echo ${n}`)));
     expect(results.map((r) => r.stdout)).toEqual(["1\n", "2\n", "3\n"]);
+  });
+
+  it("gives a command without egress no network but loopback, and one with egress the box's", async () => {
+    // A listener on the host's loopback stands in for "anything beyond the command's namespace".
+    const server = createServer((socket) => socket.end("reached\n"));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    const { port } = server.address() as AddressInfo;
+    const probe = `node -e 'require("net").connect(${port}, "127.0.0.1").on("data", d => process.stdout.write(d)).on("error", e => { console.log(e.code); })'`;
+    const local = `node -e 'const s = require("net").createServer(c => c.end("self\\n")).listen(0, "127.0.0.1", () => require("net").connect(s.address().port, "127.0.0.1").on("data", d => { process.stdout.write(d); process.exit(0) }))'`;
+    const env = { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` };
+    try {
+      const offline = await sh(probe, { env, egress: false });
+      expect(offline.stdout.trim()).toMatch(/^(ECONNREFUSED|ENETUNREACH)$/);
+      expect((await sh(local, { env, egress: false })).stdout).toBe("self\n");
+      expect((await sh(probe, { env, egress: true })).stdout).toBe("reached\n");
+    } finally {
+      server.close();
+    }
   });
 });

@@ -30,15 +30,16 @@ afterAll(async () => {
 });
 
 /** Runs in a fresh directory per test; fails the test with the output when the command fails. */
-const sh = async (dir: string, command: string, env: Record<string, string> = {}) => {
+const sh = async (dir: string, command: string, env: Record<string, string> = {}, egress = false) => {
   const r = await run(session.computer, daemon.mount, `mkdir -p ${dir} && cd ${dir} && { ${command}\n}`, {
     env,
+    egress,
     timeoutMs: 120_000,
   });
   return r;
 };
-const ok = async (dir: string, command: string, env: Record<string, string> = {}) => {
-  const r = await sh(dir, command, env);
+const ok = async (dir: string, command: string, env: Record<string, string> = {}, egress = false) => {
+  const r = await sh(dir, command, env, egress);
   expect(r.outcome.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);
   return r;
 };
@@ -139,6 +140,7 @@ print(db.execute("select count(*), max(v) from t").fetchone())`;
       "npm",
       "npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error is-number >/dev/null && node -e 'console.log(require(\"is-number\")(5))'",
       { PATH: path },
+      true,
     );
     expect(r.stdout).toBe("true\n");
     expect(twin.text("/npm/package.json")).toMatch(/"is-number"/);

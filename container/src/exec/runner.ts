@@ -63,16 +63,13 @@ export class ExecRunner {
     // The child changes into cwd itself: spawn's own chdir happens while this process waits
     // for the exec to succeed, and a chdir into the mount needs this process to answer FUSE.
     // The daemon runs with umask 0 (see daemon.ts); commands get the usual 022.
-    const child = spawn(
-      "/bin/sh",
-      ["-c", 'umask 022; cd -- "$1" || exit 126; exec /bin/sh -c "$2"', "sh", request.cwd, request.command],
-      {
-        cwd: "/",
-        env: commandEnv(this.opts.home, request.cwd, request.env),
-        detached: true,
-        stdio: ["pipe", "pipe", "pipe"],
-      },
-    );
+    const [file, ...args] = commandLine(request);
+    const child = spawn(file as string, args, {
+      cwd: "/",
+      env: commandEnv(this.opts.home, request.cwd, request.env),
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     const spawned = await new Promise<Error | null>((resolve) => {
       child.once("spawn", () => resolve(null));
       child.once("error", (err) => resolve(err));
@@ -121,6 +118,21 @@ export class ExecRunner {
     const exitCode = exit.code ?? 1;
     return { status: exitCode === 0 ? "completed" : "failed", exitCode, revision, durationMs };
   }
+}
+
+/**
+ * The argv that runs a request. A command without egress runs in a network namespace of its
+ * own (`unshare --net`: no interface but loopback, which it brings up so local servers in
+ * tests still work), so it cannot reach anything beyond the box — the same promise the
+ * shell and javascript executors keep with `globalOutbound: null`. `unshare` execs in place,
+ * so the pid (and the process group killed on timeout) stays the command's.
+ */
+function commandLine(request: ContainerExecRequest): string[] {
+  const script = 'umask 022; cd -- "$1" || exit 126; exec /bin/sh -c "$2"';
+  const shell = ["/bin/sh", "-c", script, "sh", request.cwd, request.command];
+  if (request.egress) return shell;
+  const offline = `ip link set lo up 2>/dev/null; ${script}`;
+  return ["unshare", "--net", "--", "/bin/sh", "-c", offline, "sh", request.cwd, request.command];
 }
 
 function isUnder(path: string, mount: string): boolean {
