@@ -86,6 +86,13 @@ describe("exec", () => {
     expect(r.outcome).toMatchObject({ status: "cancelled", exitCode: 137 });
   });
 
+  it("honours a kill that arrives before its command started", async () => {
+    const execId = randomUUID();
+    await session.computer.kill(execId);
+    const r = await sh("sleep 30", { execId });
+    expect(r.outcome).toMatchObject({ status: "cancelled", exitCode: 137 });
+  });
+
   it("reports a running command in /healthz", async () => {
     const pending = sh("sleep 1");
     const health = await eventually(async () => {

@@ -27,6 +27,8 @@ export const daemonLimits = {
   wsPayloadBytesMax: 32 * 1024 * 1024,
   /** Commands running at once; each is a process group the daemon must track and kill. */
   runningExecsMax: 64,
+  /** Kills remembered for commands not started yet; only the newest matter (a kill races its own start). */
+  earlyKillsKept: 1_024,
 } as const;
 
 /** The environment a command starts from, before the request's own variables. */

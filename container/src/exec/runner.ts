@@ -37,8 +37,20 @@ export class ExecRunner {
     return this.running.size;
   }
 
+  /**
+   * Kills that arrived before their command started: the object may send `kill` while the
+   * exec is still waiting for a pull or for spawn (a run killed right after it was started
+   * on a cold daemon), and such a kill must not be lost.
+   */
+  private readonly killedEarly = new Set<string>();
+
   kill(execId: string): void {
-    this.running.get(execId)?.cancel();
+    const running = this.running.get(execId);
+    if (running) return running.cancel();
+    this.killedEarly.add(execId);
+    if (this.killedEarly.size > daemonLimits.earlyKillsKept) {
+      this.killedEarly.delete(this.killedEarly.values().next().value as string);
+    }
   }
 
   /** SIGKILLs every running command's process group (daemon shutdown). */
@@ -59,6 +71,9 @@ export class ExecRunner {
     if (this.running.has(request.execId)) return failed(`exec ${request.execId} is already running`, 126);
     if (this.running.size >= daemonLimits.runningExecsMax) return failed("too many commands running", 126);
     if (request.stdin.byteLength > daemonLimits.stdinBytesMax) return failed("stdin too large", 126);
+    if (this.killedEarly.delete(request.execId)) {
+      return { status: "cancelled", exitCode: 137, revision: await this.opts.flush(), durationMs: 0 };
+    }
 
     // The child changes into cwd itself: spawn's own chdir happens while this process waits
     // for the exec to succeed, and a chdir into the mount needs this process to answer FUSE.
@@ -84,6 +99,7 @@ export class ExecRunner {
       signalGroup(pgid, "SIGKILL");
     };
     this.running.set(request.execId, { pgid, cancel });
+    if (this.killedEarly.delete(request.execId)) cancel();
     this.opts.activity();
     const timeout = setTimeout(() => {
       reason ??= "timeout";
