@@ -127,8 +127,30 @@ describe("container sync", () => {
     expect(digest).toBe(result.stdout.trim());
     const gone = await api.call("GET", `/v1/workspaces/${workspaceId}/files/out/f7.txt`, { key });
     expect(gone.status).toBe(404);
-    const stat = await api.call("GET", `/v1/workspaces/${workspaceId}/fs/stat?path=/out/link`, { key });
-    expect(((await stat.json()) as { type?: string }).type ?? "symlink").toBeDefined();
+    const link = await api.call("POST", `/v1/workspaces/${workspaceId}/fs/readlink`, {
+      key,
+      json: { path: "/out/link" },
+    });
+    expect(await link.json()).toEqual({ target: "deep/er/big.bin" });
+  });
+
+  it("meters each run's wall time as container_ms", async () => {
+    const { key } = await api.signup();
+    const workspaceId = await api.createWorkspace(key);
+    const first = await exec(key, workspaceId, { command: "sleep 0.3" });
+    const second = await exec(key, workspaceId, { command: "true" });
+    const durations = await Promise.all(
+      [first, second].map(async (run) => {
+        const response = await api.call("GET", `/v1/workspaces/${workspaceId}/execs/${run.id}`, { key });
+        return ((await response.json()) as { durationMs: number }).durationMs;
+      }),
+    );
+    expect(durations[0]).toBeGreaterThanOrEqual(300);
+    const quotas = (await (await api.call("GET", "/v1/quotas", { key })).json()) as {
+      meters: { meter: string; used: number }[];
+    };
+    const used = quotas.meters.find((m) => m.meter === "container_ms")?.used;
+    expect(used).toBe((durations[0] ?? 0) + (durations[1] ?? 0));
   });
 
   it("keeps a file the API changed while the container had no pending change to it", async () => {
