@@ -21,7 +21,7 @@ import {
 } from "../../../container/wire/index.ts";
 import { workspaceLimits } from "../limits.ts";
 import { setCursor } from "../vfs/changes.ts";
-import { type ChunkRef, ChunkStager, contentEtag } from "../vfs/content.ts";
+import { type ChunkRef, ChunkStager, chunkHash, contentEtag } from "../vfs/content.ts";
 import type { FsFailure } from "../vfs/errors.ts";
 import { commitWrite } from "../vfs/ops/write.ts";
 import type { Inode, Stat } from "../vfs/store.ts";
@@ -51,6 +51,16 @@ function entryOfRow(row: Inode & { path: string }): RemoteEntry {
   if (row.etag) entry.etag = row.etag;
   if (row.target !== null) entry.target = row.target;
   return entry;
+}
+
+/** The ETag the workspace gives this content: chunked as a write would chunk it. */
+async function etagOf(bytes: Uint8Array): Promise<string> {
+  const chunks: ChunkRef[] = [];
+  for (let at = 0; at < bytes.byteLength; at += workspaceLimits.chunkBytes) {
+    const piece = bytes.subarray(at, at + workspaceLimits.chunkBytes);
+    chunks.push({ hash: await chunkHash(piece), size: piece.byteLength });
+  }
+  return contentEtag(chunks, bytes.byteLength);
 }
 
 /** Chunks of one large file, staged as they arrive (in SQLite, not memory) until `commitUpload`. */
@@ -170,6 +180,10 @@ export class WorkspaceSyncTarget extends RpcTarget implements WorkspaceSyncApi {
       case "chmod":
         return kind === null ? null : this.chmod(op.path, op.mode);
       case "write": {
+        // The same content again (a resent batch, a file saved unchanged) is no change at all.
+        if (kind === "file" && current.ok && current.stat.etag === (await etagOf(op.bytes))) {
+          return this.chmodIfNeeded(op.path, op.mode);
+        }
         const cleared = kind === "file" ? null : await this.clear(op.path, kind);
         if (cleared) return cleared;
         const written = this.failed(await this.vfs.write(op.path, op.bytes, { mode: "overwrite", fileMode: op.mode }));
@@ -184,9 +198,15 @@ export class WorkspaceSyncTarget extends RpcTarget implements WorkspaceSyncApi {
     const upload = this.uploads.get(uploadId);
     if (!upload)
       return { ok: false as const, code: "EINVAL" as const, message: `no upload ${uploadId} in this session`, path };
+    const etag = await contentEtag(upload.chunks, upload.size);
+    const current = this.vfs.lstat(path);
+    if (kind === "file" && current.ok && current.stat.etag === etag) {
+      this.uploads.delete(uploadId);
+      upload.stager.discard();
+      return this.chmodIfNeeded(path, mode);
+    }
     const cleared = kind === "file" ? null : await this.clear(path, kind);
     if (cleared) return cleared;
-    const etag = await contentEtag(upload.chunks, upload.size);
     const committed = await this.vfs.exclusive(() =>
       this.vfs.store.atomically(() => {
         upload.stager.discard();
