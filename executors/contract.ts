@@ -17,7 +17,7 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 export interface ExecRequest {
   /** `ex_…`, unique per run; also the usage event id. */
   execId: string;
-  /** shell and container: the script, run by bash (`bash -c`). */
+  /** shell: the script, run by just-bash; container: the script, run by `/bin/sh -c`. */
   command?: string;
   /** javascript: the ES module source whose default export is called with `input`. */
   code?: string;

@@ -4,8 +4,9 @@
  * told was written. See docs/container-sync.md for the protocol and the conflict rule.
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stateDirFor } from "../../container/supervisor/names.ts";
 import { httpClient } from "./httpClient.ts";
 import { type Platform, startPlatform } from "./platform.ts";
 
@@ -44,7 +45,7 @@ async function waitForEnd(key: string, workspaceId: string, execId: string): Pro
     const response = await api.call("GET", `/v1/workspaces/${workspaceId}/execs/${execId}`, { key });
     const record = (await response.json()) as Exec;
     if (record.status !== "running") return record;
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 200));
   }
 }
 
@@ -56,6 +57,11 @@ async function stdoutSoFar(key: string, workspaceId: string, execId: string): Pr
     const response = await api.call("GET", `/v1/workspaces/${workspaceId}/execs/${execId}/output?after=${after}`, {
       key,
     });
+    if (response.status === 429) {
+      await new Promise((r) => setTimeout(r, 1000 * Number(response.headers.get("retry-after") ?? 1)));
+      continue;
+    }
+    expect(response.status, await response.clone().text()).toBe(200);
     const page = (await response.json()) as { events: { seq: number; stream: string; text: string }[] };
     if (page.events.length === 0) return text;
     for (const event of page.events) if (event.stream === "stdout") text += event.text;
@@ -175,7 +181,8 @@ describe("container sync", () => {
     // Let it write for a while, then kill the daemon under it.
     let printed = 0;
     while (printed < 50) {
-      await new Promise((r) => setTimeout(r, 100));
+      // Slowly enough to stay inside the free plan's request rate.
+      await new Promise((r) => setTimeout(r, 300));
       printed = lastNumber(await stdoutSoFar(key, workspaceId, writer.id));
     }
     const pid = computerdPid(`${tenantId}:${workspaceId}`);
@@ -187,9 +194,24 @@ describe("container sync", () => {
 
     // The next command runs on a restarted daemon, which pushes what it held before answering.
     const after = await exec(key, workspaceId, { command: "wc -l < log.txt" });
-    expect(after.status).toBe("completed");
+    const record = await (await api.call("GET", `/v1/workspaces/${workspaceId}/execs/${after.id}`, { key })).text();
+    expect(after.status, `${record}\n${platform.output().slice(-3000)}`).toBe("completed");
     const log = await fileText(key, workspaceId, "log.txt");
     const lines = log.trim().split("\n");
     for (let i = 1; i <= acknowledged; i++) expect(lines[i - 1]).toBe(`line ${i}`);
+  });
+
+  it("stops the computer and deletes its replica when the workspace is deleted", async () => {
+    const { key, tenantId } = (await api.signup()) as { key: string; tenantId: string };
+    const workspaceId = await api.createWorkspace(key);
+    await exec(key, workspaceId, { command: "echo kept > secret.txt" });
+    const name = `${tenantId}:${workspaceId}`;
+    const replica = stateDirFor(platform.stateDir, name);
+    expect(computerdPid(name)).not.toBeNull();
+    expect(existsSync(replica)).toBe(true);
+    const deleted = await api.call("DELETE", `/v1/workspaces/${workspaceId}`, { key });
+    expect(deleted.ok).toBe(true);
+    expect(computerdPid(name)).toBeNull();
+    expect(existsSync(replica)).toBe(false);
   });
 });

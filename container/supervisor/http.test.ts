@@ -1,5 +1,5 @@
 /** The API's edge: the bearer, strict names, routes, and one start shared by concurrent requests. */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stateDirFor } from "./names.ts";
 import type { ComputerInfo } from "./supervisor.ts";
@@ -97,5 +97,18 @@ describe("supervisor API", () => {
     } finally {
       await broken.close();
     }
+  });
+
+  it("deletes a computer's replica with DELETE ?forget=true, and keeps it with a plain DELETE", async () => {
+    const kept = computerName();
+    const forgotten = computerName();
+    for (const name of [kept, forgotten]) await t.ensure(name);
+    expect((await t.call("DELETE", `/computers/${kept}`)).status).toBe(204);
+    expect((await t.call("DELETE", `/computers/${forgotten}?forget=true`)).status).toBe(204);
+    expect(existsSync(stateDirFor(t.stateRoot, kept))).toBe(true);
+    expect(existsSync(stateDirFor(t.stateRoot, forgotten))).toBe(false);
+    const running = (await t.list()).map((c) => c.name);
+    expect(running).not.toContain(kept);
+    expect(running).not.toContain(forgotten);
   });
 });

@@ -4,7 +4,8 @@
  * other local users can reach a loopback port, and starting a daemon runs code as root.
  *
  *   POST   /computers/{name}   ensure it runs → 200 ComputerInfo (after its ready line)
- *   DELETE /computers/{name}   stop it → 204 once its processes and mount are gone (also when it was not running)
+ *   DELETE /computers/{name}   stop it → 204 once its processes and mount are gone (also when it was not running);
+ *                              with ?forget=true also delete its replica (the workspace was deleted)
  *   GET    /computers          → 200 { computers: ComputerInfo[] }
  *   GET    /healthz            → 200 { ok: true, computers: n }
  *
@@ -50,7 +51,8 @@ async function handle(
   const name = decodeName(match[1] as string);
   if (request.method === "POST") return { status: 200, body: await supervisor.ensure(name) };
   if (request.method === "DELETE") {
-    await supervisor.stop(name);
+    const forget = new URL(request.url ?? "/", "http://supervisor").searchParams.get("forget") === "true";
+    await (forget ? supervisor.purge(name) : supervisor.stop(name));
     return { status: 204 };
   }
   throw new SupervisorError("method_not_allowed", "POST or DELETE /computers/{name}");

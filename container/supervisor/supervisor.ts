@@ -10,7 +10,7 @@
  * counts what really runs.
  */
 import { mkdirSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { COMPUTERD_ENV } from "../wire/index.ts";
 import { type Daemon, type DaemonExit, startDaemon } from "./daemon.ts";
 import { SupervisorError } from "./errors.ts";
@@ -106,6 +106,15 @@ export class Supervisor {
     computer.stopping ??= this.stopComputer(computer);
     await computer.stopping;
     return true;
+  }
+
+  /**
+   * Stops the computer and deletes its replica and state: the workspace is gone, and its
+   * files must not outlive it on this machine's disk.
+   */
+  async purge(name: string): Promise<void> {
+    await this.stop(name);
+    await rm(stateDirFor(this.options.stateRoot, name), { recursive: true, force: true });
   }
 
   list(): ComputerInfo[] {

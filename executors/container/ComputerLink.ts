@@ -9,6 +9,7 @@
 import { newWebSocketRpcSession, type RpcStub } from "capnweb";
 import type { ComputerApi, WorkspaceSyncApi } from "../../container/wire/index.ts";
 import type { ContainerHost } from "./host.ts";
+import { containerLimits } from "./limits.ts";
 import { mintSessionToken, verifyComputerdAnswer } from "./sessionToken.ts";
 
 interface Session {
@@ -29,15 +30,22 @@ export class ComputerLink {
     private readonly sync: WorkspaceSyncApi,
   ) {}
 
-  /** The authenticated computer for this workspace, connecting (and starting it) if needed. */
+  /**
+   * The authenticated computer for this workspace, connecting (and starting it) if needed.
+   * A computer that is restarting after a crash refuses connections for a moment, so a
+   * failed connect is retried a few times before the run is told the container did not start.
+   */
   async computer(): Promise<RpcStub<ComputerApi>> {
-    this.session ??= this.open();
-    const pending = this.session;
-    try {
-      return (await pending).computer;
-    } catch (error) {
-      if (this.session === pending) this.session = null;
-      throw error;
+    for (let attempt = 1; ; attempt++) {
+      this.session ??= this.open();
+      const pending = this.session;
+      try {
+        return (await pending).computer;
+      } catch (error) {
+        if (this.session === pending) this.session = null;
+        if (attempt >= containerLimits.connectAttempts) throw error;
+        await new Promise((resolve) => setTimeout(resolve, containerLimits.connectRetryMs * attempt));
+      }
     }
   }
 

@@ -12,4 +12,9 @@ export class CloudflareContainerHost implements ContainerHost {
   connect(workspace: string): Promise<WebSocket> {
     return openWebSocket(this.namespace.getByName(workspace), "http://computerd/session");
   }
+
+  async forget(workspace: string): Promise<void> {
+    // A Cloudflare Container's disk goes with the instance: destroying it forgets the replica.
+    await (this.namespace.getByName(workspace) as unknown as { destroy(): Promise<void> }).destroy();
+  }
 }

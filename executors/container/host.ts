@@ -14,6 +14,8 @@ export interface ContainerHost {
    * to its `/session`, accepted and ready for capnweb. The caller owns and closes it.
    */
   connect(workspace: string): Promise<WebSocket>;
+  /** Stops the workspace's computer, if one runs, and deletes what it kept on its disk (the workspace was deleted). */
+  forget(workspace: string): Promise<void>;
 }
 
 /** What the Worker's environment may carry for containers (set by `npm start` or as deployment secrets). */

@@ -21,4 +21,12 @@ export class LocalSupervisorHost implements ContainerHost {
     const { port } = (await response.json()) as { port: number };
     return openWebSocket({ fetch: (request) => fetch(request) }, `http://127.0.0.1:${port}/session`);
   }
+
+  async forget(workspace: string): Promise<void> {
+    const response = await fetch(`${this.supervisorUrl}/computers/${encodeURIComponent(workspace)}?forget=true`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${this.secret}` },
+    });
+    if (!response.ok) throw new Error(`the container supervisor answered ${response.status}: ${await response.text()}`);
+  }
 }

@@ -257,6 +257,13 @@ export class WorkspaceDO extends DurableObject<Env> {
 
   /** Deletes every file and record; the object is empty afterwards. */
   async destroy(): Promise<void> {
+    // Its computer, if it ever had one, goes too, with the replica on the computer's disk.
+    const found = containerHostFor(this.env as Env & ContainerEnv);
+    if (found && this.ctx.id.name) {
+      await found.host
+        .forget(this.ctx.id.name)
+        .catch((error) => console.error("forgetting the computer failed", error));
+    }
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
   }
