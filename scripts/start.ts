@@ -100,7 +100,17 @@ function ensureComputerdBundle() {
 }
 
 /** Starts the supervisor and resolves with its URL once it printed its ready line. */
-async function startSupervisor(): Promise<string> {
+/**
+ * Starts the container supervisor and answers its URL, or null when this machine cannot run
+ * it (it needs root, /dev/fuse and unshare, as CI has): the platform then serves everything
+ * but the container executor, which answers `executor_unavailable`, rather than not at all.
+ */
+async function startSupervisor(): Promise<string | null> {
+  const missing = process.getuid?.() !== 0 ? "root" : !existsSync("/dev/fuse") ? "/dev/fuse" : null;
+  if (missing) {
+    console.error(`cubicle: the container executor needs ${missing}; serving without it`);
+    return null;
+  }
   const supervisor = run(["--port", "0"], {
     script: join(root, "container/supervisor/main.ts"),
     env: { COMPUTERD_SECRET: computerdSecret, CUBICLE_STATE_DIR: stateDir },
@@ -116,9 +126,9 @@ async function startSupervisor(): Promise<string> {
   const ready =
     typeof first === "string" && first.startsWith("{") ? (JSON.parse(first) as { ready?: boolean; url?: string }) : {};
   if (!ready.ready || !ready.url) {
-    console.error("cubicle: the container supervisor did not start");
-    stopAll("SIGKILL");
-    process.exit(1);
+    console.error("cubicle: the container supervisor did not start; serving without the container executor");
+    supervisor.kill("SIGKILL");
+    return null;
   }
   lines.on("line", (more) => console.log(more));
   supervisor.on("exit", (code) => {
@@ -174,10 +184,9 @@ const dev = run([
   "--show-interactive-dev-session=false",
   // Plain vars for this run only (wrangler splits KEY:VALUE at the first colon). They reach
   // the Worker's env, where the local ContainerHost finds the supervisor and signs tokens.
-  "--var",
-  `COMPUTERD_SUPERVISOR_URL:${supervisorUrl}`,
-  "--var",
-  `COMPUTERD_SECRET:${computerdSecret}`,
+  ...(supervisorUrl
+    ? ["--var", `COMPUTERD_SUPERVISOR_URL:${supervisorUrl}`, "--var", `COMPUTERD_SECRET:${computerdSecret}`]
+    : []),
 ]);
 dev.on("exit", (code) => {
   if (stopping) return;
@@ -193,7 +202,7 @@ if (!(await waitForHealthy())) {
 }
 console.log(`
 Cubicle is running at ${url}  (state in ${stateDir})
-  Computers:     ${supervisorUrl} (container supervisor)
+  Computers:     ${supervisorUrl ?? "none (the container executor is unavailable)"}
   API reference: ${url}/docs
   Sign up:       curl -s -X POST ${url}/v1/signup -H 'content-type: application/json' -d '{"email":"you@example.com"}'
 Press Ctrl-C to stop.
