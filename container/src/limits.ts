@@ -3,6 +3,8 @@ export const daemonLimits = {
   /** How long the kernel trusts a path's attributes and lookups; a change made through the API shows on the mount within this. */
   fuseAttrTimeoutSeconds: 1,
   fuseEntryTimeoutSeconds: 1,
+  /** How long the kernel trusts "no such file"; same bound, so a file created through the API shows within it too. */
+  fuseNegativeTimeoutSeconds: 1,
   /** Bytes per FUSE write request (big_writes); 128 KiB is the kernel's default cap and cuts per-call overhead 32x from 4 KiB. */
   fuseWriteBytesMax: 128 * 1024,
   /** How long one FUSE callback may take before the kernel is answered ETIMEDOUT; hydrating a large file can take a while. */
@@ -11,8 +13,12 @@ export const daemonLimits = {
   hydrateSessionWaitMs: 30_000,
   /** How many times a download restarts because the file changed on the object while it was read. */
   hydrateRestartsMax: 5,
-  /** Quiet time after a local change before pushing, so a burst of writes to one file costs one push. */
-  pushDebounceMs: 30,
+  /**
+   * Quiet time after a local change before pushing, so a burst of writes costs one push. A push
+   * runs on the same event loop as every FUSE op, so pushing in the short gaps of a busy command
+   * (a shell loop, npm extracting) slowed the command itself; exec's flush pushes at its end anyway.
+   */
+  pushDebounceMs: 200,
   /** A command that writes without pause still gets its changes pushed this often. */
   pushDelayMsMax: 2_000,
   /** Own revisions remembered so that they are skipped when they come back down; older ones are compared by ETag instead. */

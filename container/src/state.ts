@@ -1,7 +1,10 @@
 /**
  * computerd's durable state in `<stateDir>/state.db` (SQLite, WAL). It survives a SIGKILL:
  * every statement is committed before the FUSE op that depends on it proceeds, and the
- * process dying never loses what SQLite already handed to the kernel.
+ * process dying never loses what SQLite already handed to the kernel. `synchronous = OFF`
+ * skips the fsyncs, which protect only against the machine losing power; the replica
+ * itself is never fsynced either, so they bought nothing, and a dirty insert costs about
+ * half as much without them (measured 25 → 14 µs, paid on the first write to each path).
  *
  * - `meta`: the last remote revision applied to the replica.
  * - `files`: per file path, the object's ETag of the local copy and whether its content is
@@ -31,7 +34,7 @@ export class StateDb {
     this.db = new DatabaseSync(file);
     this.db.exec(`
       PRAGMA journal_mode = WAL;
-      PRAGMA synchronous = NORMAL;
+      PRAGMA synchronous = OFF;
       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, etag TEXT NOT NULL, size INTEGER NOT NULL, hydrated INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS dirty (path TEXT PRIMARY KEY);

@@ -46,7 +46,10 @@ export class ExecRunner {
 
   kill(execId: string): void {
     const running = this.running.get(execId);
-    if (running) return running.cancel();
+    if (running) {
+      running.cancel();
+      return;
+    }
     this.killedEarly.add(execId);
     if (this.killedEarly.size > daemonLimits.earlyKillsKept) {
       this.killedEarly.delete(this.killedEarly.values().next().value as string);

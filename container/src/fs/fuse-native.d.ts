@@ -10,7 +10,8 @@ declare module "fuse-native" {
     attrTimeout?: number;
     entryTimeout?: number;
     fsname?: string;
-    timeout?: number | false;
+    /** Milliseconds per op, or per op name (`default` for the rest; `false`: no timer). */
+    timeout?: number | false | ({ default?: number } & Record<string, number | false | undefined>);
     debug?: boolean;
     allowOther?: boolean;
     defaultPermissions?: boolean;

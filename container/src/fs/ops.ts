@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as fsp from "node:fs/promises";
 import type { SyncContext } from "../sync/context.ts";
 import type { Hydrator } from "../sync/hydrate.ts";
-import { ENODATA, EOPNOTSUPP, EPERM, toErrno } from "./errno.ts";
+import { ENODATA, EOPNOTSUPP, EPERM, errnoOf, toErrno } from "./errno.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: fuse-native's callbacks take op-specific arguments.
 type Cb = (...args: any[]) => void;
@@ -54,6 +54,23 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator): Record<string, Cb
     );
   };
 
+  /** Answers FUSE with `fn()` once `path` holds its content: at once when it already does. */
+  const whenLocal = (cb: Cb, path: string, fn: () => unknown) => {
+    let ready: Promise<number> | number;
+    try {
+      ready = hydrator.ensure(path);
+    } catch (err) {
+      cb(toErrno(err));
+      return;
+    }
+    if (ready === 0) answer(cb, fn);
+    else
+      Promise.resolve(ready).then(
+        (result) => (result === 0 ? answer(cb, fn) : cb(result)),
+        (err) => cb(toErrno(err)),
+      );
+  };
+
   /** Awaits hydration and throws its errno as an error FUSE understands. */
   const hydrated = async (path: string) => {
     const result = await hydrator.ensure(path);
@@ -83,37 +100,42 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator): Record<string, Cb
 
     // Metadata ops answer with direct syscalls on the replica: a thread-pool hop costs more
     // than the lstat itself, and `find` or `git status` issue tens of thousands of them.
-    getattr: (path: string, cb: Cb) => answer(cb, () => fs.lstatSync(local(path))),
-    fgetattr: (path: string, _fd: number, cb: Cb) => answer(cb, () => fs.lstatSync(local(path))),
+    getattr: (path: string, cb: Cb) => getattr(local(path), cb),
+    fgetattr: (path: string, _fd: number, cb: Cb) => getattr(local(path), cb),
     access: (path: string, mode: number, cb: Cb) => answer(cb, () => fs.accessSync(local(path), mode)),
     // The high-level FUSE API does not add the dot entries itself; `ls -a` expects them.
     readdir: (path: string, cb: Cb) => answer(cb, () => [".", "..", ...fs.readdirSync(local(path))]),
     readlink: (path: string, cb: Cb) => answer(cb, () => fs.readlinkSync(local(path))),
 
-    open: (path: string, flags: number, cb: Cb) =>
-      run(cb, async () => {
-        if (flags & fs.constants.O_TRUNC) {
-          // Truncating on open discards the content, so there is nothing worth downloading.
+    // open and create answer synchronously when the content is already local (the common
+    // case: hydrate() is one indexed lookup then), and only go async to download a placeholder.
+    open: (path: string, flags: number, cb: Cb) => {
+      if (flags & fs.constants.O_TRUNC) {
+        // Truncating on open discards the content, so there is nothing worth downloading.
+        answer(cb, () => {
           dirty.touch(path);
           const row = state.file(path);
           if (row && !row.hydrated) {
-            await fsp.truncate(local(path), 0);
+            fs.truncateSync(local(path), 0);
             state.setHydrated(path);
           }
-        } else {
-          // Writes mark the path dirty themselves, so opening for writing alone pushes nothing.
-          await hydrated(path);
-        }
-        return await openFd(local(path), flags & ~(fs.constants.O_CREAT | fs.constants.O_EXCL));
-      }),
+          return fs.openSync(local(path), flags & ~(fs.constants.O_CREAT | fs.constants.O_EXCL));
+        });
+        return;
+      }
+      // Writes mark the path dirty themselves, so opening for writing alone pushes nothing.
+      whenLocal(cb, path, () => fs.openSync(local(path), flags & ~(fs.constants.O_CREAT | fs.constants.O_EXCL)));
+    },
 
-    create: (path: string, mode: number, cb: Cb) =>
-      run(cb, async () => {
+    create: (path: string, mode: number, cb: Cb) => {
+      try {
         dirty.touch(path);
-        await hydrated(path);
-        const fd = await openFd(local(path), fs.constants.O_CREAT | fs.constants.O_RDWR, mode & 0o7777);
-        return fd;
-      }),
+      } catch (err) {
+        cb(toErrno(err));
+        return;
+      }
+      whenLocal(cb, path, () => fs.openSync(local(path), fs.constants.O_CREAT | fs.constants.O_RDWR, mode & 0o7777));
+    },
 
     // Data ops too: a 128 KiB pread or pwrite in the page cache takes microseconds, and
     // answering inline measured faster than a thread-pool hop (dd 64 MiB: ~600 vs ~350 MB/s).
@@ -125,7 +147,10 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator): Record<string, Cb
       answerCount(cb, () => fs.writeSync(fd, buf, 0, len, pos));
     },
 
-    flush: (_path: string, _fd: number, cb: Cb) => cb(0),
+    // No `flush`: there is nothing to do on close(2), and an op that is not implemented is
+    // answered ENOSYS by libfuse itself, after which the kernel stops sending FLUSH for good.
+    // Every close (and every dup2 over an open file, as a shell redirect does) would otherwise
+    // cost a round trip through this event loop.
     fsync: (_path: string, datasync: number, fd: number, cb: Cb) =>
       (datasync ? fs.fdatasync : fs.fsync)(fd, (err) => cb(err ? toErrno(err) : 0)),
     release: (_path: string, fd: number, cb: Cb) => answer(cb, () => fs.closeSync(fd)),
@@ -139,62 +164,80 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator): Record<string, Cb
         await fsp.truncate(local(path), size);
       }),
 
-    ftruncate: (path: string, fd: number, size: number, cb: Cb) => {
-      dirty.touch(path);
-      fs.ftruncate(fd, size, (err) => cb(err ? toErrno(err) : 0));
-    },
+    // These answer synchronously too, like the metadata ops above: npm, tar and cp -p issue
+    // one or more per file, and each is one local syscall.
+    ftruncate: (path: string, fd: number, size: number, cb: Cb) =>
+      answer(cb, () => {
+        dirty.touch(path);
+        fs.ftruncateSync(fd, size);
+      }),
 
-    chmod: (path: string, mode: number, cb: Cb) => {
-      dirty.touch(path);
-      fs.chmod(local(path), mode & 0o7777, (err) => cb(err ? toErrno(err) : 0));
-    },
+    chmod: (path: string, mode: number, cb: Cb) =>
+      answer(cb, () => {
+        dirty.touch(path);
+        fs.chmodSync(local(path), mode & 0o7777);
+      }),
 
     // Ownership is local to the container (tar and cp -a as root set it); the object has none.
-    chown: (path: string, uid: number, gid: number, cb: Cb) =>
-      fs.lchown(local(path), uid, gid, (err) => cb(err ? toErrno(err) : 0)),
+    chown: (path: string, uid: number, gid: number, cb: Cb) => answer(cb, () => fs.lchownSync(local(path), uid, gid)),
 
     // fuse-native 2.2.6 hands the access time for both times (a bug in its C glue), so a
     // preserved mtime (cp -p, tar) becomes the access time. Times are local only anyway:
     // the object stamps its own mtime when a push lands.
     utimens: (path: string, atime: number, mtime: number, cb: Cb) =>
-      fs.lutimes(local(path), atime / 1000, mtime / 1000, (err) => cb(err ? toErrno(err) : 0)),
+      answer(cb, () => fs.lutimesSync(local(path), atime / 1000, mtime / 1000)),
 
     unlink: (path: string, cb: Cb) =>
-      run(cb, async () => {
+      answer(cb, () => {
         dirty.touch(path);
-        await fsp.unlink(local(path));
+        fs.unlinkSync(local(path));
         state.forgetTree(path);
       }),
 
     rmdir: (path: string, cb: Cb) =>
-      run(cb, async () => {
+      answer(cb, () => {
         dirty.touch(path);
-        await fsp.rmdir(local(path));
+        fs.rmdirSync(local(path));
       }),
 
     mkdir: (path: string, mode: number, cb: Cb) =>
-      run(cb, async () => {
+      answer(cb, () => {
         dirty.touch(path);
-        await fsp.mkdir(local(path), mode & 0o7777);
+        fs.mkdirSync(local(path), mode & 0o7777);
       }),
 
     symlink: (target: string, path: string, cb: Cb) =>
-      run(cb, async () => {
+      answer(cb, () => {
         dirty.touch(path);
-        await fsp.symlink(target, local(path));
+        fs.symlinkSync(target, local(path));
       }),
 
     // The object has no hard links: a second name for the same bytes would silently turn
     // into two independent files after a sync, so refuse it the way many filesystems do.
     link: (_src: string, _dest: string, cb: Cb) => cb(EPERM),
 
-    rename: (src: string, dest: string, cb: Cb) => run(cb, () => renamePath(ctx, hydrator, src, dest)),
+    // Renaming a file whose content is local (git's lock files, npm, editors saving) is done
+    // synchronously; a directory, or a placeholder to download first, goes the async way.
+    rename: (src: string, dest: string, cb: Cb) => {
+      let done: boolean;
+      try {
+        done = renameLocalFile(ctx, hydrator, src, dest);
+      } catch (err) {
+        cb(toErrno(err));
+        return;
+      }
+      if (done) cb(0);
+      else run(cb, () => renamePath(ctx, hydrator, src, dest));
+    },
 
     // FIFOs, sockets and device nodes have no counterpart on the object.
     mknod: (_path: string, _mode: number, _dev: number, cb: Cb) => cb(EPERM),
 
-    // No extended attributes: answering "none" (rather than ENOSYS) keeps cp -a and tar quiet.
-    getxattr: (_path: string, _name: string, _position: number, cb: Cb) => cb(0, null),
+    // No extended attributes. `getxattr` is deliberately not implemented: libfuse answers
+    // ENOSYS without calling into JS, the kernel then stops asking for good (and tells callers
+    // EOPNOTSUPP, which cp -a and tar accept). Answering "none" instead made the kernel ask for
+    // `security.capability` on every write(2), a round trip per write. Listing answers "none",
+    // so cp -a and tar find nothing to copy and stay quiet.
     listxattr: (_path: string, cb: Cb) => cb(0, []),
     setxattr: (_path: string, _name: string, _value: Buffer, _position: number, _flags: number, cb: Cb) =>
       cb(EOPNOTSUPP),
@@ -202,8 +245,54 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator): Record<string, Cb
   };
 }
 
-function openFd(file: string, flags: number, mode?: number): Promise<number> {
-  return new Promise((resolve, reject) => fs.open(file, flags, mode, (err, fd) => (err ? reject(err) : resolve(fd))));
+const ENOENT = errnoOf("ENOENT");
+const noThrow = { throwIfNoEntry: false } as const;
+
+/**
+ * getattr is the most frequent op by far (every lookup, and a directory's attributes after
+ * each create or unlink in it), and a lookup of a missing name is common too: probing by
+ * git, node's module resolution, a shell creating a file. So a missing file answers ENOENT
+ * without building an exception, and the answer carries times as numbers: fuse-native
+ * converts Dates back to numbers, and Node's Stats builds its Dates lazily.
+ */
+function getattr(file: string, cb: Cb): void {
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.lstatSync(file, noThrow);
+  } catch (err) {
+    cb(toErrno(err));
+    return;
+  }
+  if (st === undefined) {
+    cb(ENOENT);
+    return;
+  }
+  cb(0, {
+    mode: st.mode,
+    uid: st.uid,
+    gid: st.gid,
+    size: st.size,
+    dev: st.dev,
+    nlink: st.nlink,
+    ino: st.ino,
+    rdev: st.rdev,
+    blksize: st.blksize,
+    blocks: st.blocks,
+    atime: Math.trunc(st.atimeMs),
+    mtime: Math.trunc(st.mtimeMs),
+    ctime: Math.trunc(st.ctimeMs),
+  });
+}
+
+/** renamePath's fast path: false (nothing done) unless `src` is a non-directory with its content here. */
+function renameLocalFile(ctx: SyncContext, hydrator: Hydrator, src: string, dest: string): boolean {
+  const st = fs.lstatSync(ctx.replica.local(src), noThrow);
+  if (!st || st.isDirectory() || hydrator.ensure(src) !== 0) return false;
+  ctx.dirty.touchMany([src, dest]);
+  fs.renameSync(ctx.replica.local(src), ctx.replica.local(dest));
+  ctx.state.forgetTree(src);
+  ctx.state.forgetTree(dest);
+  return true;
 }
 
 /**
