@@ -7,6 +7,7 @@ import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { admissionBench } from "./admission.bench.ts";
+import { containerBench } from "./container.bench.ts";
 import { filesystemBench } from "./filesystem.bench.ts";
 import { gatewayBench } from "./gateway.bench.ts";
 import { javascriptBench } from "./javascript.bench.ts";
@@ -20,6 +21,7 @@ const benches: Record<string, () => Promise<string>> = {
   filesystem: filesystemBench,
   shell: shellBench,
   javascript: javascriptBench,
+  container: containerBench,
 };
 
 const sections: string[] = [];
