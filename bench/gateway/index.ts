@@ -17,6 +17,7 @@ import { SCOPES } from "../../tenants/account/scopes.ts";
 
 import { TenantDO as ProductionTenantDO } from "../../tenants/account/TenantDO.ts";
 
+export { Computer } from "../../executors/container/Computer.ts";
 export { EgressGateway } from "../../executors/egress/EgressGateway.ts";
 export { WorkspaceDO } from "../../tenants/workspace/WorkspaceDO.ts";
 

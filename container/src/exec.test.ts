@@ -2,36 +2,12 @@
 import { randomUUID } from "node:crypto";
 import { type AddressInfo, createServer } from "node:net";
 import { dirname } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ComputerdHealth } from "../wire/index.ts";
-import {
-  type DaemonProcess,
-  eventually,
-  makeDirs,
-  openSession,
-  run,
-  type Session,
-  startDaemon,
-} from "./testing/harness.ts";
-import { MemoryWorkspace } from "./testing/memoryWorkspace.ts";
+import { eventually, useDaemon } from "./testing/harness.ts";
 
-let dirs: Awaited<ReturnType<typeof makeDirs>>;
-let daemon: DaemonProcess;
-let session: Session;
-
-beforeAll(async () => {
-  dirs = await makeDirs();
-  daemon = await startDaemon(dirs);
-  session = await openSession(daemon.port, new MemoryWorkspace());
-});
-
-afterAll(async () => {
-  session?.close();
-  await daemon?.stop();
-  await dirs?.cleanup();
-});
-
-const sh = (command: string, opts = {}) => run(session.computer, daemon.mount, command, opts);
+const fixture = useDaemon();
+const sh = (command: string, opts = {}) => fixture.sh(command, opts);
 
 describe("exec", () => {
   it("runs a command and returns its output", async () => {
@@ -65,8 +41,8 @@ describe("exec", () => {
 
   it("runs in the requested cwd under the mount, and refuses one outside it", async () => {
     await sh("mkdir -p sub/dir");
-    const r = await sh("pwd", { cwd: `${daemon.mount}/sub/dir` });
-    expect(r.stdout).toBe(`${daemon.mount}/sub/dir\n`);
+    const r = await sh("pwd", { cwd: `${fixture.daemon.mount}/sub/dir` });
+    expect(r.stdout).toBe(`${fixture.daemon.mount}/sub/dir\n`);
     const outside = await sh("pwd", { cwd: "/etc" });
     expect(outside.outcome.status).toBe("failed");
     expect(outside.outcome.error).toMatch(/under/);
@@ -81,14 +57,14 @@ describe("exec", () => {
     const execId = randomUUID();
     const pending = sh("sleep 30 & sleep 30; wait", { execId });
     await new Promise((r) => setTimeout(r, 300));
-    await session.computer.kill(execId);
+    await fixture.session.computer.kill(execId);
     const r = await pending;
     expect(r.outcome).toMatchObject({ status: "cancelled", exitCode: 137 });
   });
 
   it("honours a kill that arrives before its command started", async () => {
     const execId = randomUUID();
-    await session.computer.kill(execId);
+    await fixture.session.computer.kill(execId);
     const r = await sh("sleep 30", { execId });
     expect(r.outcome).toMatchObject({ status: "cancelled", exitCode: 137 });
   });
@@ -96,7 +72,7 @@ describe("exec", () => {
   it("reports a running command in /healthz", async () => {
     const pending = sh("sleep 1");
     const health = await eventually(async () => {
-      const h = (await (await fetch(`http://127.0.0.1:${daemon.port}/healthz`)).json()) as ComputerdHealth;
+      const h = (await (await fetch(`http://127.0.0.1:${fixture.daemon.port}/healthz`)).json()) as ComputerdHealth;
       return h.running === 1 && h;
     });
     expect(health).toMatchObject({ ok: true, running: 1, idleMs: 0, session: true });

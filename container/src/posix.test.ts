@@ -1,42 +1,12 @@
 /** Everyday tools on the mount behave as on a local disk, and what they write reaches the object. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type DaemonProcess,
-  makeDirs,
-  nodeBinDir,
-  openSession,
-  run,
-  type Session,
-  startDaemon,
-} from "./testing/harness.ts";
-import { MemoryWorkspace } from "./testing/memoryWorkspace.ts";
+import { describe, expect, it } from "vitest";
+import { nodeBinDir, useDaemon } from "./testing/harness.ts";
 
-let dirs: Awaited<ReturnType<typeof makeDirs>>;
-let daemon: DaemonProcess;
-let session: Session;
-let twin: MemoryWorkspace;
-
-beforeAll(async () => {
-  dirs = await makeDirs();
-  daemon = await startDaemon(dirs);
-  twin = new MemoryWorkspace();
-  session = await openSession(daemon.port, twin);
-});
-
-afterAll(async () => {
-  session?.close();
-  await daemon?.stop();
-  await dirs?.cleanup();
-});
+const fixture = useDaemon();
 
 /** Runs in a fresh directory per test; fails the test with the output when the command fails. */
 const sh = async (dir: string, command: string, env: Record<string, string> = {}, egress = false) => {
-  const r = await run(session.computer, daemon.mount, `mkdir -p ${dir} && cd ${dir} && { ${command}\n}`, {
-    env,
-    egress,
-    timeoutMs: 120_000,
-  });
-  return r;
+  return fixture.sh(`mkdir -p ${dir} && cd ${dir} && { ${command}\n}`, { env, egress, timeoutMs: 120_000 });
 };
 const ok = async (dir: string, command: string, env: Record<string, string> = {}, egress = false) => {
   const r = await sh(dir, command, env, egress);
@@ -54,8 +24,8 @@ describe("posix tools on the mount", () => {
        git log --format=%s && git status --porcelain`,
     );
     expect(r.stdout).toBe("second\nfirst\n");
-    expect(twin.text("/git/a.txt")).toBe("one\ntwo\n");
-    expect(twin.entry("/git/.git/HEAD")?.type).toBe("file");
+    expect(fixture.twin.text("/git/a.txt")).toBe("one\ntwo\n");
+    expect(fixture.twin.entry("/git/.git/HEAD")?.type).toBe("file");
   });
 
   it("tar: create and extract", async () => {
@@ -64,7 +34,7 @@ describe("posix tools on the mount", () => {
       "mkdir -p src/deep && echo x > src/deep/x && echo y > src/y && tar czf t.tgz src && mkdir out && tar xzf t.tgz -C out && cat out/src/deep/x out/src/y",
     );
     expect(r.stdout).toBe("x\ny\n");
-    expect(twin.text("/tar/out/src/deep/x")).toBe("x\n");
+    expect(fixture.twin.text("/tar/out/src/deep/x")).toBe("x\n");
   });
 
   it("cp -a copies a tree with modes and links", async () => {
@@ -73,21 +43,21 @@ describe("posix tools on the mount", () => {
       "mkdir -p a/b && echo f > a/b/f && chmod 640 a/b/f && ln -s b/f a/l && cp -a a c && stat -c %a c/b/f && readlink c/l && cat c/l",
     );
     expect(r.stdout).toBe("640\nb/f\nf\n");
-    expect(twin.entry("/cpa/c/b/f")?.mode).toBe(0o640);
-    expect(twin.entry("/cpa/c/l")).toMatchObject({ type: "symlink", target: "b/f" });
+    expect(fixture.twin.entry("/cpa/c/b/f")?.mode).toBe(0o640);
+    expect(fixture.twin.entry("/cpa/c/l")).toMatchObject({ type: "symlink", target: "b/f" });
   });
 
   it("saves atomically by renaming a temporary file over the old one", async () => {
     const r = await ok("save", "echo old > doc && echo new > .doc.tmp && mv .doc.tmp doc && cat doc && ls -A");
     expect(r.stdout).toBe("new\ndoc\n");
-    expect(twin.text("/save/doc")).toBe("new\n");
-    expect(twin.entry("/save/.doc.tmp")).toBeNull();
+    expect(fixture.twin.text("/save/doc")).toBe("new\n");
+    expect(fixture.twin.entry("/save/.doc.tmp")).toBeNull();
   });
 
   it("chmod +x makes a script executable", async () => {
     const r = await ok("exe", "printf '#!/bin/sh\\necho ran\\n' > s.sh && chmod +x s.sh && ./s.sh");
     expect(r.stdout).toBe("ran\n");
-    expect(twin.entry("/exe/s.sh")?.mode).toBe(0o755);
+    expect(fixture.twin.entry("/exe/s.sh")?.mode).toBe(0o755);
   });
 
   it("symlinks resolve, dangle and are removed", async () => {
@@ -96,8 +66,8 @@ describe("posix tools on the mount", () => {
       "echo t > target && ln -s target link && ln -s nowhere dangling && cat link && test -L dangling && ! test -e dangling && rm link && ls",
     );
     expect(r.stdout).toBe("t\ndangling\ntarget\n");
-    expect(twin.entry("/ln/link")).toBeNull();
-    expect(twin.entry("/ln/dangling")).toMatchObject({ type: "symlink", target: "nowhere" });
+    expect(fixture.twin.entry("/ln/link")).toBeNull();
+    expect(fixture.twin.entry("/ln/dangling")).toMatchObject({ type: "symlink", target: "nowhere" });
   });
 
   it("hard links fail clearly with EPERM", async () => {
@@ -115,7 +85,7 @@ db.commit()
 print(db.execute("select count(*), max(v) from t").fetchone())`;
     const r = await ok("sqlite", `python3 -c '${py}'`);
     expect(r.stdout).toBe("(1000, 'row 999')\n");
-    expect(twin.bytes("/sqlite/app.db")?.byteLength).toBeGreaterThan(8192);
+    expect(fixture.twin.bytes("/sqlite/app.db")?.byteLength).toBeGreaterThan(8192);
   });
 
   it("find and du see the tree", async () => {
@@ -131,7 +101,7 @@ print(db.execute("select count(*), max(v) from t").fetchone())`;
   it("dd writes 64 MiB that reach the object", async () => {
     const r = await ok("dd", "dd if=/dev/zero of=big bs=1M count=64 2>&1 | tail -1");
     expect(r.stdout).toMatch(/67108864 bytes/);
-    expect(twin.bytes("/dd/big")?.byteLength).toBe(64 * 1024 * 1024);
+    expect(fixture.twin.bytes("/dd/big")?.byteLength).toBe(64 * 1024 * 1024);
   });
 
   it("npm init and npm install", async () => {
@@ -143,7 +113,7 @@ print(db.execute("select count(*), max(v) from t").fetchone())`;
       true,
     );
     expect(r.stdout).toBe("true\n");
-    expect(twin.text("/npm/package.json")).toMatch(/"is-number"/);
-    expect(twin.entry("/npm/node_modules/is-number/index.js")?.type).toBe("file");
+    expect(fixture.twin.text("/npm/package.json")).toMatch(/"is-number"/);
+    expect(fixture.twin.entry("/npm/node_modules/is-number/index.js")?.type).toBe("file");
   });
 });

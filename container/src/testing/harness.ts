@@ -12,6 +12,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { newWebSocketRpcSession, type RpcStub, RpcTarget } from "capnweb";
 import { SignJWT } from "jose";
+import { afterAll, beforeAll } from "vitest";
 import {
   AUDIENCE_COMPUTERD,
   type ComputerApi,
@@ -20,7 +21,7 @@ import {
   type ContainerExecRequest,
   type OutputSinkApi,
 } from "../../wire/index.ts";
-import type { MemoryWorkspace } from "./memoryWorkspace.ts";
+import { MemoryWorkspace } from "./memoryWorkspace.ts";
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../../..");
 export const node24 = join(repoRoot, "node_modules/.bin/node");
@@ -192,4 +193,36 @@ export async function eventually<T>(check: () => T | false | Promise<T | false>,
     if (Date.now() > deadline) throw new Error("condition not met in time");
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** One daemon with a session to `twin` for a whole test file; `sh` runs a command on its mount. */
+export interface DaemonFixture {
+  daemon: DaemonProcess;
+  session: Session;
+  twin: MemoryWorkspace;
+  sh(command: string, opts?: Partial<ContainerExecRequest>): Promise<ExecResult>;
+}
+
+/**
+ * Starts a daemon before the file's tests and stops it (and removes its dirs) after them.
+ * The returned object is filled in by `beforeAll`, so read its fields inside tests only.
+ */
+export function useDaemon(makeTwin: () => MemoryWorkspace = () => new MemoryWorkspace()): DaemonFixture {
+  let dirs: Awaited<ReturnType<typeof makeDirs>> | undefined;
+  const fixture = {
+    sh: (command: string, opts: Partial<ContainerExecRequest> = {}) =>
+      run(fixture.session.computer, fixture.daemon.mount, command, opts),
+  } as DaemonFixture;
+  beforeAll(async () => {
+    dirs = await makeDirs();
+    fixture.daemon = await startDaemon(dirs);
+    fixture.twin = makeTwin();
+    fixture.session = await openSession(fixture.daemon.port, fixture.twin);
+  });
+  afterAll(async () => {
+    fixture.session?.close();
+    await fixture.daemon?.stop();
+    await dirs?.cleanup();
+  });
+  return fixture;
 }
