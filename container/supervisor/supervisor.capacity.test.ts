@@ -1,17 +1,9 @@
 /** At the cap, a new computer takes the slot of the least recently used idle one, or gets 503. */
-import { mkdirSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { stateDirFor } from "./names.ts";
-import { computerName, isAlive, startTestSupervisor, type TestSupervisor } from "./testing/harness.ts";
+import { computerName, isAlive, markBusy, startTestSupervisor, type TestSupervisor } from "./testing/harness.ts";
 
 let t: TestSupervisor | undefined;
 afterEach(() => t?.close());
-
-function markBusy(t: TestSupervisor, name: string) {
-  const dir = stateDirFor(t.stateRoot, name);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(`${dir}/busy`, "");
-}
 
 describe("capacity", () => {
   it("stops the least recently used idle computer to make room", async () => {

@@ -1,17 +1,9 @@
 /** Idle computers are stopped; busy ones are not. Policy tests: the stand-in can be made busy. */
-import { mkdirSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { stateDirFor } from "./names.ts";
-import { computerName, isAlive, startTestSupervisor, type TestSupervisor } from "./testing/harness.ts";
+import { computerName, isAlive, markBusy, startTestSupervisor, type TestSupervisor } from "./testing/harness.ts";
 
 let t: TestSupervisor | undefined;
 afterEach(() => t?.close());
-
-function markBusy(t: TestSupervisor, name: string) {
-  const dir = stateDirFor(t.stateRoot, name);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(`${dir}/busy`, "");
-}
 
 describe("idle stop", () => {
   it("stops a computer idle past the limit and keeps one running a command", async () => {

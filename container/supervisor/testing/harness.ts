@@ -7,12 +7,22 @@
  * `bundle` (.build/computerd/computerd.mjs, what `npm start` runs) or `standin`.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createSupervisorServer } from "../http.ts";
+import { stateDirFor } from "../names.ts";
 import type { ComputerInfo, SupervisorOptions } from "../supervisor.ts";
 import { Supervisor } from "../supervisor.ts";
 
@@ -134,4 +144,11 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Makes the stand-in daemon for `name` report a running command (it reads `busy` in its state dir). */
+export function markBusy(t: TestSupervisor, name: string): void {
+  const dir = stateDirFor(t.stateRoot, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${dir}/busy`, "");
 }
