@@ -147,12 +147,23 @@ export class ExecRunner {
  * so the pid (and the process group killed on timeout) stays the command's.
  */
 function commandLine(request: ContainerExecRequest): string[] {
-  const script = 'umask 022; cd -- "$1" || exit 126; exec /bin/sh -c "$2"';
-  const shell = ["/bin/sh", "-c", script, "sh", request.cwd, request.command];
+  const script = `${CLOSE_INHERITED_FDS} umask 022; cd -- "$1" || exit 126; exec /bin/sh -c "$2"`;
+  const shell = ["/bin/bash", "-c", script, "sh", request.cwd, request.command];
   if (request.egress) return shell;
   const offline = `ip link set lo up 2>/dev/null; ${script}`;
-  return ["unshare", "--net", "--", "/bin/sh", "-c", offline, "sh", request.cwd, request.command];
+  return ["unshare", "--net", "--", "/bin/bash", "-c", offline, "sh", request.cwd, request.command];
 }
+
+/**
+ * Closes every descriptor above stderr before the command starts. libfuse opens /dev/fuse
+ * without close-on-exec, so a command inherited the FUSE device: when the daemon died, a
+ * command blocked on the mount held the device itself, the kernel kept waiting for an
+ * answer only a holder could give, and the command sat in uninterruptible sleep forever —
+ * and with it the pid namespace, so the supervisor never saw the daemon exit. Node cannot
+ * set FD_CLOEXEC on a descriptor it did not open, hence bash (dash only redirects 0–9).
+ */
+const CLOSE_INHERITED_FDS =
+  'for fd in /proc/self/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-" 2>/dev/null; done;';
 
 function isUnder(path: string, mount: string): boolean {
   if (!path.startsWith("/") || path.split("/").includes("..")) return false;
