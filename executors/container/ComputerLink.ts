@@ -51,7 +51,33 @@ export class ComputerLink {
 
   /** Tells a connected computer the tree moved on, so the mount follows while commands run. Never connects. */
   changed(revision: number): void {
-    this.live?.computer.changed(revision).catch(() => this.drop(this.live));
+    this.announcing = Math.max(this.announcing, revision);
+    if (this.notifying || !this.live) return;
+    void this.notify(this.live);
+  }
+
+  /** The newest revision to announce, and whether a notice is on the wire. */
+  private announcing = 0;
+  private notifying = false;
+
+  /**
+   * One notice in flight at a time, carrying the newest revision when it leaves: a batch of
+   * 256 container writes applied here makes 256 revisions, and computerd needs to hear only
+   * the last, not one round trip per write.
+   */
+  private async notify(session: Session): Promise<void> {
+    this.notifying = true;
+    try {
+      let sent = 0;
+      while (this.announcing > sent && this.live === session) {
+        sent = this.announcing;
+        await session.computer.changed(sent);
+      }
+    } catch {
+      this.drop(session);
+    } finally {
+      this.notifying = false;
+    }
   }
 
   private async open(): Promise<Session> {
