@@ -195,7 +195,15 @@ describe("container sync", () => {
     // The next command runs on a restarted daemon, which pushes what it held before answering.
     const after = await exec(key, workspaceId, { command: "wc -l < log.txt" });
     const record = await (await api.call("GET", `/v1/workspaces/${workspaceId}/execs/${after.id}`, { key })).text();
-    expect(after.status, `${record}\n${platform.output().slice(-3000)}`).toBe("completed");
+    expect(
+      after.status,
+      `${record}\n${platform
+        .output()
+        .split("\n")
+        .filter((l) => !l.includes("wrangler:info"))
+        .slice(-40)
+        .join("\n")}`,
+    ).toBe("completed");
     const log = await fileText(key, workspaceId, "log.txt");
     const lines = log.trim().split("\n");
     for (let i = 1; i <= acknowledged; i++) expect(lines[i - 1]).toBe(`line ${i}`);

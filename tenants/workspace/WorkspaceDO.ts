@@ -22,11 +22,12 @@ import { createExecutor, type Outbound } from "../../executors/registry.ts";
 import { ExecRunner, type StartExec } from "./execs/ExecRunner.ts";
 import { ExecRecords, migrateExecs } from "./execs/records.ts";
 import { WorkspaceFsTarget } from "./execs/WorkspaceFsTarget.ts";
-import { WorkspaceSyncTarget } from "./execs/WorkspaceSyncTarget.ts";
+import { COMPUTERD_CURSOR, WorkspaceSyncTarget } from "./execs/WorkspaceSyncTarget.ts";
 import { WorkspaceToolsTarget } from "./execs/WorkspaceToolsTarget.ts";
 import { workspaceLimits } from "./limits.ts";
 import { ownerOf, type ShareRequest, WorkspacePublishing } from "./publishing.ts";
 import { ConfinedVfs, type VfsOps } from "./vfs/ConfinedVfs.ts";
+import { hasCursor } from "./vfs/changes.ts";
 import type { FsFailure, FsResult } from "./vfs/errors.ts";
 import type { BatchOp } from "./vfs/ops/batch.ts";
 import type { FindOptions } from "./vfs/ops/find.ts";
@@ -257,9 +258,11 @@ export class WorkspaceDO extends DurableObject<Env> {
 
   /** Deletes every file and record; the object is empty afterwards. */
   async destroy(): Promise<void> {
-    // Its computer, if it ever had one, goes too, with the replica on the computer's disk.
+    // Its computer, if it ever had one (a computer that synced left its cursor in the change
+    // log), goes too, with the replica on the computer's disk. Workspaces that never ran a
+    // container make no call: in production that would start a Container object for nothing.
     const found = containerHostFor(this.env as Env & ContainerEnv);
-    if (found && this.ctx.id.name) {
+    if (found && this.ctx.id.name && hasCursor(this.vfs.store, COMPUTERD_CURSOR)) {
       await found.host
         .forget(this.ctx.id.name)
         .catch((error) => console.error("forgetting the computer failed", error));

@@ -44,6 +44,10 @@ export function setCursor(store: Store, name: string, rev: number): void {
   );
 }
 
+export function hasCursor(store: Store, name: string): boolean {
+  return store.sql.exec("SELECT 1 FROM change_cursors WHERE name = ?", name).toArray().length > 0;
+}
+
 export function dropCursor(store: Store, name: string): void {
   store.sql.exec("DELETE FROM change_cursors WHERE name = ?", name);
 }
