@@ -175,32 +175,21 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
 
   // ---- internals ----
 
+  private putFile(path: string, mode: number, content: Uint8Array): void {
+    this.putNode(path, { type: "file", mode, mtimeMs: Date.now(), content, etag: etagOf(content) });
+  }
+
   private applyOp(op: SyncOp): number {
     const before = JSON.stringify(this.entry(op.path));
     switch (op.op) {
-      case "write": {
-        const bytes = new Uint8Array(op.bytes);
-        this.putNode(op.path, {
-          type: "file",
-          mode: op.mode,
-          mtimeMs: Date.now(),
-          content: bytes,
-          etag: etagOf(bytes),
-        });
+      case "write":
+        this.putFile(op.path, op.mode, new Uint8Array(op.bytes));
         break;
-      }
       case "commitUpload": {
         const upload = this.uploads.get(op.uploadId);
         if (!upload) throw new Error(`unknown upload ${op.uploadId}`);
-        const bytes = Buffer.concat(upload.chunks);
         this.uploads.delete(op.uploadId);
-        this.putNode(op.path, {
-          type: "file",
-          mode: op.mode,
-          mtimeMs: Date.now(),
-          content: bytes,
-          etag: etagOf(bytes),
-        });
+        this.putFile(op.path, op.mode, Buffer.concat(upload.chunks));
         break;
       }
       case "mkdir":
