@@ -82,6 +82,20 @@ describe("WorkspaceSyncTarget.apply", () => {
       expect(object.vfs.lstat("/big.bin")).toMatchObject({ ok: true, stat: { mode: 0o600 } });
     }));
 
+  it("forgets the oldest uncommitted uploads once four are open", () =>
+    withTarget(async (sync) => {
+      const uploads = [];
+      for (let i = 0; i < 5; i++) {
+        const upload = await sync.upload();
+        await upload.append(bytes(`part ${i}`));
+        uploads.push(await upload.id());
+      }
+      const result = (await sync.apply(
+        uploads.map((uploadId, i) => ({ op: "commitUpload" as const, path: `/u${i}`, uploadId, mode: 0o644 })),
+      )) as ApplyResult;
+      expect(result.failures.map((f) => f.index)).toEqual([0]);
+    }));
+
   it("reports a refused op as a failure of that op and applies the rest", () =>
     withTarget(async (sync, object) => {
       const result = (await sync.apply([

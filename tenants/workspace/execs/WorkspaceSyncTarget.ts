@@ -28,6 +28,9 @@ import type { Inode, Stat } from "../vfs/store.ts";
 import type { Vfs } from "../vfs/Vfs.ts";
 import { walk } from "../vfs/walk.ts";
 
+/** Uploads staged and not yet committed at once; computerd sends one large file at a time. */
+const UPLOADS_OPEN_MAX = 4;
+
 /** The change-log cursor computerd's position is kept under. */
 export const COMPUTERD_CURSOR = "computerd";
 
@@ -135,6 +138,13 @@ export class WorkspaceSyncTarget extends RpcTarget implements WorkspaceSyncApi {
   }
 
   async upload(): Promise<UploadApi> {
+    // An upload a dropped session never committed would hold its staged chunks (and its
+    // place here) until the object restarts; only the newest few can still be committed.
+    while (this.uploads.size >= UPLOADS_OPEN_MAX) {
+      const [oldestId, oldest] = this.uploads.entries().next().value as [string, Upload];
+      oldest.stager.discard();
+      this.uploads.delete(oldestId);
+    }
     const upload = new Upload(this.vfs, `up_${crypto.randomUUID()}`);
     this.uploads.set(upload.uploadId, upload);
     return upload;
