@@ -62,6 +62,12 @@ describe("exec", () => {
     expect(r.outcome).toMatchObject({ status: "cancelled", exitCode: 137 });
   });
 
+  it("gives a command no descriptor of the daemon's, the FUSE device above all", async () => {
+    const r = await sh("for fd in /proc/$$/fd/*; do readlink $fd; done");
+    expect(r.stdout).not.toContain("/dev/fuse");
+    expect(r.stdout.trim().split("\n").length).toBeLessThanOrEqual(3);
+  });
+
   it("honours a kill that arrives before its command started", async () => {
     const execId = randomUUID();
     await fixture.session.computer.kill(execId);
