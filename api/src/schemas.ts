@@ -12,7 +12,11 @@ export const Problem = z
     title: z.string(),
     status: z.number().int(),
     detail: z.string(),
-    code: z.enum(Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES]),
+    code: z.enum(Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES]).openapi({
+      description: "Stable; clients switch on it. `x-cubicle-codes` gives each code's status and title.",
+      // The SDK generators read this table to make one error class per status and per code.
+      "x-cubicle-codes": ERROR_CODES,
+    }),
     requestId: z.string(),
     fsCode: z
       .string()
