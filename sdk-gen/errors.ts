@@ -69,7 +69,8 @@ export function errorModel(document: Document): ErrorModel {
   const statuses = statusNumbers.map((status) => {
     const reason = REASONS[status];
     if (reason === undefined) throw new Error(`sdk-gen/errors.ts: no reason phrase for status ${status}`);
-    return { name: `${pascal(reason)}Error`, status, reason };
+    const name = pascal(reason);
+    return { name: name.endsWith("Error") ? name : `${name}Error`, status, reason };
   });
   const statusName = (status: number) => statuses.find((entry) => entry.status === status)?.name as string;
   const codes = Object.entries(table).map(([code, { status, title }]) => ({

@@ -130,10 +130,20 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       outcome: fault?.kind ?? "pass",
     });
     if (fault?.kind === "status") {
-      const headers: Record<string, string> = { "content-type": "application/problem+json", "x-request-id": "req_proxy" };
+      const headers: Record<string, string> = {
+        "content-type": "application/problem+json",
+        "x-request-id": "req_proxy",
+      };
       if (fault.retryAfterSeconds !== undefined) headers["retry-after"] = String(fault.retryAfterSeconds);
       const code = fault.status === 429 ? "rate_limited" : fault.status >= 500 ? "executor_unavailable" : "bad_request";
-      const problem = { type: `urn:cubicle:error:${code}`, title: "Injected", status: fault.status, detail: "injected by the fault proxy", code, requestId: "req_proxy" };
+      const problem = {
+        type: `urn:cubicle:error:${code}`,
+        title: "Injected",
+        status: fault.status,
+        detail: "injected by the fault proxy",
+        code,
+        requestId: "req_proxy",
+      };
       return void res.writeHead(fault.status, headers).end(JSON.stringify(problem));
     }
     forward(req, res, body, fault);

@@ -46,6 +46,9 @@ export type Problem = {
     title: string;
     status: number;
     detail: string;
+    /**
+     * Stable; clients switch on it. `x-cubicle-codes` gives each code's status and title.
+     */
     code: 'bad_request' | 'malformed_json' | 'validation_failed' | 'invalid_path' | 'unauthorized' | 'spend_cap_reached' | 'forbidden' | 'not_found' | 'method_not_allowed' | 'conflict' | 'precondition_failed' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'rate_limited' | 'insufficient_storage' | 'quota_exceeded' | 'internal' | 'executor_unavailable';
     requestId: string;
     /**

@@ -1,0 +1,110 @@
+/** `cubicle.workspaces` and the `Workspace` handle that `create` and `get` return. */
+import {
+  createShare,
+  createWorkspace,
+  deleteWorkspace,
+  getWorkspace,
+  listWorkspaces,
+  publishArtifact,
+  updateWorkspace,
+} from "../generated/sdk.gen.ts";
+import type {
+  CreateShareData,
+  CreateWorkspaceData,
+  PublishArtifactData,
+  UpdateWorkspaceData,
+  Workspace as WorkspaceData,
+} from "../generated/types.gen.ts";
+import type { Core, IdempotentOptions, RequestOptions } from "./core.ts";
+import { type ExecFn, Execs, execFn } from "./exec.ts";
+import { Files } from "./files.ts";
+import { Pager } from "./pagination.ts";
+
+/** One workspace: its last-fetched fields, and its files and runs. */
+export class Workspace {
+  readonly files: Files;
+  readonly exec: ExecFn;
+  readonly execs: Execs;
+
+  constructor(
+    private readonly core: Core,
+    /** The workspace as the server last described it; `refresh()` fetches it again. */
+    public data: WorkspaceData,
+  ) {
+    this.files = new Files(core, data.id);
+    this.exec = execFn(core, data.id);
+    this.execs = new Execs(core, data.id);
+  }
+
+  get id(): string {
+    return this.data.id;
+  }
+
+  get name(): string | null {
+    return this.data.name;
+  }
+
+  get metadata(): Record<string, string> {
+    return this.data.metadata;
+  }
+
+  async refresh(options: RequestOptions = {}): Promise<this> {
+    const { data } = await getWorkspace({ ...this.core.options(options), path: { workspaceId: this.id } });
+    this.data = data as WorkspaceData;
+    return this;
+  }
+
+  /** Renames or relabels; `metadata` replaces the whole map. */
+  async update(body: UpdateWorkspaceData["body"], options: RequestOptions = {}): Promise<this> {
+    const { data } = await updateWorkspace({ ...this.core.options(options), path: { workspaceId: this.id }, body });
+    this.data = data as WorkspaceData;
+    return this;
+  }
+
+  /** Deletes the workspace with its files and run records. */
+  async delete(options: RequestOptions = {}): Promise<void> {
+    await deleteWorkspace({ ...this.core.options(options), path: { workspaceId: this.id } });
+  }
+
+  /** Publishes files as an immutable artifact. */
+  async publishArtifact(body: PublishArtifactData["body"], options: RequestOptions = {}) {
+    const { data } = await publishArtifact({ ...this.core.options(options), path: { workspaceId: this.id }, body });
+    return data;
+  }
+
+  /** A public link to one file. */
+  async share(body: CreateShareData["body"], options: RequestOptions = {}) {
+    const { data } = await createShare({ ...this.core.options(options), path: { workspaceId: this.id }, body });
+    return data;
+  }
+}
+
+export class Workspaces {
+  constructor(private readonly core: Core) {}
+
+  async create(body: CreateWorkspaceData["body"] = {}, options: IdempotentOptions = {}): Promise<Workspace> {
+    const { data } = await createWorkspace({ ...this.core.idempotent(options), body });
+    return new Workspace(this.core, data as WorkspaceData);
+  }
+
+  async get(workspaceId: string, options: RequestOptions = {}): Promise<Workspace> {
+    const { data } = await getWorkspace({ ...this.core.options(options), path: { workspaceId } });
+    return new Workspace(this.core, data as WorkspaceData);
+  }
+
+  /** A handle without a request, for a workspace whose id you already hold. */
+  handle(data: WorkspaceData): Workspace {
+    return new Workspace(this.core, data);
+  }
+
+  list(options: RequestOptions & { limit?: number } = {}): Pager<Workspace> {
+    return new Pager(async (cursor) => {
+      const { data } = await listWorkspaces({ ...this.core.options(options), query: { limit: options.limit, cursor } });
+      return { items: data.data.map((item) => new Workspace(this.core, item)), nextCursor: data.nextCursor };
+    });
+  }
+
+  async delete(workspaceId: string, options: RequestOptions = {}): Promise<void> {
+    await deleteWorkspace({ ...this.core.options(options), path: { workspaceId } });
+  }
+}
