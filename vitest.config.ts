@@ -25,7 +25,13 @@ export default defineConfig({
         test: {
           name: "workers",
           testTimeout: 30_000,
-          include: ["api/src/**/*.test.ts", "tenants/**/*.test.ts", "executors/**/*.test.ts"],
+          include: [
+            "api/src/**/*.test.ts",
+            "tenants/**/*.test.ts",
+            "executors/**/*.test.ts",
+            // The SDK as a user's Worker would run it.
+            "sdk-gen/**/*.workerd.test.ts",
+          ],
           setupFiles: ["./api/test/applyMigrations.ts"],
           globalSetup: ["./scripts/test-global-setup.ts"],
         },
@@ -35,6 +41,7 @@ export default defineConfig({
           name: "node",
           environment: "node",
           include: ["scripts/**/*.test.ts", "openapi/**/*.test.ts", "sdk-gen/**/*.test.ts", "container/**/*.test.ts"],
+          exclude: ["sdk-gen/**/*.workerd.test.ts", "**/node_modules/**"],
           // computerd tests mount FUSE filesystems and run real processes.
           testTimeout: 60_000,
         },

@@ -103,7 +103,12 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
           res.write(chunk.subarray(0, room));
           sent += Math.min(room, chunk.length);
           // The socket goes without a proper end of the chunked body: a dropped connection.
-          if (sent >= fault.afterBytes) setTimeout(() => (res.socket?.destroy(), answer.destroy()), 20);
+          if (sent >= fault.afterBytes) {
+            setTimeout(() => {
+              res.socket?.destroy();
+              answer.destroy();
+            }, 20);
+          }
         });
         answer.on("end", () => res.end());
       },
