@@ -5,6 +5,7 @@ import type { Core, IdempotentOptions, RequestOptions } from "./core.ts";
 import { Pager } from "./pagination.ts";
 
 export class Account {
+  /** @internal Made by the client; not constructed directly. */
   constructor(private readonly core: Core) {}
 
   async get(options: RequestOptions = {}): Promise<Tenant> {
@@ -14,6 +15,7 @@ export class Account {
 }
 
 export class Keys {
+  /** @internal Made by the client; not constructed directly. */
   constructor(private readonly core: Core) {}
 
   /** Your keys, never their secrets. */
@@ -37,6 +39,7 @@ export class Keys {
 }
 
 export class Tokens {
+  /** @internal Made by the client; not constructed directly. */
   constructor(private readonly core: Core) {}
 
   /** A short-lived JWT no wider than the credential that asks for it. */

@@ -5,6 +5,7 @@ import type { Core, RequestOptions } from "./core.ts";
 import { Pager } from "./pagination.ts";
 
 export class Artifacts {
+  /** @internal Made by the client; not constructed directly. */
   constructor(private readonly core: Core) {}
 
   list(options: RequestOptions & { limit?: number } = {}): Pager<ArtifactSummary> {
@@ -31,6 +32,7 @@ export class Artifacts {
 }
 
 export class Shares {
+  /** @internal Made by the client; not constructed directly. */
   constructor(private readonly core: Core) {}
 
   async revoke(shareId: string, options: RequestOptions = {}): Promise<void> {

@@ -21,6 +21,7 @@ import type { Core, RequestOptions } from "./core.ts";
 import { Pager } from "./pagination.ts";
 
 export class Usage {
+  /** @internal Made by the client; not constructed directly. */
   constructor(private readonly core: Core) {}
 
   /** Series per meter (or per workspace or key) over `from`–`to`, by hour or day. */
@@ -42,6 +43,7 @@ export class Usage {
 }
 
 export class Quotas {
+  /** @internal Made by the client; not constructed directly. */
   constructor(private readonly core: Core) {}
 
   async get(options: RequestOptions = {}) {
@@ -51,6 +53,7 @@ export class Quotas {
 }
 
 export class Billing {
+  /** @internal Made by the client; not constructed directly. */
   constructor(private readonly core: Core) {}
 
   /** Plan, current period, spend cap and cost so far. */

@@ -44,6 +44,7 @@ export function execFn(core: Core, workspaceId: string): ExecFn {
 }
 
 export class Execs {
+  /** @internal Made by the client; not constructed directly. */
   constructor(
     private readonly core: Core,
     private readonly workspaceId: string,

@@ -52,6 +52,7 @@ export class ExecStream implements AsyncIterable<ExecEvent> {
   exit: ExitEvent | undefined;
   private lastSeq: number | null;
 
+  /** @internal Made by the client; not constructed directly. */
   constructor(
     private readonly core: Core,
     private readonly workspaceId: string,

@@ -22,6 +22,7 @@ export type FileData = string | Uint8Array | ArrayBuffer | Blob;
 const routePath = (path: string) => path.replace(/^\/+/, "");
 
 export class Files {
+  /** @internal Made by the client; not constructed directly. */
   constructor(
     private readonly core: Core,
     private readonly workspaceId: string,

@@ -25,12 +25,15 @@ export class Workspace {
   readonly files: Files;
   readonly exec: ExecFn;
   readonly execs: Execs;
+  /** The workspace as the server last described it; `refresh()` fetches it again. */
+  data: WorkspaceData;
 
+  /** @internal Made by the client; not constructed directly. */
   constructor(
     private readonly core: Core,
-    /** The workspace as the server last described it; `refresh()` fetches it again. */
-    public data: WorkspaceData,
+    data: WorkspaceData,
   ) {
+    this.data = data;
     this.files = new Files(core, data.id);
     this.exec = execFn(core, data.id);
     this.execs = new Execs(core, data.id);
@@ -80,6 +83,7 @@ export class Workspace {
 }
 
 export class Workspaces {
+  /** @internal Made by the client; not constructed directly. */
   constructor(private readonly core: Core) {}
 
   async create(body: CreateWorkspaceData["body"] = {}, options: IdempotentOptions = {}): Promise<Workspace> {
