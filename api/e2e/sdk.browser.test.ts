@@ -82,9 +82,12 @@ describe("the TypeScript SDK in Chromium", () => {
           }),
     );
     await page.goto(`${platform.url}/__sdk/index.html`);
-    await page.waitForFunction(() => "journey" in window || "journeyError" in window, null, { timeout: 60_000 });
-    expect(await page.evaluate(() => (window as unknown as { journeyError?: string }).journeyError)).toBeUndefined();
-    const result = await page.evaluate(() => (window as unknown as { journey: Record<string, unknown> }).journey);
+    // These functions run in the page, where globalThis is its window.
+    await page.waitForFunction(() => "journey" in globalThis || "journeyError" in globalThis, null, {
+      timeout: 60_000,
+    });
+    expect(await page.evaluate(() => (globalThis as { journeyError?: string }).journeyError)).toBeUndefined();
+    const result = await page.evaluate(() => (globalThis as unknown as { journey: Record<string, unknown> }).journey);
     expect(result).toMatchObject({
       read: "hi\n",
       stdout: "hi\nbye\n",

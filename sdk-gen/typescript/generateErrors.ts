@@ -16,6 +16,7 @@ function classes({ statuses, codes }: ErrorModel): string[] {
     lines.push(
       `/** HTTP ${status} ${reason}. */`,
       `export class ${name} extends APIError {`,
+      `  static override readonly status: number | undefined = ${status};`,
       `  override name = "${name}";`,
       "}",
       "",

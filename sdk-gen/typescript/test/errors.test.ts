@@ -28,6 +28,12 @@ describe("errorFromResponse", () => {
     expect(unavailable).toBeInstanceOf(ServiceUnavailableError);
   });
 
+  it("trusts the code only when its status matches the answer's", () => {
+    const proxied = errorFromResponse(500, headers, { code: "executor_unavailable" });
+    expect(proxied).toBeInstanceOf(InternalServerError);
+    expect(proxied).not.toBeInstanceOf(ExecutorUnavailableError);
+  });
+
   it("lets the status class serve a code of the same name", () => {
     expect(errorFromResponse(404, headers, { code: "not_found" })).toBeInstanceOf(NotFoundError);
   });

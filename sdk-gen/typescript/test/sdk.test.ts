@@ -6,7 +6,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createCubicle, getAccount, getWorkspace, listWorkspaces, signup, type Workspace } from "../src/index.ts";
+import { createCubicle, getAccount, getWorkspace, listWorkspaces, signup, type WorkspaceData } from "../src/index.ts";
 
 /** A fetch that answers every request with `body` and remembers what it was asked. */
 function recordingFetch(body: unknown = {}, status = 200) {
@@ -32,7 +32,7 @@ describe("createCubicle", () => {
   });
 
   it("fills path parameters and returns the parsed body", async () => {
-    const workspace: Workspace = {
+    const workspace: WorkspaceData = {
       id: "ws_1",
       name: "demo",
       metadata: {},

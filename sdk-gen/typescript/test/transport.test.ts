@@ -43,7 +43,7 @@ function transport(steps: Step[], options: { maxRetries?: number; timeoutMs?: nu
   return { send, seen, waits };
 }
 
-const post = (key?: string) => ({
+const post = (key?: string): RequestInit => ({
   method: "POST",
   body: JSON.stringify({ name: "x" }),
   headers: key ? { "idempotency-key": key } : {},

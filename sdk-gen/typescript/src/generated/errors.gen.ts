@@ -4,91 +4,109 @@ import { APIError } from "../lib/errors.ts";
 
 /** HTTP 400 Bad Request. */
 export class BadRequestError extends APIError {
+  static override readonly status: number | undefined = 400;
   override name = "BadRequestError";
 }
 
 /** HTTP 401 Unauthorized. */
 export class UnauthorizedError extends APIError {
+  static override readonly status: number | undefined = 401;
   override name = "UnauthorizedError";
 }
 
 /** HTTP 402 Payment Required. */
 export class PaymentRequiredError extends APIError {
+  static override readonly status: number | undefined = 402;
   override name = "PaymentRequiredError";
 }
 
 /** HTTP 403 Forbidden. */
 export class ForbiddenError extends APIError {
+  static override readonly status: number | undefined = 403;
   override name = "ForbiddenError";
 }
 
 /** HTTP 404 Not Found. */
 export class NotFoundError extends APIError {
+  static override readonly status: number | undefined = 404;
   override name = "NotFoundError";
 }
 
 /** HTTP 405 Method Not Allowed. */
 export class MethodNotAllowedError extends APIError {
+  static override readonly status: number | undefined = 405;
   override name = "MethodNotAllowedError";
 }
 
 /** HTTP 408 Request Timeout. */
 export class RequestTimeoutError extends APIError {
+  static override readonly status: number | undefined = 408;
   override name = "RequestTimeoutError";
 }
 
 /** HTTP 409 Conflict. */
 export class ConflictError extends APIError {
+  static override readonly status: number | undefined = 409;
   override name = "ConflictError";
 }
 
 /** HTTP 412 Precondition Failed. */
 export class PreconditionFailedError extends APIError {
+  static override readonly status: number | undefined = 412;
   override name = "PreconditionFailedError";
 }
 
 /** HTTP 413 Payload Too Large. */
 export class PayloadTooLargeError extends APIError {
+  static override readonly status: number | undefined = 413;
   override name = "PayloadTooLargeError";
 }
 
 /** HTTP 415 Unsupported Media Type. */
 export class UnsupportedMediaTypeError extends APIError {
+  static override readonly status: number | undefined = 415;
   override name = "UnsupportedMediaTypeError";
 }
 
 /** HTTP 416 Range Not Satisfiable. */
 export class RangeNotSatisfiableError extends APIError {
+  static override readonly status: number | undefined = 416;
   override name = "RangeNotSatisfiableError";
 }
 
 /** HTTP 429 Too Many Requests. */
 export class TooManyRequestsError extends APIError {
+  static override readonly status: number | undefined = 429;
   override name = "TooManyRequestsError";
 }
 
 /** HTTP 500 Internal Server Error. */
 export class InternalServerError extends APIError {
+  static override readonly status: number | undefined = 500;
   override name = "InternalServerError";
 }
 
 /** HTTP 502 Bad Gateway. */
 export class BadGatewayError extends APIError {
+  static override readonly status: number | undefined = 502;
   override name = "BadGatewayError";
 }
 
 /** HTTP 503 Service Unavailable. */
 export class ServiceUnavailableError extends APIError {
+  static override readonly status: number | undefined = 503;
   override name = "ServiceUnavailableError";
 }
 
 /** HTTP 504 Gateway Timeout. */
 export class GatewayTimeoutError extends APIError {
+  static override readonly status: number | undefined = 504;
   override name = "GatewayTimeoutError";
 }
 
 /** HTTP 507 Insufficient Storage. */
 export class InsufficientStorageError extends APIError {
+  static override readonly status: number | undefined = 507;
   override name = "InsufficientStorageError";
 }
 

@@ -30,6 +30,8 @@ export interface ProblemBody {
 }
 
 export class APIError extends CubicleError {
+  /** The HTTP status a generated subclass stands for; undefined on APIError itself. */
+  static readonly status: number | undefined = undefined;
   override name = "APIError";
   /** The problem's stable `code`, when the body had one. */
   readonly code: string | undefined;

@@ -18,6 +18,8 @@ import { Pager } from "./pagination.ts";
 /** What a file's content may be given as; strings are written as UTF-8. */
 export type FileData = string | Uint8Array | ArrayBuffer | Blob;
 
+type BlobParts = NonNullable<ConstructorParameters<typeof Blob>[0]>;
+
 /** The files routes take the path without its leading `/`; the SDK accepts it either way. */
 const routePath = (path: string) => path.replace(/^\/+/, "");
 
@@ -41,7 +43,7 @@ export class Files {
     const headers: Record<string, string> = {};
     if (options.ifMatch !== undefined) headers["if-match"] = options.ifMatch;
     if (options.ifNoneMatch !== undefined) headers["if-none-match"] = options.ifNoneMatch;
-    const body = data instanceof Blob ? data : new Blob([data as BlobPart]);
+    const body = data instanceof Blob ? data : new Blob([data] as BlobParts);
     const { data: info } = await putFile({
       ...this.core.options(options),
       path: { ...this.path, path: routePath(path) },
@@ -104,7 +106,8 @@ export class Files {
     const { data } = await move({
       ...this.core.options(options),
       path: this.path,
-      body: { from, to, overwrite: options.overwrite ?? false },
+      // Left out, the server's default applies: a move replaces a file at `to`.
+      body: { from, to, ...(options.overwrite === undefined ? {} : { overwrite: options.overwrite }) },
     });
     return data as FileInfo;
   }

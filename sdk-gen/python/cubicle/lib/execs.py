@@ -1,0 +1,120 @@
+"""``ws.exec`` (run one thing; ``.stream`` for live output) and ``ws.execs`` (past runs)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from .._generated import operations as ops
+from .._generated.models import ExecRecord, ExecRequestEgress, ExecResult
+from .exec_stream import OutputStream
+from .http import HttpTransport
+from .pager import Page, Pager
+
+Executor = Literal["shell", "javascript", "container"]
+
+RUN_TIMEOUT_DEFAULT_MS = 60_000
+"""The server's default ``timeoutMs``."""
+RESPONSE_MARGIN_SECONDS = 30.0
+"""A waiting exec's HTTP timeout is the run's own limit plus this, so the run ends first."""
+
+
+class Exec:
+    """``ws.exec(...)`` runs and waits; ``ws.exec.stream(...)`` starts and streams the output."""
+
+    def __init__(self, transport: HttpTransport, workspace_id: str) -> None:
+        self._transport = transport
+        self._workspace_id = workspace_id
+
+    def __call__(
+        self,
+        *,
+        executor: Executor,
+        command: str | None = None,
+        code: str | None = None,
+        input: Any = None,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        stdin: str | None = None,
+        timeout_ms: int | None = None,
+        output_bytes_max: int | None = None,
+        egress: ExecRequestEgress | None = None,
+        idempotency_key: str | None = None,
+    ) -> ExecResult:
+        """Runs ``command`` (shell, container) or the module ``code`` (javascript) and waits."""
+        run_seconds = (timeout_ms if timeout_ms is not None else RUN_TIMEOUT_DEFAULT_MS) / 1000
+        return ops.exec(
+            self._transport,
+            workspace_id=self._workspace_id,
+            executor=executor,
+            command=command,
+            code=code,
+            input=input,
+            cwd=cwd,
+            env=None if env is None else dict(env),
+            stdin=stdin,
+            timeout_ms=timeout_ms,
+            output_bytes_max=output_bytes_max,
+            egress=egress,
+            idempotency_key=idempotency_key,
+            timeout=max(self._transport.timeout, run_seconds + RESPONSE_MARGIN_SECONDS),
+        )
+
+    def stream(
+        self,
+        *,
+        executor: Executor,
+        command: str | None = None,
+        code: str | None = None,
+        input: Any = None,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        stdin: str | None = None,
+        timeout_ms: int | None = None,
+        output_bytes_max: int | None = None,
+        egress: ExecRequestEgress | None = None,
+        idempotency_key: str | None = None,
+    ) -> OutputStream:
+        """Starts the run in the background and answers its live output (``.id`` is set at once)."""
+        started = ops.exec(
+            self._transport,
+            workspace_id=self._workspace_id,
+            executor=executor,
+            command=command,
+            code=code,
+            input=input,
+            cwd=cwd,
+            env=None if env is None else dict(env),
+            stdin=stdin,
+            timeout_ms=timeout_ms,
+            output_bytes_max=output_bytes_max,
+            egress=egress,
+            background=True,
+            idempotency_key=idempotency_key,
+        )
+        return OutputStream(self._transport, self._workspace_id, started.id)
+
+
+class Execs:
+    def __init__(self, transport: HttpTransport, workspace_id: str) -> None:
+        self._transport = transport
+        self._workspace_id = workspace_id
+
+    def list(self, *, limit: int | None = None) -> Pager[ExecRecord]:
+        """Recent runs, newest first."""
+
+        def fetch(cursor: str | None) -> Page[ExecRecord]:
+            page = ops.list_execs(self._transport, workspace_id=self._workspace_id, limit=limit, cursor=cursor)
+            return Page(page.data, page.next_cursor)
+
+        return Pager(fetch)
+
+    def get(self, exec_id: str) -> ExecRecord:
+        return ops.get_exec(self._transport, workspace_id=self._workspace_id, exec_id=exec_id)
+
+    def kill(self, exec_id: str, *, signal: Literal["SIGTERM", "SIGKILL", "SIGINT"] | None = None) -> ExecRecord:
+        return ops.kill_exec(self._transport, workspace_id=self._workspace_id, exec_id=exec_id, signal=signal)
+
+    def stream(self, exec_id: str, *, after: int | None = None) -> OutputStream:
+        """Attaches to a run's output (from the start, or after sequence number ``after``)."""
+        return OutputStream(self._transport, self._workspace_id, exec_id, after)

@@ -1,0 +1,155 @@
+"""``ws.files``: a workspace's filesystem. Paths are absolute (``/src/main.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from .._generated import operations as ops
+from .._generated.models import (
+    BatchRequestOp,
+    BatchResult,
+    ChangePage,
+    FileInfo,
+    FindResult,
+    GrepResult,
+    Removed,
+)
+from .http import HttpTransport
+from .pager import Page, Pager
+
+
+class Files:
+    def __init__(self, transport: HttpTransport, workspace_id: str) -> None:
+        self._transport = transport
+        self._workspace_id = workspace_id
+
+    def write(
+        self,
+        path: str,
+        content: bytes | str,
+        *,
+        if_match: str | None = None,
+        if_none_match: Literal["*"] | None = None,
+        append: bool = False,
+    ) -> FileInfo:
+        """Writes a file (text is encoded as UTF-8); missing parent directories are created."""
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        return ops.put_file(
+            self._transport,
+            workspace_id=self._workspace_id,
+            path=path,
+            content=data,
+            append=True if append else None,
+            if_match=if_match,
+            if_none_match=if_none_match,
+        )
+
+    def read(self, path: str, *, range: str | None = None) -> bytes:
+        """A file's bytes; ``range`` is an HTTP Range (``bytes=0-99``)."""
+        return ops.get_file(self._transport, workspace_id=self._workspace_id, path=path, range=range)
+
+    def read_text(self, path: str, *, encoding: str = "utf-8") -> str:
+        return self.read(path).decode(encoding)
+
+    def stat(self, path: str, *, follow_symlinks: bool = True) -> FileInfo:
+        return ops.stat_path(
+            self._transport, workspace_id=self._workspace_id, path=path, follow_symlinks=follow_symlinks
+        )
+
+    def list(self, path: str = "/", *, recursive: bool = False, limit: int | None = None) -> Pager[FileInfo]:
+        """A directory's entries (the whole subtree with ``recursive``), in path order."""
+
+        def fetch(cursor: str | None) -> Page[FileInfo]:
+            page = ops.list_path(
+                self._transport,
+                workspace_id=self._workspace_id,
+                path=path,
+                recursive=recursive,
+                limit=limit,
+                cursor=cursor,
+            )
+            return Page(page.entries, page.next_cursor)
+
+        return Pager(fetch)
+
+    def delete(self, path: str, *, recursive: bool = False, if_match: str | None = None) -> Removed:
+        return ops.delete_file(
+            self._transport, workspace_id=self._workspace_id, path=path, recursive=recursive, if_match=if_match
+        )
+
+    def mkdir(self, path: str, *, recursive: bool = False, mode: int | None = None) -> FileInfo:
+        return ops.mkdir(self._transport, workspace_id=self._workspace_id, path=path, recursive=recursive, mode=mode)
+
+    def move(self, src: str, dst: str, *, overwrite: bool | None = None) -> FileInfo:
+        """Renames ``src`` to ``dst``; left out, ``overwrite`` is the server's default (replace a file)."""
+        return ops.move(self._transport, workspace_id=self._workspace_id, from_=src, to=dst, overwrite=overwrite)
+
+    def copy(self, src: str, dst: str, *, overwrite: bool = False) -> FileInfo:
+        return ops.copy(self._transport, workspace_id=self._workspace_id, from_=src, to=dst, overwrite=overwrite)
+
+    def symlink(self, target: str, path: str) -> FileInfo:
+        return ops.symlink(self._transport, workspace_id=self._workspace_id, target=target, path=path)
+
+    def readlink(self, path: str) -> str:
+        return ops.readlink(self._transport, workspace_id=self._workspace_id, path=path).target
+
+    def chmod(self, path: str, mode: int) -> FileInfo:
+        return ops.chmod(self._transport, workspace_id=self._workspace_id, path=path, mode=mode)
+
+    def truncate(self, path: str, size: int) -> FileInfo:
+        return ops.truncate(self._transport, workspace_id=self._workspace_id, path=path, size=size)
+
+    def grep(
+        self,
+        pattern: str,
+        path: str = "/",
+        *,
+        include: Sequence[str] | None = None,
+        exclude: Sequence[str] | None = None,
+        ignore_case: bool | None = None,
+        max_matches: int | None = None,
+    ) -> GrepResult:
+        return ops.grep(
+            self._transport,
+            workspace_id=self._workspace_id,
+            pattern=pattern,
+            path=path,
+            include=None if include is None else list(include),
+            exclude=None if exclude is None else list(exclude),
+            ignore_case=ignore_case,
+            max_matches=max_matches,
+        )
+
+    def find(
+        self,
+        path: str = "/",
+        *,
+        name: str | None = None,
+        type: Literal["file", "dir", "symlink"] | None = None,
+        min_size: int | None = None,
+        max_size: int | None = None,
+        limit: int | None = None,
+    ) -> FindResult:
+        return ops.find(
+            self._transport,
+            workspace_id=self._workspace_id,
+            path=path,
+            name=name,
+            type=type,
+            min_size=min_size,
+            max_size=max_size,
+            limit=limit,
+        )
+
+    def batch(self, ops_: Sequence[BatchRequestOp]) -> BatchResult:
+        """Applies writes, deletes and moves all-or-nothing."""
+        return ops.batch(self._transport, workspace_id=self._workspace_id, ops=list(ops_))
+
+    def changes(self, *, since: int | None = None, limit: int | None = None) -> ChangePage:
+        """The change log after revision ``since``."""
+        return ops.list_changes(self._transport, workspace_id=self._workspace_id, since=since, limit=limit)
+
+    def head(self, path: str) -> dict[str, str]:
+        """A file's stat as response headers (``x-file-size``, ``etag``…)."""
+        return ops.head_file(self._transport, workspace_id=self._workspace_id, path=path)
