@@ -27,11 +27,13 @@ async function listFiles(dir: string): Promise<string[]> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;
   });
-  return entries
-    // Python's bytecode caches are made by running the code, not by the generator.
-    .filter((entry) => entry.isFile() && !entry.parentPath.includes("__pycache__"))
-    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
-    .sort();
+  return (
+    entries
+      // Python's bytecode caches are made by running the code, not by the generator.
+      .filter((entry) => entry.isFile() && !entry.parentPath.includes("__pycache__"))
+      .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+      .sort()
+  );
 }
 
 /** Regenerates one output into a temp dir from `documentText` and lists what differs from the committed copy. */

@@ -75,7 +75,10 @@ describe("the TypeScript SDK under injected faults", () => {
     expect(named.map((w) => w.id)).toEqual([created.id]);
 
     proxy.add({ method: "POST", path: "/exec$", kind: "drop" });
-    const ran = await ws.exec({ executor: "shell", command: "echo run >> /workspace/runs.txt; wc -l < /workspace/runs.txt" });
+    const ran = await ws.exec({
+      executor: "shell",
+      command: "echo run >> /workspace/runs.txt; wc -l < /workspace/runs.txt",
+    });
     expect(ran.stdout).toBe("1\n");
     expect(await ws.files.readText("/runs.txt")).toBe("run\n");
   });
@@ -114,7 +117,9 @@ describe("the TypeScript SDK under injected faults", () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
     const started = Date.now();
-    await expect(cubicle.account.get({ signal: controller.signal })).rejects.toMatchObject({ name: "APIUserAbortError" });
+    await expect(cubicle.account.get({ signal: controller.signal })).rejects.toMatchObject({
+      name: "APIUserAbortError",
+    });
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
