@@ -40,7 +40,8 @@ def _referenced(cls: type) -> list[type]:
         target = member.fget if isinstance(member, property) else member
         if callable(target):
             try:
-                hints[f"{name}()"] = typing.get_type_hints(target).get("return")
+                for argument, hint in typing.get_type_hints(target).items():
+                    hints[f"{name}({argument})"] = hint
             except Exception:
                 pass
     for hint in hints.values():
@@ -66,7 +67,25 @@ def _doc(obj: object) -> str:
     return inspect.cleandoc(obj.__doc__) if obj.__doc__ else ""
 
 
+def _fields(cls: type) -> list[str]:
+    """A TypedDict's keys and their types, the required ones marked."""
+    lines = ["| key | type |", "|---|---|"]
+    for key, hint in typing.get_type_hints(cls, include_extras=True).items():
+        required = typing.get_origin(hint) is typing.Required
+        shown = typing.get_args(hint)[0] if required else hint
+        name = f"`{key}`" + (" (required)" if required else "")
+        lines.append(f"| {name} | `{_type_name(shown)}` |")
+    return [*lines, ""]
+
+
+def _type_name(hint: object) -> str:
+    text = hint.__name__ if inspect.isclass(hint) and not typing.get_args(hint) else repr(hint)
+    return text.replace("typing.", "").replace("cubicle._generated.models.", "")
+
+
 def _methods(cls: type) -> list[str]:
+    if typing.is_typeddict(cls):
+        return _fields(cls)
     lines: list[str] = []
     for name, member in cls.__dict__.items():
         if name.startswith("_") and name != "__call__":

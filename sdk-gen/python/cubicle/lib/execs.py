@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, Required, TypedDict, Unpack
 
 from .._generated import operations as ops
 from .._generated.models import ExecRecord, ExecRequestEgress, ExecResult
@@ -19,6 +18,24 @@ RESPONSE_MARGIN_SECONDS = 30.0
 """A waiting exec's HTTP timeout is the run's own limit plus this, so the run ends first."""
 
 
+class ExecParams(TypedDict, total=False):
+    """What a run takes (the exec request's fields, snake_case); only ``executor`` is required."""
+
+    executor: Required[Executor]
+    command: str
+    """shell, container: the script."""
+    code: str
+    """javascript: the ES module."""
+    input: Any
+    """javascript: the value passed to the module's default export."""
+    cwd: str
+    env: dict[str, str]
+    stdin: str
+    timeout_ms: int
+    output_bytes_max: int
+    egress: ExecRequestEgress
+
+
 class Exec:
     """``ws.exec(...)`` runs and waits; ``ws.exec.stream(...)`` starts and streams the output."""
 
@@ -26,71 +43,25 @@ class Exec:
         self._transport = transport
         self._workspace_id = workspace_id
 
-    def __call__(
-        self,
-        *,
-        executor: Executor,
-        command: str | None = None,
-        code: str | None = None,
-        input: Any = None,
-        cwd: str | None = None,
-        env: Mapping[str, str] | None = None,
-        stdin: str | None = None,
-        timeout_ms: int | None = None,
-        output_bytes_max: int | None = None,
-        egress: ExecRequestEgress | None = None,
-        idempotency_key: str | None = None,
-    ) -> ExecResult:
+    def __call__(self, *, idempotency_key: str | None = None, **params: Unpack[ExecParams]) -> ExecResult:
         """Runs ``command`` (shell, container) or the module ``code`` (javascript) and waits."""
-        run_seconds = (timeout_ms if timeout_ms is not None else RUN_TIMEOUT_DEFAULT_MS) / 1000
+        run_seconds = params.get("timeout_ms", RUN_TIMEOUT_DEFAULT_MS) / 1000
         return ops.exec(
             self._transport,
             workspace_id=self._workspace_id,
-            executor=executor,
-            command=command,
-            code=code,
-            input=input,
-            cwd=cwd,
-            env=None if env is None else dict(env),
-            stdin=stdin,
-            timeout_ms=timeout_ms,
-            output_bytes_max=output_bytes_max,
-            egress=egress,
             idempotency_key=idempotency_key,
             timeout=max(self._transport.timeout, run_seconds + RESPONSE_MARGIN_SECONDS),
+            **params,
         )
 
-    def stream(
-        self,
-        *,
-        executor: Executor,
-        command: str | None = None,
-        code: str | None = None,
-        input: Any = None,
-        cwd: str | None = None,
-        env: Mapping[str, str] | None = None,
-        stdin: str | None = None,
-        timeout_ms: int | None = None,
-        output_bytes_max: int | None = None,
-        egress: ExecRequestEgress | None = None,
-        idempotency_key: str | None = None,
-    ) -> OutputStream:
+    def stream(self, *, idempotency_key: str | None = None, **params: Unpack[ExecParams]) -> OutputStream:
         """Starts the run in the background and answers its live output (``.id`` is set at once)."""
         started = ops.exec(
             self._transport,
             workspace_id=self._workspace_id,
-            executor=executor,
-            command=command,
-            code=code,
-            input=input,
-            cwd=cwd,
-            env=None if env is None else dict(env),
-            stdin=stdin,
-            timeout_ms=timeout_ms,
-            output_bytes_max=output_bytes_max,
-            egress=egress,
             background=True,
             idempotency_key=idempotency_key,
+            **params,
         )
         return OutputStream(self._transport, self._workspace_id, started.id)
 
