@@ -30,8 +30,20 @@ interface Exec {
   stderr: string;
 }
 
+/**
+ * A call that waits out the free plan's request rate (429 with Retry-After): these tests
+ * poll, and a slow machine can make a poll loop outrun the limit; sync is what they test.
+ */
+async function call(method: string, path: string, options: Parameters<typeof api.call>[2]): Promise<Response> {
+  for (;;) {
+    const response = await api.call(method, path, options);
+    if (response.status !== 429) return response;
+    await new Promise((r) => setTimeout(r, 1000 * Number(response.headers.get("retry-after") ?? 1)));
+  }
+}
+
 async function exec(key: string, workspaceId: string, body: Record<string, unknown>): Promise<Exec> {
-  const response = await api.call("POST", `/v1/workspaces/${workspaceId}/exec`, {
+  const response = await call("POST", `/v1/workspaces/${workspaceId}/exec`, {
     key,
     json: { executor: "container", ...body },
   });
@@ -42,7 +54,7 @@ async function exec(key: string, workspaceId: string, body: Record<string, unkno
 
 async function waitForEnd(key: string, workspaceId: string, execId: string): Promise<Exec> {
   for (;;) {
-    const response = await api.call("GET", `/v1/workspaces/${workspaceId}/execs/${execId}`, { key });
+    const response = await call("GET", `/v1/workspaces/${workspaceId}/execs/${execId}`, { key });
     const record = (await response.json()) as Exec;
     if (record.status !== "running") return record;
     await new Promise((r) => setTimeout(r, 200));
@@ -54,13 +66,7 @@ async function stdoutSoFar(key: string, workspaceId: string, execId: string): Pr
   let text = "";
   let after = 0;
   for (;;) {
-    const response = await api.call("GET", `/v1/workspaces/${workspaceId}/execs/${execId}/output?after=${after}`, {
-      key,
-    });
-    if (response.status === 429) {
-      await new Promise((r) => setTimeout(r, 1000 * Number(response.headers.get("retry-after") ?? 1)));
-      continue;
-    }
+    const response = await call("GET", `/v1/workspaces/${workspaceId}/execs/${execId}/output?after=${after}`, { key });
     expect(response.status, await response.clone().text()).toBe(200);
     const page = (await response.json()) as { events: { seq: number; stream: string; text: string }[] };
     if (page.events.length === 0) return text;
@@ -73,7 +79,7 @@ async function stdoutSoFar(key: string, workspaceId: string, execId: string): Pr
 const lastNumber = (text: string) => Number(text.trim().split("\n").at(-1) ?? 0);
 
 async function fileText(key: string, workspaceId: string, path: string): Promise<string> {
-  const response = await api.call("GET", `/v1/workspaces/${workspaceId}/files/${path}`, { key });
+  const response = await call("GET", `/v1/workspaces/${workspaceId}/files/${path}`, { key });
   expect(response.status, path).toBe(200);
   return response.text();
 }
