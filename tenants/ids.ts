@@ -28,7 +28,20 @@ export function base32(bytes: Uint8Array): string {
 
 export const BASE32_CHARS = "[0-9a-hjkmnp-tv-z]";
 
-export type IdPrefix = "ten" | "key" | "ws" | "req" | "ex" | "evt" | "bat" | "inv" | "sk" | "tok" | "art" | "shr";
+export type IdPrefix =
+  | "ten"
+  | "key"
+  | "ws"
+  | "req"
+  | "ex"
+  | "evt"
+  | "bat"
+  | "inv"
+  | "sk"
+  | "tok"
+  | "art"
+  | "shr"
+  | "ses";
 
 export function newId(prefix: IdPrefix, nowMs = Date.now()): string {
   const bytes = new Uint8Array(16);

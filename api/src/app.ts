@@ -7,6 +7,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./context.ts";
+import { registerDashboard } from "./dashboard/index.tsx";
 import { onError, validationHook } from "./handleErrors.ts";
 import { admit } from "./middleware/admit.ts";
 import { authenticate } from "./middleware/authenticate.ts";
@@ -90,6 +91,8 @@ export function createApp(options: AppOptions = {}): App {
   registerHealthz(app);
   registerOpenApi(app);
   registerDocs(app);
+  // The dashboard has its own session (a cookie), checked by its own middleware.
+  registerDashboard(app);
   // Share links carry their own credential (the token in the path) and answer anyone.
   registerShareLinkGet(app);
 

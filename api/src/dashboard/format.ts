@@ -1,0 +1,59 @@
+/** How numbers read on the dashboard: money, each meter's unit, dates. */
+import type { Meter } from "../../../tenants/account/meters.ts";
+
+export function money(micros: number): string {
+  const dollars = micros / 1_000_000;
+  return dollars.toLocaleString("en-US", {
+    style: "currency",
+    currency: "USD",
+    minimumFractionDigits: 2,
+    maximumFractionDigits: micros % 10_000 === 0 ? 2 : 4,
+  });
+}
+
+export const METER_LABELS: Record<Meter, string> = {
+  api_requests: "API requests",
+  shell_ms: "Shell time",
+  javascript_ms: "JavaScript time",
+  container_ms: "Container time",
+  storage_byte_hours: "Storage",
+  egress_bytes: "Egress",
+};
+
+function bytes(value: number): string {
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let scaled = value;
+  let unit = 0;
+  while (scaled >= 1024 && unit < units.length - 1) {
+    scaled /= 1024;
+    unit++;
+  }
+  return `${unit === 0 ? scaled : scaled.toFixed(1)} ${units[unit]}`;
+}
+
+function duration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms < 3_600_000) return `${(ms / 60_000).toFixed(1)} min`;
+  return `${(ms / 3_600_000).toFixed(2)} h`;
+}
+
+/** A meter's quantity in its own unit; exact integers stay exact where they are counts. */
+export function quantity(meter: string, value: number): string {
+  if (meter.endsWith("_ms")) return duration(value);
+  if (meter === "egress_bytes") return bytes(value);
+  if (meter === "storage_byte_hours") return `${bytes(value)}·h`;
+  return value.toLocaleString("en-US");
+}
+
+export function meterLabel(meter: string): string {
+  return METER_LABELS[meter as Meter] ?? meter;
+}
+
+export function date(iso: string): string {
+  return iso.slice(0, 10);
+}
+
+export function dateTime(iso: string): string {
+  return `${iso.slice(0, 16).replace("T", " ")} UTC`;
+}

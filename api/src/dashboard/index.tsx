@@ -1,0 +1,80 @@
+/**
+ * The usage dashboard at /dashboard: server-rendered Hono JSX over the same services as the
+ * API. Sign in with an API key; the session is a short-lived signed token in an HttpOnly,
+ * SameSite=Strict cookie. Every state-changing form is POSTed with the session's CSRF secret
+ * and checked for a same-origin `Origin`. Page views are not API requests: they are not
+ * metered and do not count against rate limits or quotas.
+ */
+import { Hono } from "hono";
+import { csrf } from "hono/csrf";
+import { HTTPException } from "hono/http-exception";
+import { SigningKeys } from "../../../tenants/account/signingKeys.ts";
+import { database } from "../../../tenants/db.ts";
+import type { App } from "../app.ts";
+import { services } from "../services.ts";
+import type { DashboardEnv } from "./context.ts";
+import { accountOf, requestsOverDefaultRange } from "./data.ts";
+import { dashboardLimits } from "./limits.ts";
+import {
+  clearSessionCookie,
+  requireCsrfToken,
+  requireSession,
+  securityHeaders,
+  writeSessionCookie,
+} from "./middleware.ts";
+import { checkKey, LoginPage } from "./pages/login.tsx";
+import { OverviewPage } from "./pages/overview.tsx";
+import { mintSession } from "./session.ts";
+import { SCRIPT, STYLESHEET } from "./ui/styles.ts";
+
+export function dashboardApp() {
+  const dashboard = new Hono<DashboardEnv>();
+  // Pages answer in HTML and plain text, not problem+json: a refused form gets a short page.
+  dashboard.onError((error, c) => {
+    if (error instanceof HTTPException) return c.text(error.message || "Refused", error.status);
+    console.error("dashboard error", error);
+    return c.text("Something went wrong; try again.", 500);
+  });
+  dashboard.use("*", securityHeaders());
+  // Form posts must come from this origin (the Origin header); sessions add their own secret below.
+  dashboard.use("*", csrf());
+
+  dashboard.get("/assets/app.css", (c) => c.body(STYLESHEET, 200, { "content-type": "text/css; charset=utf-8" }));
+  dashboard.get("/assets/app.js", (c) => c.body(SCRIPT, 200, { "content-type": "text/javascript; charset=utf-8" }));
+
+  dashboard.get("/login", (c) => c.html(<LoginPage />));
+  dashboard.post("/login", async (c) => {
+    const form = await c.req.parseBody();
+    const pasted = typeof form.apiKey === "string" ? form.apiKey.slice(0, dashboardLimits.credentialLengthMax) : "";
+    const checked = await checkKey(services(c.env).apiKeys, pasted);
+    if (!checked.ok) return c.html(<LoginPage error={checked.error} />, 401);
+    const { token } = await mintSession(new SigningKeys(database(c.env.DB)), checked.principal);
+    writeSessionCookie(c, token);
+    return c.redirect("/dashboard", 303);
+  });
+
+  dashboard.use("*", requireSession(), requireCsrfToken());
+  dashboard.post("/logout", (c) => {
+    clearSessionCookie(c);
+    return c.redirect("/dashboard/login", 303);
+  });
+
+  dashboard.get("/", async (c) => {
+    const { tenantId } = c.get("principal");
+    const { usage } = services(c.env);
+    const [account, billing, quotas, requests] = await Promise.all([
+      accountOf(c.env, tenantId),
+      usage.billing(tenantId),
+      usage.quotas(tenantId),
+      requestsOverDefaultRange(c.env, tenantId),
+    ]);
+    return c.html(
+      <OverviewPage account={account} csrf={c.get("csrf")} billing={billing} quotas={quotas} requests={requests} />,
+    );
+  });
+  return dashboard;
+}
+
+export function registerDashboard(app: App) {
+  app.route("/dashboard", dashboardApp());
+}

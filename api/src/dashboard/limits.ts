@@ -1,0 +1,13 @@
+/** The dashboard's limits, each with the reason for its value. */
+export const dashboardLimits = {
+  /** A session is a short-lived token: a stolen cookie is worth an hour at most; signing in again is one paste. */
+  sessionTtlSeconds: 3600,
+  /** The longest pasted credential accepted at sign-in; a key is 44 characters. */
+  credentialLengthMax: 256,
+  /** Rows on a list page (keys, workspaces, runs, files); the API's own page maximum. */
+  pageRowsMax: 100,
+  /** The largest file shown inline as a preview; bigger ones are offered as a download only. */
+  previewBytesMax: 64 * 1024,
+  /** Output shown for one run; the rest is a download away through the API. */
+  runOutputBytesMax: 64 * 1024,
+} as const;

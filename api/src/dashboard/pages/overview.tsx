@@ -1,0 +1,88 @@
+/**
+ * The overview: plan and period, cost so far against the spend cap, API requests over the
+ * same default range as `GET /v1/usage`, and a quota bar per meter from `GET /v1/quotas`'s
+ * own service call.
+ */
+import type { Tenant } from "../../../../tenants/account/accounts.ts";
+import type { DashboardData } from "../data.ts";
+import { date, money, quantity } from "../format.ts";
+import { Layout } from "../ui/Layout.tsx";
+import { QuotaBar } from "../ui/QuotaBar.tsx";
+
+export interface OverviewProps {
+  account: Tenant;
+  csrf: string;
+  billing: DashboardData["billing"];
+  quotas: DashboardData["quotas"];
+  requests: { total: number; fromIso: string; toIso: string };
+}
+
+export function OverviewPage({ account, csrf, billing, quotas, requests }: OverviewProps) {
+  const capped = billing.spendCapMicros !== null;
+  return (
+    <Layout title="Overview" section="overview" account={account} csrf={csrf}>
+      <div class="cards">
+        <section class="card" aria-labelledby="plan-label">
+          <div class="label" id="plan-label">
+            Plan
+          </div>
+          <div class="value" data-plan={billing.plan}>
+            {billing.plan}
+          </div>
+          {billing.pendingPlan && <div class="muted">changes to {billing.pendingPlan} at the period's end</div>}
+        </section>
+        <section class="card" aria-labelledby="period-label">
+          <div class="label" id="period-label">
+            Billing period
+          </div>
+          <div class="value">{date(billing.period.start)}</div>
+          <div class="muted">until {date(billing.period.end)}</div>
+        </section>
+        <section class="card" aria-labelledby="cost-label">
+          <div class="label" id="cost-label">
+            Cost so far
+          </div>
+          <div class="value" data-cost-micros={billing.costSoFarMicros}>
+            {money(billing.costSoFarMicros)}
+          </div>
+          <div class="muted">{capped ? `of a ${money(billing.spendCapMicros ?? 0)} spend cap` : "no spend cap"}</div>
+        </section>
+        <section class="card" aria-labelledby="requests-label">
+          <div class="label" id="requests-label">
+            API requests, {date(requests.fromIso)} to {date(requests.toIso)}
+          </div>
+          <div class="value" data-requests={requests.total} data-from={requests.fromIso} data-to={requests.toIso}>
+            {quantity("api_requests", requests.total)}
+          </div>
+          <div class="muted">
+            <a href="/dashboard/usage">Usage by day</a>
+          </div>
+        </section>
+      </div>
+      <h2 id="quotas">Quotas this period</h2>
+      <p class="muted">Resets {date(quotas.period.end)}. Bars turn amber at 80% and red at the limit.</p>
+      <div class="table-wrap">
+        <table aria-labelledby="quotas" id="quota-table">
+          <thead>
+            <tr>
+              <th scope="col">Meter</th>
+              <th scope="col" class="num">
+                Used
+              </th>
+              <th scope="col" class="num">
+                Limit
+              </th>
+              <th scope="col">Share</th>
+            </tr>
+          </thead>
+          <tbody>
+            {quotas.meters.map((row) => (
+              <QuotaBar meter={row.meter} used={row.used} limit={row.limit} />
+            ))}
+            <QuotaBar meter="stored_bytes" used={quotas.storage.used} limit={quotas.storage.limit} />
+          </tbody>
+        </table>
+      </div>
+    </Layout>
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * The dashboard's one stylesheet, served from /dashboard/assets/app.css (the CSP allows no
+ * inline styles). System fonts only, no external requests; colours pass WCAG AA contrast on
+ * white, and layouts collapse to one column at phone width.
+ */
+export const STYLESHEET = `
+:root { --ink: #1b1f24; --muted: #4f5965; --line: #d0d7de; --panel: #f6f8fa; --accent: #0a58ca;
+  --ok: #1a7f37; --warn: #9a6700; --bad: #b42318; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
+* { box-sizing: border-box; }
+body { margin: 0; color: var(--ink); background: #fff; line-height: 1.5; }
+a { color: var(--accent); }
+header { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem 1.5rem; padding: .75rem 1.25rem;
+  border-bottom: 1px solid var(--line); background: var(--panel); }
+header .brand { font-weight: 700; font-size: 1.1rem; color: var(--ink); text-decoration: none; }
+nav ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: 0; padding: 0; }
+nav a[aria-current="page"] { font-weight: 700; color: var(--ink); }
+header .who { margin-left: auto; display: flex; gap: .75rem; align-items: center; color: var(--muted); font-size: .9rem; }
+main { max-width: 72rem; margin: 0 auto; padding: 1.25rem; }
+h1 { font-size: 1.5rem; margin: .25rem 0 1rem; }
+h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 1rem; }
+.card { border: 1px solid var(--line); border-radius: .5rem; padding: 1rem; background: #fff; }
+.card .label { color: var(--muted); font-size: .85rem; }
+.card .value { font-size: 1.5rem; font-weight: 700; }
+.table-wrap { overflow-x: auto; }
+table { border-collapse: collapse; width: 100%; font-size: .95rem; }
+th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { color: var(--muted); font-weight: 600; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+.bar { height: .75rem; border-radius: .375rem; overflow: hidden; min-width: 6rem; }
+.bar svg { display: block; width: 100%; height: 100%; }
+.bar .track { fill: #e6e9ed; }
+.bar .fill { fill: var(--ok); }
+.bar.warn .fill { fill: var(--warn); }
+.bar.bad .fill { fill: var(--bad); }
+.status-warn { color: var(--warn); font-weight: 600; }
+.status-bad { color: var(--bad); font-weight: 600; }
+form.inline { display: inline; }
+label { display: block; font-weight: 600; margin: .5rem 0 .25rem; }
+fieldset { border: 1px solid var(--line); border-radius: .5rem; margin: .75rem 0; }
+fieldset label { display: inline-flex; gap: .35rem; font-weight: 400; margin-right: 1rem; }
+input[type=text], input[type=password], input[type=number], select { font: inherit; padding: .4rem .5rem;
+  border: 1px solid #8c959f; border-radius: .375rem; width: 100%; max-width: 32rem; }
+button { font: inherit; padding: .4rem .9rem; border-radius: .375rem; border: 1px solid var(--accent);
+  background: var(--accent); color: #fff; cursor: pointer; }
+button.secondary { background: #fff; color: var(--accent); }
+button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
+.notice { border: 1px solid var(--line); border-left: .3rem solid var(--accent); padding: .75rem 1rem; background: var(--panel); margin: 1rem 0; }
+.notice.error { border-left-color: var(--bad); }
+.secret { font-family: ui-monospace, monospace; word-break: break-all; background: #fff; padding: .25rem .5rem; border: 1px dashed var(--line); }
+pre { background: var(--panel); border: 1px solid var(--line); padding: .75rem; overflow: auto; max-height: 32rem; font-size: .85rem; }
+.muted { color: var(--muted); }
+.chart { width: 100%; height: auto; max-width: 48rem; }
+.chart .axis { stroke: #8c959f; }
+.chart text { fill: var(--muted); font-size: 11px; }
+.chart rect.value { fill: var(--accent); }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+@media (max-width: 40rem) { header .who { margin-left: 0; } main { padding: .75rem; } .card .value { font-size: 1.25rem; } }
+`;
+
+/** The little client script: copy buttons and confirmations. Pages work without it. */
+export const SCRIPT = `
+document.addEventListener("click", (event) => {
+  const copy = event.target.closest("[data-copy]");
+  if (copy) navigator.clipboard?.writeText(copy.getAttribute("data-copy")).then(() => { copy.textContent = "Copied"; });
+});
+document.addEventListener("submit", (event) => {
+  const question = event.target.getAttribute("data-confirm");
+  if (question && !confirm(question)) event.preventDefault();
+});
+`;
