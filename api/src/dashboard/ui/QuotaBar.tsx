@@ -1,4 +1,4 @@
-/** One meter's use against its limit: a bar that turns amber at 80% and red at 100%, with the numbers in words. */
+/** One meter's use against its limit: a bar that turns amber at 80% and red at the limit, with the numbers in words. */
 import { meterLabel, quantity } from "../format.ts";
 
 export interface QuotaBarProps {
@@ -34,21 +34,20 @@ export function QuotaBar({ meter, used, limit }: QuotaBarProps) {
         of {quantity(meter, limit)}
       </td>
       <td>
-        <div
-          class={`bar ${level}`}
-          role="meter"
+        {/* A native meter: low/high/optimum make the browser draw it green, amber or red. */}
+        <meter
+          class="bar"
+          min={0}
+          max={100}
+          low={80}
+          high={99.9}
+          optimum={0}
+          value={percent}
           aria-label={`${label}: ${percent}% of the limit`}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={percent}
           data-level={level}
         >
-          {/* SVG, not a styled span: the CSP allows no inline styles. */}
-          <svg viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true">
-            <rect class="track" width="100" height="10" />
-            <rect class="fill" width={percent} height="10" />
-          </svg>
-        </div>
+          {percent}%
+        </meter>
         {level !== "ok" && (
           <span class={level === "bad" ? "status-bad" : "status-warn"}>
             {level === "bad" ? "limit reached" : `${percent}% used`}

@@ -27,12 +27,7 @@ table { border-collapse: collapse; width: 100%; font-size: .95rem; }
 th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { color: var(--muted); font-weight: 600; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-.bar { height: .75rem; border-radius: .375rem; overflow: hidden; min-width: 6rem; }
-.bar svg { display: block; width: 100%; height: 100%; }
-.bar .track { fill: #e6e9ed; }
-.bar .fill { fill: var(--ok); }
-.bar.warn .fill { fill: var(--warn); }
-.bar.bad .fill { fill: var(--bad); }
+meter.bar { width: 100%; min-width: 6rem; height: 1rem; }
 .status-warn { color: var(--warn); font-weight: 600; }
 .status-bad { color: var(--bad); font-weight: 600; }
 form.inline { display: inline; }
