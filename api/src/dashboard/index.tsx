@@ -72,6 +72,7 @@ export function dashboardApp() {
       <OverviewPage account={account} csrf={c.get("csrf")} billing={billing} quotas={quotas} requests={requests} />,
     );
   });
+  // Each section registers its own pages (GET) and forms (POST), all behind the session above.
   return dashboard;
 }
 
