@@ -22,8 +22,12 @@ import {
   securityHeaders,
   writeSessionCookie,
 } from "./middleware.ts";
+import { registerBillingPages } from "./pages/billing.tsx";
+import { registerKeysPages } from "./pages/keys.tsx";
 import { checkKey, LoginPage } from "./pages/login.tsx";
 import { OverviewPage } from "./pages/overview.tsx";
+import { registerUsagePages } from "./pages/usage.tsx";
+import { registerWorkspacesPages } from "./pages/workspaces.tsx";
 import { mintSession } from "./session.ts";
 import { SCRIPT, STYLESHEET } from "./ui/styles.ts";
 
@@ -72,6 +76,10 @@ export function dashboardApp() {
       <OverviewPage account={account} csrf={c.get("csrf")} billing={billing} quotas={quotas} requests={requests} />,
     );
   });
+  registerUsagePages(dashboard);
+  registerKeysPages(dashboard);
+  registerBillingPages(dashboard);
+  registerWorkspacesPages(dashboard);
   // Each section registers its own pages (GET) and forms (POST), all behind the session above.
   return dashboard;
 }

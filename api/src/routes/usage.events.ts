@@ -6,7 +6,7 @@ import { requireAccountWide } from "../middleware/requireAccountWide.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, Id, Timestamp } from "../schemas.ts";
 import { services } from "../services.ts";
-import { eventsCsvStream } from "./usageCsv.ts";
+import { compactIso, eventsCsvResponse } from "./usageCsv.ts";
 import {
   decodeEventCursor,
   type EventPosition,
@@ -68,9 +68,6 @@ const route = createRoute({
 
 const wantsCsv = (c: AppContext) => (c.req.header("accept") ?? "").includes("text/csv");
 
-/** `2026-01-01T00:00:00.000Z` → `20260101T000000Z`: no characters a filesystem refuses. */
-const compactIso = (iso: string) => iso.replace(/\.\d+Z$/, "Z").replaceAll(/[-:]/g, "");
-
 export function registerUsageEvents(app: App) {
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
@@ -90,19 +87,7 @@ export function registerUsageEvents(app: App) {
     const start = query.cursor === undefined ? undefined : decodeEventCursor(query.cursor);
 
     if (wantsCsv(c)) {
-      const pageSize = usageLimits.csvPageEvents;
-      // The first page is read before answering, so a failing ledger is a 500, not a broken file.
-      const first = await read(start, pageSize);
-      return new Response(
-        eventsCsvStream(first, pageSize, (after) => read(after, pageSize)),
-        {
-          headers: {
-            "content-type": "text/csv; charset=utf-8",
-            "content-disposition": `attachment; filename="usage-${compactIso(fromIso)}-${compactIso(toIso)}.csv"`,
-            "cache-control": "no-store",
-          },
-        },
-      );
+      return eventsCsvResponse(read, start, `usage-${compactIso(fromIso)}-${compactIso(toIso)}.csv`);
     }
 
     // One more than asked tells whether another page exists without a second read.

@@ -4,7 +4,7 @@
  * of events never sits in memory whole.
  */
 import type { StoredEvent } from "../../../tenants/account/ledger/events.ts";
-import type { EventPosition } from "./usageShared.ts";
+import { type EventPosition, usageLimits } from "./usageShared.ts";
 
 export const CSV_COLUMNS = ["id", "meter", "quantity", "at", "workspaceId", "keyId", "executor"] as const;
 
@@ -56,5 +56,33 @@ export function eventsCsvStream(
       },
     },
     { highWaterMark: 0 },
+  );
+}
+
+/** `2026-01-01T00:00:00.000Z` → `20260101T000000Z`: no characters a filesystem refuses. */
+export const compactIso = (iso: string) => iso.replace(/\.\d+Z$/, "Z").replaceAll(/[-:]/g, "");
+
+/**
+ * The ledger as a CSV download, for `GET /v1/usage/events` with `Accept: text/csv` and the
+ * dashboard's export alike, so both answer the same bytes for the same query. `read(after,
+ * limit)` reads the caller's filtered range; `start` is the position to begin after (a cursor).
+ */
+export async function eventsCsvResponse(
+  read: (after: EventPosition | undefined, limit: number) => Promise<StoredEvent[]>,
+  start: EventPosition | undefined,
+  filename: string,
+): Promise<Response> {
+  const pageSize = usageLimits.csvPageEvents;
+  // The first page is read before answering, so a failing ledger is a 500, not a broken file.
+  const first = await read(start, pageSize);
+  return new Response(
+    eventsCsvStream(first, pageSize, (after) => read(after, pageSize)),
+    {
+      headers: {
+        "content-type": "text/csv; charset=utf-8",
+        "content-disposition": `attachment; filename="${filename}"`,
+        "cache-control": "no-store",
+      },
+    },
   );
 }

@@ -51,6 +51,42 @@ pre { background: var(--panel); border: 1px solid var(--line); padding: .75rem; 
 .chart rect.value { fill: var(--accent); }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 @media (max-width: 40rem) { header .who { margin-left: 0; } main { padding: .75rem; } .card .value { font-size: 1.25rem; } }
+/* usage page */
+.usage-filters { display: grid; grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr)); gap: 0 1rem; align-items: end; }
+.usage-filters p { grid-column: 1 / -1; margin: .25rem 0 0; font-size: .9rem; }
+.usage-submit { padding-bottom: .1rem; }
+.usage-range { margin: 1rem 0; }
+.usage-total { margin: 0 0 .5rem; }
+.usage-total strong { font-size: 1.25rem; font-variant-numeric: tabular-nums; }
+.usage-chart { max-width: 36rem; display: block; }
+.usage-chart text { font-size: 12px; }
+.usage-chart .grid { stroke: var(--line); }
+.usage-breakdown { max-width: 36rem; }
+.usage-id { display: block; font-weight: 400; font-size: .8rem; word-break: break-all; }
+/* keys and billing pages */
+input[type=date] { font: inherit; padding: .4rem .5rem; border: 1px solid #8c959f; border-radius: .375rem; max-width: 100%; }
+.hint { display: block; color: var(--muted); font-size: .875rem; font-weight: 400; margin: .25rem 0; }
+fieldset label.unavailable { color: var(--muted); }
+fieldset label .hint { display: inline; margin: 0; }
+.tag { display: inline-block; margin-left: .4rem; padding: 0 .45rem; border: 1px solid var(--accent); border-radius: 1rem;
+  color: var(--accent); font-size: .8rem; font-weight: 600; white-space: nowrap; }
+ul.scopes { list-style: none; margin: 0; padding: 0; }
+ul.scopes li { white-space: nowrap; }
+.secret-row { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
+.secret-row .secret { flex: 1 1 16rem; min-width: 0; }
+tfoot th, tfoot td { border-top: 2px solid var(--ink); font-weight: 700; color: var(--ink); }
+/* workspaces pages */
+nav.breadcrumb ol { display: flex; flex-wrap: wrap; gap: .25rem; list-style: none; margin: 0 0 .75rem; padding: 0; }
+nav.breadcrumb li { overflow-wrap: anywhere; }
+nav.breadcrumb li + li::before { content: "/"; color: var(--muted); margin-right: .25rem; }
+nav.breadcrumb [aria-current="page"] { font-weight: 600; }
+code.id, code.summary { overflow-wrap: anywhere; }
+dl.facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .25rem 1rem; margin: 0 0 1rem; }
+dl.facts dt { color: var(--muted); font-weight: 600; }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+img.file-preview { display: block; max-width: 100%; height: auto; border: 1px solid var(--line); }
+pre.file-preview, pre.run-output { white-space: pre-wrap; overflow-wrap: anywhere; }
+pre.run-output .stderr { color: var(--bad); font-style: italic; }
 `;
 
 /** The little client script: copy buttons and confirmations. Pages work without it. */
