@@ -17,6 +17,7 @@ import { accountOf, type DashboardData } from "../data.ts";
 import { date, meterLabel, money, quantity } from "../format.ts";
 import { dashboardLimits } from "../limits.ts";
 import { Layout } from "../ui/Layout.tsx";
+import { TableWrap } from "../ui/TableWrap.tsx";
 
 /** This page's form limits, each with its reason. */
 const billingFormLimits = {
@@ -215,7 +216,7 @@ function UpcomingInvoice({ upcoming }: { upcoming: Upcoming }) {
       <p class="muted">
         {date(upcoming.periodStart)} to {date(upcoming.periodEnd)}, on the {upcoming.plan} plan, as it stands now.
       </p>
-      <div class="table-wrap">
+      <TableWrap label="Upcoming invoice">
         <table aria-labelledby="upcoming" id="upcoming-table">
           <thead>
             <tr>
@@ -269,7 +270,7 @@ function UpcomingInvoice({ upcoming }: { upcoming: Upcoming }) {
             </tr>
           </tfoot>
         </table>
-      </div>
+      </TableWrap>
     </>
   );
 }
@@ -358,7 +359,7 @@ function PastInvoices({ invoices }: { invoices: BillingPageProps["invoices"] }) 
       {invoices.data.length === 0 ? (
         <p class="muted">No closed invoices yet: one is written when each billing period ends.</p>
       ) : (
-        <div class="table-wrap">
+        <TableWrap label="Past invoices">
           <table aria-labelledby="past-invoices" id="invoice-table">
             <thead>
               <tr>
@@ -387,7 +388,7 @@ function PastInvoices({ invoices }: { invoices: BillingPageProps["invoices"] }) 
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       {invoices.nextCursor && (
         <p>

@@ -21,6 +21,7 @@ import { date } from "../format.ts";
 import { dashboardLimits } from "../limits.ts";
 import { clearSessionCookie } from "../middleware.ts";
 import { Layout } from "../ui/Layout.tsx";
+import { TableWrap } from "../ui/TableWrap.tsx";
 
 const KeyId = Id("key");
 
@@ -192,7 +193,7 @@ function KeyTable(props: { keys: NonNullable<KeysPageProps["keys"]>; csrf: strin
   return (
     <>
       <h2 id="live-keys">Live keys</h2>
-      <div class="table-wrap">
+      <TableWrap label="API keys">
         <table aria-labelledby="live-keys" id="key-table">
           <thead>
             <tr>
@@ -213,7 +214,7 @@ function KeyTable(props: { keys: NonNullable<KeysPageProps["keys"]>; csrf: strin
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       {keys.nextCursor && (
         <p>
           <a href={`/dashboard/keys?cursor=${keys.nextCursor}`}>Older keys</a>

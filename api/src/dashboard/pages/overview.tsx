@@ -8,6 +8,7 @@ import type { DashboardData } from "../data.ts";
 import { date, money, quantity } from "../format.ts";
 import { Layout } from "../ui/Layout.tsx";
 import { QuotaBar } from "../ui/QuotaBar.tsx";
+import { TableWrap } from "../ui/TableWrap.tsx";
 
 export interface OverviewProps {
   account: Tenant;
@@ -61,7 +62,7 @@ export function OverviewPage({ account, csrf, billing, quotas, requests }: Overv
       </div>
       <h2 id="quotas">Quotas this period</h2>
       <p class="muted">Resets {date(quotas.period.end)}. Bars turn amber at 80% and red at the limit.</p>
-      <div class="table-wrap">
+      <TableWrap label="Quotas">
         <table aria-labelledby="quotas" id="quota-table">
           <thead>
             <tr>
@@ -82,7 +83,7 @@ export function OverviewPage({ account, csrf, billing, quotas, requests }: Overv
             <QuotaBar meter="stored_bytes" used={quotas.storage.used} limit={quotas.storage.limit} />
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </Layout>
   );
 }

@@ -20,6 +20,7 @@ import { date, dateTime, meterLabel, quantity } from "../format.ts";
 import { dashboardLimits } from "../limits.ts";
 import { Chart } from "../ui/Chart.tsx";
 import { Layout } from "../ui/Layout.tsx";
+import { TableWrap } from "../ui/TableWrap.tsx";
 
 const SeriesQuery = z.object({
   from: Timestamp.optional(),
@@ -290,7 +291,7 @@ function Breakdown({ meter, groupBy, series, names, headingId }: BreakdownProps)
   const rows = [...series].sort((a, b) => b.total - a.total);
   const nobody = groupBy === "workspace" ? "outside any workspace" : "not made with a key";
   return (
-    <div class="table-wrap">
+    <TableWrap label="Usage breakdown">
       <table class="usage-breakdown" aria-labelledby={headingId}>
         <thead>
           <tr>
@@ -316,6 +317,6 @@ function Breakdown({ meter, groupBy, series, names, headingId }: BreakdownProps)
           })}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

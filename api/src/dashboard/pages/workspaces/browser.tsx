@@ -16,6 +16,7 @@ import type { DashboardContext } from "../../context.ts";
 import { dateTime } from "../../format.ts";
 import { dashboardLimits } from "../../limits.ts";
 import { Layout } from "../../ui/Layout.tsx";
+import { TableWrap } from "../../ui/TableWrap.tsx";
 import {
   apiContext,
   Breadcrumb,
@@ -90,7 +91,7 @@ function FilesTable({ id, path, files }: { id: string; path: string; files: List
   if (files.entries.length === 0) return <p class="muted">This directory is empty.</p>;
   return (
     <>
-      <div class="table-wrap">
+      <TableWrap label="Files">
         <table aria-labelledby="files" id="files-table" data-path={path}>
           <thead>
             <tr>
@@ -118,7 +119,7 @@ function FilesTable({ id, path, files }: { id: string; path: string; files: List
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       {files.nextCursor !== null && (
         <p>
           <a href={hrefs.browse(id, path, { cursor: files.nextCursor })} rel="next" data-next-cursor={files.nextCursor}>
@@ -134,7 +135,7 @@ function RunsTable({ id, path, runs }: { id: string; path: string; runs: Runs })
   if (runs.data.length === 0) return <p class="muted">No runs in the last 7 days.</p>;
   return (
     <>
-      <div class="table-wrap">
+      <TableWrap label="Recent runs">
         <table aria-labelledby="runs" id="runs-table">
           <thead>
             <tr>
@@ -174,7 +175,7 @@ function RunsTable({ id, path, runs }: { id: string; path: string; runs: Runs })
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       {runs.nextCursor !== null && (
         <p>
           <a href={`${hrefs.browse(id, path, { runs: runs.nextCursor })}#runs`} rel="next">

@@ -9,6 +9,7 @@ import type { DashboardContext } from "../../context.ts";
 import { dateTime } from "../../format.ts";
 import { dashboardLimits } from "../../limits.ts";
 import { Layout } from "../../ui/Layout.tsx";
+import { TableWrap } from "../../ui/TableWrap.tsx";
 import { bytesLabel, frameOf, hasScope, hrefs, ID_CURSOR_LENGTH_MAX, queryParam, ScopeNotice } from "./shared.tsx";
 
 export async function workspacesListPage(c: DashboardContext): Promise<Response> {
@@ -51,7 +52,7 @@ function WorkspacesTable({ workspaces }: { workspaces: Workspace[] }) {
     );
   }
   return (
-    <div class="table-wrap">
+    <TableWrap label="Workspaces">
       <table id="workspaces-table" aria-label="Workspaces">
         <thead>
           <tr>
@@ -88,6 +89,6 @@ function WorkspacesTable({ workspaces }: { workspaces: Workspace[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

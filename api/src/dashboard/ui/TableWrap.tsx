@@ -1,0 +1,13 @@
+/**
+ * A table's horizontally scrolling frame. At phone width it scrolls, so it must be reachable
+ * by keyboard (WCAG 2.1.1; axe's scrollable-region-focusable): a focusable, labelled region.
+ */
+import type { Child } from "hono/jsx";
+
+export function TableWrap({ label, children }: { label: string; children?: Child }) {
+  return (
+    <section class="table-wrap" aria-label={label} tabindex={0}>
+      {children}
+    </section>
+  );
+}
