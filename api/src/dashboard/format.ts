@@ -41,13 +41,16 @@ function duration(ms: number): string {
 /** A meter's quantity in its own unit; exact integers stay exact where they are counts. */
 export function quantity(meter: string, value: number): string {
   if (meter.endsWith("_ms")) return duration(value);
-  if (meter === "egress_bytes") return bytes(value);
+  if (meter === "egress_bytes" || meter === "stored_bytes") return bytes(value);
   if (meter === "storage_byte_hours") return `${bytes(value)}·h`;
   return value.toLocaleString("en-US");
 }
 
+/** Beside the meters, the quota table shows the bytes stored right now (a cap, not a meter). */
+const OTHER_LABELS: Record<string, string> = { stored_bytes: "Stored now" };
+
 export function meterLabel(meter: string): string {
-  return METER_LABELS[meter as Meter] ?? meter;
+  return METER_LABELS[meter as Meter] ?? OTHER_LABELS[meter] ?? meter;
 }
 
 export function date(iso: string): string {

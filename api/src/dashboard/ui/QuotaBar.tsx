@@ -21,7 +21,22 @@ export function QuotaBar({ meter, used, limit }: QuotaBarProps) {
       </tr>
     );
   }
-  const share = limit === 0 ? 1 : used / limit;
+  if (limit === 0) {
+    // A meter the plan does not include (egress on the free plan): nothing to fill.
+    return (
+      <tr data-meter={meter}>
+        <th scope="row">{label}</th>
+        <td class="num" data-used={used}>
+          {quantity(meter, used)}
+        </td>
+        <td class="muted" data-limit={0}>
+          not included
+        </td>
+        <td class="muted">upgrade the plan to use it</td>
+      </tr>
+    );
+  }
+  const share = used / limit;
   const percent = Math.min(100, Math.round(share * 100));
   const level = share >= 1 ? "bad" : share >= 0.8 ? "warn" : "ok";
   return (
