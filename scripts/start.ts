@@ -204,6 +204,7 @@ console.log(`
 Cubicle is running at ${url}  (state in ${stateDir})
   Computers:     ${supervisorUrl ?? "none (the container executor is unavailable)"}
   API reference: ${url}/docs
+  Dashboard:     ${url}/dashboard  (sign in with an API key)
   Sign up:       curl -s -X POST ${url}/v1/signup -H 'content-type: application/json' -d '{"email":"you@example.com"}'
 Press Ctrl-C to stop.
 `);
