@@ -4,49 +4,12 @@
  * tenant; forms need the session's CSRF secret and a same-origin Origin; revoking the key
  * ends the session; signing out clears the cookie.
  */
-import { exports } from "cloudflare:workers";
+
 import { describe, expect, it } from "vitest";
 import { call, signup } from "../../test/client.ts";
+import { csrfOf, page, post, sessionCookie, signInResponse } from "../../test/dashboard.ts";
 
-const ORIGIN = "http://cubicle.test";
-
-async function signIn(key: string): Promise<Response> {
-  return exports.default.fetch(
-    new Request(`${ORIGIN}/dashboard/login`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN },
-      body: new URLSearchParams({ apiKey: key }),
-      redirect: "manual",
-    }),
-  );
-}
-
-/** The session cookie's `name=value`, from a sign-in answer. */
-function sessionCookie(response: Response): string {
-  const header = response.headers.get("set-cookie") ?? "";
-  return header.split(";")[0] ?? "";
-}
-
-const page = (path: string, cookie: string) =>
-  exports.default.fetch(new Request(`${ORIGIN}${path}`, { headers: { cookie }, redirect: "manual" }));
-
-function post(path: string, cookie: string, form: Record<string, string>, origin = ORIGIN) {
-  return exports.default.fetch(
-    new Request(`${ORIGIN}${path}`, {
-      method: "POST",
-      headers: { cookie, origin, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(form),
-      redirect: "manual",
-    }),
-  );
-}
-
-/** The CSRF secret a page's forms carry. */
-async function csrfOf(response: Response): Promise<string> {
-  const match = /name="_csrf" value="([^"]+)"/.exec(await response.text());
-  if (!match?.[1]) throw new Error("no CSRF field on the page");
-  return match[1];
-}
+const signIn = signInResponse;
 
 describe("dashboard sessions", () => {
   it("exchanges a key for a hardened session cookie that holds no key", async () => {

@@ -20,7 +20,7 @@ export const METER_LABELS: Record<Meter, string> = {
   egress_bytes: "Egress",
 };
 
-function bytes(value: number): string {
+export function bytes(value: number): string {
   const units = ["B", "KiB", "MiB", "GiB", "TiB"];
   let scaled = value;
   let unit = 0;
@@ -31,7 +31,7 @@ function bytes(value: number): string {
   return `${unit === 0 ? scaled : scaled.toFixed(1)} ${units[unit]}`;
 }
 
-function duration(ms: number): string {
+export function duration(ms: number): string {
   if (ms < 1000) return `${ms} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   if (ms < 3_600_000) return `${(ms / 60_000).toFixed(1)} min`;

@@ -3,48 +3,13 @@
  * and spend-cap forms change what the API reports; a refused cap shows its reason; a
  * session without billing:manage reads but cannot post.
  */
-import { exports } from "cloudflare:workers";
+
 import { describe, expect, it } from "vitest";
 import { call, createKey, json, signup } from "../../../test/client.ts";
+import { session as dashboardSession, page, post } from "../../../test/dashboard.ts";
 import { dollarsToMicros } from "./billing.tsx";
 
-const ORIGIN = "http://cubicle.test";
-
-async function signIn(key: string): Promise<string> {
-  const response = await exports.default.fetch(
-    new Request(`${ORIGIN}/dashboard/login`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN },
-      body: new URLSearchParams({ apiKey: key }),
-      redirect: "manual",
-    }),
-  );
-  if (response.status !== 303) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
-  return (response.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-}
-
-const page = (path: string, cookie: string) =>
-  exports.default.fetch(new Request(`${ORIGIN}${path}`, { headers: { cookie }, redirect: "manual" }));
-
-function post(path: string, cookie: string, form: Record<string, string>) {
-  return exports.default.fetch(
-    new Request(`${ORIGIN}${path}`, {
-      method: "POST",
-      headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(form),
-      redirect: "manual",
-    }),
-  );
-}
-
-/** A signed-in session: its cookie and the CSRF secret its billing page's forms carry. */
-async function session(key: string) {
-  const cookie = await signIn(key);
-  const response = await page("/dashboard/billing", cookie);
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await response.text())?.[1];
-  if (!csrf) throw new Error("no CSRF field on the billing page");
-  return { cookie, csrf };
-}
+const session = (key: string) => dashboardSession(key, "/dashboard/billing");
 
 const attribute = (html: string, name: string) => new RegExp(`${name}="([^"]*)"`).exec(html)?.[1];
 

@@ -4,47 +4,12 @@
  * narrowing as `POST /v1/keys` applies; another tenant's key is not found; a session
  * without keys:manage sees a notice and cannot post.
  */
-import { exports } from "cloudflare:workers";
+
 import { describe, expect, it } from "vitest";
 import { call, createKey, signup } from "../../../test/client.ts";
+import { session as dashboardSession, page, post, signIn } from "../../../test/dashboard.ts";
 
-const ORIGIN = "http://cubicle.test";
-
-async function signIn(key: string): Promise<string> {
-  const response = await exports.default.fetch(
-    new Request(`${ORIGIN}/dashboard/login`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN },
-      body: new URLSearchParams({ apiKey: key }),
-      redirect: "manual",
-    }),
-  );
-  if (response.status !== 303) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
-  return (response.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-}
-
-const page = (path: string, cookie: string) =>
-  exports.default.fetch(new Request(`${ORIGIN}${path}`, { headers: { cookie }, redirect: "manual" }));
-
-function post(path: string, cookie: string, form: [string, string][]) {
-  return exports.default.fetch(
-    new Request(`${ORIGIN}${path}`, {
-      method: "POST",
-      headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(form),
-      redirect: "manual",
-    }),
-  );
-}
-
-/** A signed-in session: its cookie and the CSRF secret its keys page's forms carry. */
-async function session(key: string) {
-  const cookie = await signIn(key);
-  const response = await page("/dashboard/keys", cookie);
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await response.text())?.[1];
-  if (!csrf) throw new Error("no CSRF field on the keys page");
-  return { cookie, csrf };
-}
+const session = (key: string) => dashboardSession(key, "/dashboard/keys");
 
 const secretOf = (html: string) => /data-secret[^>]*>([^<]+)</.exec(html)?.[1];
 const createdIdOf = (html: string) => /data-created-key-id="([^"]+)"/.exec(html)?.[1];

@@ -4,28 +4,10 @@
  * export is the same bytes as `GET /v1/usage/events` as CSV, and one tenant's session never
  * shows another's usage.
  */
-import { exports } from "cloudflare:workers";
+
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createWorkspace, json, signup } from "../../../test/client.ts";
-
-const ORIGIN = "http://cubicle.test";
-
-/** Signs in with a key and returns the session cookie's `name=value`. */
-async function signIn(key: string): Promise<string> {
-  const response = await exports.default.fetch(
-    new Request(`${ORIGIN}/dashboard/login`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN },
-      body: new URLSearchParams({ apiKey: key }),
-      redirect: "manual",
-    }),
-  );
-  expect(response.status).toBe(303);
-  return (response.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-}
-
-const page = (path: string, cookie: string) =>
-  exports.default.fetch(new Request(`${ORIGIN}${path}`, { headers: { cookie }, redirect: "manual" }));
+import { ORIGIN, page, signIn } from "../../../test/dashboard.ts";
 
 interface UsageReport {
   from: string;

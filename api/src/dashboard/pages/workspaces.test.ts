@@ -4,27 +4,10 @@
  * served as HTML, run pages with both streams, notices for missing scopes, and 404s for
  * another tenant's session.
  */
-import { exports } from "cloudflare:workers";
+
 import { describe, expect, it } from "vitest";
 import { call, createKey, createWorkspace, signup } from "../../../test/client.ts";
-
-const ORIGIN = "http://cubicle.test";
-
-async function signIn(key: string): Promise<string> {
-  const response = await exports.default.fetch(
-    new Request(`${ORIGIN}/dashboard/login`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN },
-      body: new URLSearchParams({ apiKey: key }),
-      redirect: "manual",
-    }),
-  );
-  expect(response.status).toBe(303);
-  return (response.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-}
-
-const page = (path: string, cookie: string) =>
-  exports.default.fetch(new Request(`${ORIGIN}${path}`, { headers: { cookie }, redirect: "manual" }));
+import { page, signIn } from "../../../test/dashboard.ts";
 
 /** A 1×1 PNG: signature, IHDR, IDAT, IEND (CRCs included, so image decoders accept it). */
 const PNG = Uint8Array.from(

@@ -10,6 +10,7 @@ import type { AppContext } from "../../../context.ts";
 import { ApiError, ERROR_CODES } from "../../../errors.ts";
 import type { DashboardContext } from "../../context.ts";
 import { accountOf } from "../../data.ts";
+import { bytes, duration } from "../../format.ts";
 import { Layout } from "../../ui/Layout.tsx";
 
 /** Cursors of id-ordered pages (workspaces, runs) are ids; the API's page query takes at most 64 characters. */
@@ -154,25 +155,13 @@ export function fsCodeOf(result: { ok: boolean }): string | null {
   return result.ok ? null : ((result as unknown as { code: string }).code ?? null);
 }
 
-export function bytesLabel(value: number): string {
-  if (value < 1024) return `${value} B`;
-  const units = ["KiB", "MiB", "GiB", "TiB"];
-  let scaled = value / 1024;
-  let unit = 0;
-  while (scaled >= 1024 && unit < units.length - 1) {
-    scaled /= 1024;
-    unit++;
-  }
-  return `${scaled.toFixed(1)} ${units[unit]}`;
-}
+/** A size in bytes, as the rest of the dashboard writes them. */
+export const bytesLabel = bytes;
 
 export function countLabel(count: number, noun: string): string {
   return `${count.toLocaleString("en-US")} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 export function durationLabel(ms: number | null): string {
-  if (ms === null) return "—";
-  if (ms < 1000) return `${ms} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  return `${(ms / 60_000).toFixed(1)} min`;
+  return ms === null ? "—" : duration(ms);
 }
