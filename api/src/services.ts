@@ -19,6 +19,8 @@ export function services(env: Env) {
   return {
     accounts: new Accounts(db),
     apiKeys,
+    /** The JWT signing keys: scoped tokens, share links and dashboard sessions. */
+    signingKeys,
     tokens: new Tokens(signingKeys, apiKeys),
     workspaces: new Workspaces(db, env.WORKSPACE),
     usage: new Usage(env.TENANT, db),

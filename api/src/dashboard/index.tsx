@@ -8,8 +8,6 @@
 import { Hono } from "hono";
 import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
-import { SigningKeys } from "../../../tenants/account/signingKeys.ts";
-import { database } from "../../../tenants/db.ts";
 import type { App } from "../app.ts";
 import { services } from "../services.ts";
 import type { DashboardEnv } from "./context.ts";
@@ -52,7 +50,7 @@ export function dashboardApp() {
     const pasted = typeof form.apiKey === "string" ? form.apiKey.slice(0, dashboardLimits.credentialLengthMax) : "";
     const checked = await checkKey(services(c.env).apiKeys, pasted);
     if (!checked.ok) return c.html(<LoginPage error={checked.error} />, 401);
-    const { token } = await mintSession(new SigningKeys(database(c.env.DB)), checked.principal);
+    const { token } = await mintSession(services(c.env).signingKeys, checked.principal);
     writeSessionCookie(c, token);
     return c.redirect("/dashboard", 303);
   });

@@ -5,8 +5,6 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { SigningKeys } from "../../../tenants/account/signingKeys.ts";
-import { database } from "../../../tenants/db.ts";
 import { services } from "../services.ts";
 import type { DashboardContext, DashboardEnv } from "./context.ts";
 import { dashboardLimits } from "./limits.ts";
@@ -55,9 +53,8 @@ export function clearSessionCookie(c: DashboardContext) {
 export function requireSession(): MiddlewareHandler<DashboardEnv> {
   return async function requireSessionMiddleware(c, next) {
     const token = getCookie(c, SESSION_COOKIE);
-    const session = token
-      ? await verifySession(new SigningKeys(database(c.env.DB)), services(c.env).apiKeys, token)
-      : null;
+    const { signingKeys, apiKeys } = services(c.env);
+    const session = token ? await verifySession(signingKeys, apiKeys, token) : null;
     if (session === null) {
       if (token) clearSessionCookie(c);
       if (c.req.method === "GET") return c.redirect("/dashboard/login", 303);

@@ -12,7 +12,7 @@ import type { ClosedInvoice, Usage } from "../../../../tenants/account/usage.ts"
 import { PUBLIC_PLAN_IDS } from "../../routes/billingShared.ts";
 import { Id } from "../../schemas.ts";
 import { services } from "../../services.ts";
-import type { DashboardContext, DashboardEnv } from "../context.ts";
+import { type DashboardContext, type DashboardEnv, hasScope } from "../context.ts";
 import { accountOf, type DashboardData } from "../data.ts";
 import { date, meterLabel, money, quantity } from "../format.ts";
 import { dashboardLimits } from "../limits.ts";
@@ -71,7 +71,7 @@ export function registerBillingPages(dashboard: Hono<DashboardEnv>) {
 }
 
 function canManageBilling(c: DashboardContext): boolean {
-  return c.get("principal").scopes.includes("billing:manage");
+  return hasScope(c, "billing:manage");
 }
 
 /** Dollars and cents as typed ("50", "50.5", "$1,200.00") in integer micro-dollars; undefined when not an amount. */

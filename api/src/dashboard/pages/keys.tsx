@@ -15,7 +15,7 @@ import { ApiError } from "../../errors.ts";
 import { CreateKeyBody, createKeyAs } from "../../routes/keysShared.ts";
 import { Id } from "../../schemas.ts";
 import { services } from "../../services.ts";
-import type { DashboardContext, DashboardEnv } from "../context.ts";
+import { type DashboardContext, type DashboardEnv, hasScope } from "../context.ts";
 import { accountOf } from "../data.ts";
 import { date } from "../format.ts";
 import { dashboardLimits } from "../limits.ts";
@@ -91,7 +91,7 @@ export function registerKeysPages(dashboard: Hono<DashboardEnv>) {
 }
 
 function canManageKeys(c: DashboardContext): boolean {
-  return c.get("principal").scopes.includes("keys:manage");
+  return hasScope(c, "keys:manage");
 }
 
 async function readKeyForm(c: DashboardContext): Promise<KeyForm> {

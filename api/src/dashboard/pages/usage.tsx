@@ -14,7 +14,7 @@ import { compactIso, eventsCsvResponse } from "../../routes/usageCsv.ts";
 import { eventsRange, Meter, seriesRange, usageLimits } from "../../routes/usageShared.ts";
 import { Timestamp } from "../../schemas.ts";
 import { services } from "../../services.ts";
-import type { DashboardContext, DashboardEnv } from "../context.ts";
+import { type DashboardContext, type DashboardEnv, hasScope } from "../context.ts";
 import { accountOf } from "../data.ts";
 import { date, dateTime, meterLabel, quantity } from "../format.ts";
 import { dashboardLimits } from "../limits.ts";
@@ -52,7 +52,7 @@ function parseQuery<T extends z.ZodTypeAny>(c: DashboardContext, schema: T) {
   return { ok: false as const, detail: `\`${field}\` ${FIELD_RULES[field] ?? "is not valid"}`, raw: present };
 }
 
-const lacksScope = (c: DashboardContext) => !c.get("principal").scopes.includes("billing:read");
+const lacksScope = (c: DashboardContext) => !hasScope(c, "billing:read");
 const SCOPE_NOTICE = "This session's key lacks the billing:read scope, which usage needs.";
 
 export function registerUsagePages(dashboard: Hono<DashboardEnv>) {

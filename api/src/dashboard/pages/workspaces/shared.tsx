@@ -50,9 +50,7 @@ export function apiContext(c: DashboardContext): AppContext {
   return c as unknown as AppContext;
 }
 
-export function hasScope(c: DashboardContext, scope: Scope): boolean {
-  return c.get("principal").scopes.includes(scope);
-}
+export { hasScope } from "../../context.ts";
 
 /** A route parameter; Hono always sets the ones in the pattern, so a miss is a wiring bug. */
 export function param(c: DashboardContext, name: string): string {
