@@ -15,8 +15,11 @@ export default defineConfig({
         plugins: [
           cloudflareTest(async () => ({
             wrangler: { configPath: "./wrangler.toml" },
+            // Workers AI cannot run here (it needs a Cloudflare login); tests that draw images
+            // stand a fake model in (tenants/workspace/images.ts), and the rest see none.
+            remoteBindings: false,
             miniflare: {
-              bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations") },
+              bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), AI_IMAGE_MODEL: "" },
               // The Worker's own fetch (the egress gateway's upstream) goes here, not to the internet.
               outboundService: testUpstream,
             },

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../api/e2e/platform.ts";
+import { localDevFlags } from "../scripts/localDev.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const wrangler = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin/wrangler.js");
@@ -69,6 +70,7 @@ export async function startDevWorker(options: {
     "--persist-to",
     persist,
     "--show-interactive-dev-session=false",
+    ...localDevFlags,
   ]);
   let output = "";
   child.stdout?.on("data", (d) => (output += d));

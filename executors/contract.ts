@@ -114,6 +114,38 @@ export interface WorkspaceToolsApi {
   publish(path: string): Promise<{ ok: true; artifact: ArtifactInfo } | FsError>;
   /** A public, expiring, revocable link that serves one file. */
   share(path: string, ttlSeconds: number): Promise<{ ok: true; share: ShareInfo } | FsError>;
+  /**
+   * An image from the deployment's text-to-image model (Workers AI), metered as one
+   * `ai_images` unit. ENOTSUP where no model is configured (local `npm start`), EDQUOT past
+   * the plan's quota or spend cap, EINVAL for a request the model cannot take, EIO when the
+   * model fails or answers with something that is not a PNG.
+   */
+  generateImage(request: ImageRequest): Promise<{ ok: true; image: GeneratedImage } | FsError>;
+}
+
+export interface ImageRequest {
+  /** What to draw, 1–2,048 characters. */
+  prompt: string;
+  /** What to keep out of the picture. */
+  negativePrompt?: string;
+  /** Pixels, 256–2,048 each; the model's default (1,024) when left out. */
+  width?: number;
+  height?: number;
+  /** Diffusion steps, 1–20; fewer is faster. */
+  steps?: number;
+  /** The same seed and request give the same picture. */
+  seed?: number;
+}
+
+export interface GeneratedImage {
+  /** A PNG file, as the model made it. */
+  bytes: Uint8Array;
+  contentType: "image/png";
+  /** Read from the PNG's header, not the request. */
+  width: number;
+  height: number;
+  /** The Workers AI model that drew it (`@cf/…`). */
+  model: string;
 }
 
 export interface ArtifactInfo {

@@ -18,6 +18,7 @@ import { createRequire } from "node:module";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { localDevFlags } from "./localDev.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const wrangler = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin/wrangler.js");
@@ -182,6 +183,7 @@ const dev = run([
   "--persist-to",
   stateDir,
   "--show-interactive-dev-session=false",
+  ...localDevFlags,
   // Plain vars for this run only (wrangler splits KEY:VALUE at the first colon). They reach
   // the Worker's env, where the local ContainerHost finds the supervisor and signs tokens.
   ...(supervisorUrl

@@ -1,11 +1,17 @@
 /**
  * The modules module code may import that are not workspace files: Node's builtins as
  * nodejs_compat provides them, except `fs` and `fs/promises`, which are this executor's
- * own (guest/fsPromises.ts) over the workspace; and the platform's `ws:git` and
- * `ws:artifacts`. Each of ours is a small facade module, generated here, that reads the
+ * own (guest/fsPromises.ts) over the workspace; and the platform's `ws:git`,
+ * `ws:artifacts` and `ws:ai`. Each of ours is a small facade module, generated here, that reads the
  * run's state from the runtime (`runContext()`), so the module map stays static text.
  */
-import { artifactsExportNames, fsPromisesExportNames, gitMethodNames, nodeFsExportNames } from "./exportNames.ts";
+import {
+  aiExportNames,
+  artifactsExportNames,
+  fsPromisesExportNames,
+  gitMethodNames,
+  nodeFsExportNames,
+} from "./exportNames.ts";
 import { moduleNames } from "./protocol.ts";
 
 /** Node builtins that nodejs_compat provides and that mean something without a real OS. */
@@ -41,7 +47,9 @@ const nodeBuiltins = new Set([
   "zlib",
 ]);
 
-export type Builtin = "node:fs" | "node:fs/promises" | "ws:git" | "ws:artifacts";
+export type Builtin = "node:fs" | "node:fs/promises" | "ws:git" | "ws:artifacts" | "ws:ai";
+
+const platformModules = new Set<string>(["ws:git", "ws:artifacts", "ws:ai"]);
 
 /**
  * How an import specifier that is not a path resolves: to one of our builtins, to a
@@ -50,7 +58,7 @@ export type Builtin = "node:fs" | "node:fs/promises" | "ws:git" | "ws:artifacts"
  */
 export function builtinFor(specifier: string): { rewrite: string; builtin?: Builtin } | null {
   // Absolute, because workerd resolves any other name (except `node:`) against the importing module's directory.
-  if (specifier === "ws:git" || specifier === "ws:artifacts") return { rewrite: `/${specifier}`, builtin: specifier };
+  if (platformModules.has(specifier)) return { rewrite: `/${specifier}`, builtin: specifier as Builtin };
   const name = specifier.startsWith("node:") ? specifier.slice(5) : specifier;
   if (!nodeBuiltins.has(name)) return null;
   const rewrite = `node:${name}`;
@@ -83,6 +91,11 @@ export function builtinModules(used: Iterable<Builtin>, gitSource: string): Reco
       case "ws:artifacts":
         modules[builtin] = {
           js: `${fromRuntime}\nconst artifacts = run.artifacts;\n${named("artifacts", artifactsExportNames)}\nexport default artifacts;\n`,
+        };
+        break;
+      case "ws:ai":
+        modules[builtin] = {
+          js: `${fromRuntime}\nconst ai = run.ai;\n${named("ai", aiExportNames)}\nexport default ai;\n`,
         };
         break;
       case "ws:git":

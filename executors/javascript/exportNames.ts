@@ -83,6 +83,8 @@ export const nodeFsExportNames = ["promises", "constants", ...nodeFsCallbackName
 
 export const artifactsExportNames = ["publish", "share"] as const;
 
+export const aiExportNames = ["generateImage"] as const;
+
 /** `ws:git`'s named exports: the default repository's methods (at /workspace), plus `createGit` and `GitError`. */
 export const gitMethodNames = [
   "init",

@@ -179,7 +179,7 @@ function importsOf(
         ok: false,
         message:
           `Error: Cannot import '${specifier}' from ${path}: packages are not available in the javascript executor. ` +
-          "Import workspace files by relative path (./lib/util.js), node: builtins, ws:git or ws:artifacts.",
+          "Import workspace files by relative path (./lib/util.js), node: builtins, ws:git, ws:artifacts or ws:ai.",
       };
     }
   }

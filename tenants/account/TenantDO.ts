@@ -282,6 +282,22 @@ export class TenantDO extends DurableObject<Env> {
 
   // ── metering ────────────────────────────────────────────────────────────────────────────
 
+  /**
+   * Whether `quantity` more units of a metered resource that is not a run (a Workers AI
+   * image) may be used now: the meter's hard cap on plans without overage, and the spend
+   * cap. The caller records the use with `record` once it succeeded, so a failed use is
+   * never billed; uses in flight at the same moment may pass a hard cap by their number.
+   */
+  async allowUse(meter: Meter, quantity: number): Promise<{ ok: true } | Denial> {
+    const account = await this.load();
+    const now = this.now();
+    const period = periodAt(account.anchorMs, now);
+    return (
+      this.hardCapDenial(account, period, this.events.totals(period.startMs), meter, quantity) ??
+      this.spendDenial(account, period, now) ?? { ok: true }
+    );
+  }
+
   /** Records any event under its id (egress bytes, for one); a repeat counts once. */
   async record(event: Omit<LedgerEvent, "atMs"> & { atMs?: number }): Promise<boolean> {
     const account = await this.load();

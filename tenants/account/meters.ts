@@ -6,6 +6,8 @@ export const METERS = [
   "container_ms",
   "storage_byte_hours",
   "egress_bytes",
+  /** Images made by Workers AI for a run (`ws:ai`); counted per image, whatever its size. */
+  "ai_images",
 ] as const;
 
 export type Meter = (typeof METERS)[number];

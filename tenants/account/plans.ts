@@ -57,6 +57,7 @@ export const PLANS = {
       container_ms: hardCap(2 * HOUR_MS),
       storage_byte_hours: hardCap(GIB * MONTH_HOURS),
       egress_bytes: hardCap(0),
+      ai_images: hardCap(25),
     },
     storageBytesMax: GIB,
     egress: false,
@@ -84,6 +85,8 @@ export const PLANS = {
       },
       // $0.05 per GiB beyond 10 GiB.
       egress_bytes: { included: 10 * GIB, overage: { priceMicros: 50_000, per: GIB } },
+      // $0.01 per image beyond 1,000.
+      ai_images: { included: 1_000, overage: { priceMicros: 10_000, per: 1 } },
     },
     storageBytesMax: 100 * GIB,
     egress: true,
@@ -112,6 +115,8 @@ export const PLANS = {
       },
       // $0.04 per GiB beyond 100 GiB.
       egress_bytes: { included: 100 * GIB, overage: { priceMicros: 40_000, per: GIB } },
+      // $0.008 per image beyond 20,000.
+      ai_images: { included: 20_000, overage: { priceMicros: 8_000, per: 1 } },
     },
     storageBytesMax: 1024 * GIB,
     egress: true,

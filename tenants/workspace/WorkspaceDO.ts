@@ -23,7 +23,8 @@ import { ExecRunner, type StartExec } from "./execs/ExecRunner.ts";
 import { ExecRecords, migrateExecs } from "./execs/records.ts";
 import { WorkspaceFsTarget } from "./execs/WorkspaceFsTarget.ts";
 import { COMPUTERD_CURSOR, WorkspaceSyncTarget } from "./execs/WorkspaceSyncTarget.ts";
-import { WorkspaceToolsTarget } from "./execs/WorkspaceToolsTarget.ts";
+import { type UsageLedger, WorkspaceToolsTarget } from "./execs/WorkspaceToolsTarget.ts";
+import { type ImageModel, imageModelFrom } from "./images.ts";
 import { workspaceLimits } from "./limits.ts";
 import { ownerOf, type ShareRequest, WorkspacePublishing } from "./publishing.ts";
 import { ConfinedVfs, type VfsOps } from "./vfs/ConfinedVfs.ts";
@@ -91,17 +92,32 @@ export class WorkspaceDO extends DurableObject<Env> {
     return this.execs.kill(execId);
   }
 
+  /**
+   * The deployment's text-to-image model for `ws:ai` (images.ts), or null. A field, so the
+   * tests can stand a fake binding in for Workers AI, which cannot run on their machine.
+   */
+  imageModel: ImageModel | null = imageModelFrom(this.env as Env & { AI_IMAGE_MODEL?: string });
+
   /** The executor for a run, over this workspace's filesystem confined as the run is; null when unavailable here. */
   private async executor(start: StartExec): Promise<Executor | null> {
     return createExecutor(start.executor, {
       loader: this.env.LOADER,
       fs: new WorkspaceFsTarget(this.vfs, { pathPrefix: start.pathPrefix }),
-      tools: new WorkspaceToolsTarget(this.publishing(), {
-        pathPrefix: start.pathPrefix,
-        baseUrl: start.baseUrl,
-        keyId: start.keyId,
-        credentialExpiresAt: start.credentialExpiresAt,
-      }),
+      tools: new WorkspaceToolsTarget(
+        this.publishing(),
+        {
+          pathPrefix: start.pathPrefix,
+          baseUrl: start.baseUrl,
+          keyId: start.keyId,
+          credentialExpiresAt: start.credentialExpiresAt,
+        },
+        {
+          model: this.imageModel,
+          ledger: this.env.TENANT.getByName(start.tenantId) as unknown as UsageLedger,
+          workspaceId: start.workspaceId,
+          executor: start.executor,
+        },
+      ),
       isolateKey: start.tenantId,
       outbound: start.egress ? await this.outbound(start, start.egress) : null,
       container: start.executor === "container" ? this.computerLink(start.pathPrefix) : null,

@@ -18,6 +18,7 @@ export const METER_LABELS: Record<Meter, string> = {
   container_ms: "Container time",
   storage_byte_hours: "Storage",
   egress_bytes: "Egress",
+  ai_images: "AI images",
 };
 
 export function bytes(value: number): string {

@@ -11,6 +11,7 @@ import { METERS } from "../../../tenants/account/meters.ts";
 import { PLANS, type Plan } from "../../../tenants/account/plans.ts";
 import type { TenantDO } from "../../../tenants/account/TenantDO.ts";
 import { call, createKey, createWorkspace, json, signup } from "../../test/client.ts";
+import { drawsWith, fakeAi } from "../../test/fakeAi.ts";
 
 /** Small included amounts and odd prices, so every meter has overage and rounding to check. */
 const plan: Plan = {
@@ -23,6 +24,7 @@ const plan: Plan = {
     container_ms: { included: 0, overage: { priceMicros: 1, per: 1 } },
     storage_byte_hours: { included: 1_000, overage: { priceMicros: 11, per: 1_000 } },
     egress_bytes: { included: 0, overage: { priceMicros: 1, per: 1_000 } },
+    ai_images: { included: 1, overage: { priceMicros: 13, per: 1 } },
   },
 };
 
@@ -59,10 +61,11 @@ async function workload(seed: number) {
   const second = await createKey(tenant.key, { name: "agent" });
   const keys = [tenant.key, second.key];
   const workspaces = [await createWorkspace(tenant.key), await createWorkspace(second.key)];
+  for (const ws of workspaces) await drawsWith(tenant.tenantId, ws, fakeAi().ai);
   for (let step = 0; step < 40; step++) {
     const key = keys[pick(2)] as string;
     const ws = workspaces[pick(2)] as string;
-    switch (pick(5)) {
+    switch (pick(6)) {
       case 0:
         await call("GET", "/v1/account", { key });
         break;
@@ -78,6 +81,15 @@ async function workload(seed: number) {
           json: {
             executor: "shell",
             command: `echo ${step} > /workspace/run${pick(3)}.txt; cat /workspace/run*.txt | wc -l`,
+          },
+        });
+        break;
+      case 4:
+        await call("POST", `/v1/workspaces/${ws}/exec`, {
+          key,
+          json: {
+            executor: "javascript",
+            code: 'import { generateImage } from "ws:ai";\nexport default () => generateImage({ prompt: "x", width: 256, height: 256 }).then((i) => i.width);',
           },
         });
         break;
@@ -147,7 +159,7 @@ describe("usage reconciliation", () => {
         (e) => e.meter,
         (e) => e.quantity,
       );
-      for (const meter of ["api_requests", "shell_ms", "storage_byte_hours"])
+      for (const meter of ["api_requests", "shell_ms", "javascript_ms", "ai_images", "storage_byte_hours"])
         expect(perMeter[meter]).toBeGreaterThan(0);
 
       // /v1/usage (grouped by workspace) = ledger.

@@ -12,6 +12,7 @@ import type { ExecOutcome, JsonValue, OutputSink, WorkspaceFsApi, WorkspaceTools
 import { OutputPump } from "../../shell/guest/outputPump.ts";
 import { javascriptLimits } from "../limits.ts";
 import type { JavascriptJob } from "../protocol.ts";
+import { createAi } from "./ai.ts";
 import { createArtifacts } from "./artifacts.ts";
 import { createConsole } from "./console.ts";
 import { createFsPromises } from "./fsPromises.ts";
@@ -95,6 +96,7 @@ export class JsRun {
       fsPromises,
       nodeFs: createNodeFs(fsPromises),
       artifacts: createArtifacts(this.tools, control.cwd),
+      ai: createAi(this.tools),
     };
     setRunContext(context);
   }

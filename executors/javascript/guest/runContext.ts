@@ -1,8 +1,9 @@
 /**
- * The state the builtin modules (`node:fs`, `node:fs/promises`, `ws:artifacts`, `ws:git`)
+ * The state the builtin modules (`node:fs`, `node:fs/promises`, `ws:artifacts`, `ws:ai`, `ws:git`)
  * read: the current run's file shim and tools. One isolate serves exactly one run, so a
  * module-level slot is enough; it is set before module code is imported.
  */
+import type { Ai } from "./ai.ts";
 import type { Artifacts } from "./artifacts.ts";
 import type { FsPromises } from "./fsPromises.ts";
 
@@ -10,6 +11,7 @@ export interface RunContext {
   fsPromises: FsPromises;
   nodeFs: Record<string, unknown>;
   artifacts: Artifacts;
+  ai: Ai;
 }
 
 let current: RunContext | undefined;

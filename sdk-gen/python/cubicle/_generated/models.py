@@ -108,7 +108,7 @@ Scope = Literal["workspaces:read", "workspaces:write", "exec", "keys:manage", "b
 
 Metadata = dict[str, str]
 
-Meter = Literal["api_requests", "shell_ms", "javascript_ms", "container_ms", "storage_byte_hours", "egress_bytes"]
+Meter = Literal["api_requests", "shell_ms", "javascript_ms", "container_ms", "storage_byte_hours", "egress_bytes", "ai_images"]
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -345,7 +345,7 @@ export type UsageSeries = {
     }>;
 };
 
-export type Meter = 'api_requests' | 'shell_ms' | 'javascript_ms' | 'container_ms' | 'storage_byte_hours' | 'egress_bytes';
+export type Meter = 'api_requests' | 'shell_ms' | 'javascript_ms' | 'container_ms' | 'storage_byte_hours' | 'egress_bytes' | 'ai_images';
 
 export type UsageEventPage = {
     data: Array<UsageEvent>;
