@@ -39,6 +39,7 @@ describe("GET /v1/quotas", () => {
       "container_ms",
       "storage_byte_hours",
       "egress_bytes",
+      "ai_images",
     ]);
     expect(quotas.storage).toEqual({ limit: 1024 ** 3, used: 0 });
     expect(Date.parse(quotas.period.start)).toBeLessThanOrEqual(Date.now());
