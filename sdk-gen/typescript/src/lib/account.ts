@@ -5,8 +5,11 @@ import type { Core, IdempotentOptions, RequestOptions } from "./core.ts";
 import { Pager } from "./pagination.ts";
 
 export class Account {
+  private readonly core: Core;
   /** @internal Made by the client; not constructed directly. */
-  constructor(private readonly core: Core) {}
+  constructor(core: Core) {
+    this.core = core;
+  }
 
   async get(options: RequestOptions = {}): Promise<Tenant> {
     const { data } = await getAccount(this.core.options(options));
@@ -15,8 +18,11 @@ export class Account {
 }
 
 export class Keys {
+  private readonly core: Core;
   /** @internal Made by the client; not constructed directly. */
-  constructor(private readonly core: Core) {}
+  constructor(core: Core) {
+    this.core = core;
+  }
 
   /** Your keys, never their secrets. */
   list(options: RequestOptions & { limit?: number } = {}): Pager<ApiKey> {
@@ -39,8 +45,11 @@ export class Keys {
 }
 
 export class Tokens {
+  private readonly core: Core;
   /** @internal Made by the client; not constructed directly. */
-  constructor(private readonly core: Core) {}
+  constructor(core: Core) {
+    this.core = core;
+  }
 
   /** A short-lived JWT no wider than the credential that asks for it. */
   async create(body: CreateTokenData["body"], options: RequestOptions = {}) {

@@ -5,8 +5,11 @@ import type { Core, RequestOptions } from "./core.ts";
 import { Pager } from "./pagination.ts";
 
 export class Artifacts {
+  private readonly core: Core;
   /** @internal Made by the client; not constructed directly. */
-  constructor(private readonly core: Core) {}
+  constructor(core: Core) {
+    this.core = core;
+  }
 
   list(options: RequestOptions & { limit?: number } = {}): Pager<ArtifactSummary> {
     return new Pager(async (cursor) => {
@@ -32,8 +35,11 @@ export class Artifacts {
 }
 
 export class Shares {
+  private readonly core: Core;
   /** @internal Made by the client; not constructed directly. */
-  constructor(private readonly core: Core) {}
+  constructor(core: Core) {
+    this.core = core;
+  }
 
   async revoke(shareId: string, options: RequestOptions = {}): Promise<void> {
     await revokeShare({ ...this.core.options(options), path: { shareId } });

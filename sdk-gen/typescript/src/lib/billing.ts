@@ -21,8 +21,11 @@ import type { Core, RequestOptions } from "./core.ts";
 import { Pager } from "./pagination.ts";
 
 export class Usage {
+  private readonly core: Core;
   /** @internal Made by the client; not constructed directly. */
-  constructor(private readonly core: Core) {}
+  constructor(core: Core) {
+    this.core = core;
+  }
 
   /** Series per meter (or per workspace or key) over `from`–`to`, by hour or day. */
   async get(query: GetUsageData["query"] = {}, options: RequestOptions = {}): Promise<UsageReport> {
@@ -43,8 +46,11 @@ export class Usage {
 }
 
 export class Quotas {
+  private readonly core: Core;
   /** @internal Made by the client; not constructed directly. */
-  constructor(private readonly core: Core) {}
+  constructor(core: Core) {
+    this.core = core;
+  }
 
   async get(options: RequestOptions = {}) {
     const { data } = await getQuotas(this.core.options(options));
@@ -53,8 +59,11 @@ export class Quotas {
 }
 
 export class Billing {
+  private readonly core: Core;
   /** @internal Made by the client; not constructed directly. */
-  constructor(private readonly core: Core) {}
+  constructor(core: Core) {
+    this.core = core;
+  }
 
   /** Plan, current period, spend cap and cost so far. */
   async get(options: RequestOptions = {}) {

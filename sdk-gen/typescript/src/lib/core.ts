@@ -28,10 +28,12 @@ export interface CoreSettings {
 }
 
 export class Core {
-  constructor(
-    readonly client: Client,
-    readonly settings: CoreSettings,
-  ) {}
+  readonly client: Client;
+  readonly settings: CoreSettings;
+  constructor(client: Client, settings: CoreSettings) {
+    this.client = client;
+    this.settings = settings;
+  }
 
   /** The options a generated operation takes for one call with these request options. */
   options(options: RequestOptions = {}): { client: Client; fetch: Fetch; signal?: AbortSignal; throwOnError: true } {

@@ -43,14 +43,16 @@ export class APIError extends CubicleError {
   readonly fsCode: string | undefined;
   readonly errors: FieldError[];
 
-  constructor(
-    readonly status: number,
-    readonly problem: ProblemBody,
-    readonly headers: Headers,
-  ) {
+  readonly status: number;
+  readonly problem: ProblemBody;
+  readonly headers: Headers;
+  constructor(status: number, problem: ProblemBody, headers: Headers) {
     const requestId = problem.requestId ?? headers.get("x-request-id") ?? undefined;
     const what = problem.detail ?? problem.title ?? "no detail";
     super(`${status}${problem.code ? ` ${problem.code}` : ""}: ${what}${requestId ? ` (request ${requestId})` : ""}`);
+    this.status = status;
+    this.problem = problem;
+    this.headers = headers;
     this.code = problem.code;
     this.requestId = requestId;
     this.title = problem.title;

@@ -44,11 +44,13 @@ export function execFn(core: Core, workspaceId: string): ExecFn {
 }
 
 export class Execs {
+  private readonly core: Core;
+  private readonly workspaceId: string;
   /** @internal Made by the client; not constructed directly. */
-  constructor(
-    private readonly core: Core,
-    private readonly workspaceId: string,
-  ) {}
+  constructor(core: Core, workspaceId: string) {
+    this.core = core;
+    this.workspaceId = workspaceId;
+  }
 
   /** Recent runs, newest first. */
   list(options: RequestOptions & { limit?: number } = {}): Pager<ExecRecord> {

@@ -52,13 +52,21 @@ export class ExecStream implements AsyncIterable<ExecEvent> {
   exit: ExitEvent | undefined;
   private lastSeq: number | null;
 
+  private readonly core: Core;
+  private readonly workspaceId: string;
+  private readonly start: string | (() => Promise<string>);
+  private readonly options: RequestOptions & { after?: number };
   /** @internal Made by the client; not constructed directly. */
   constructor(
-    private readonly core: Core,
-    private readonly workspaceId: string,
-    private readonly start: string | (() => Promise<string>),
-    private readonly options: RequestOptions & { after?: number } = {},
+    core: Core,
+    workspaceId: string,
+    start: string | (() => Promise<string>),
+    options: RequestOptions & { after?: number } = {},
   ) {
+    this.core = core;
+    this.workspaceId = workspaceId;
+    this.start = start;
+    this.options = options;
     this.id = typeof start === "string" ? start : undefined;
     this.lastSeq = options.after ?? null;
   }

@@ -24,11 +24,13 @@ type BlobParts = NonNullable<ConstructorParameters<typeof Blob>[0]>;
 const routePath = (path: string) => path.replace(/^\/+/, "");
 
 export class Files {
+  private readonly core: Core;
+  private readonly workspaceId: string;
   /** @internal Made by the client; not constructed directly. */
-  constructor(
-    private readonly core: Core,
-    private readonly workspaceId: string,
-  ) {}
+  constructor(core: Core, workspaceId: string) {
+    this.core = core;
+    this.workspaceId = workspaceId;
+  }
 
   private get path() {
     return { workspaceId: this.workspaceId };

@@ -11,7 +11,10 @@ export interface Page<T> {
 export type FetchPage<T> = (cursor: string | undefined) => Promise<Page<T>>;
 
 export class Pager<T> implements AsyncIterable<T> {
-  constructor(private readonly fetchPage: FetchPage<T>) {}
+  private readonly fetchPage: FetchPage<T>;
+  constructor(fetchPage: FetchPage<T>) {
+    this.fetchPage = fetchPage;
+  }
 
   /** Each page in turn, from the first. */
   async *pages(): AsyncGenerator<Page<T>> {

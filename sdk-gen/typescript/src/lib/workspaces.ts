@@ -28,11 +28,10 @@ export class Workspace {
   /** The workspace as the server last described it; `refresh()` fetches it again. */
   data: WorkspaceData;
 
+  private readonly core: Core;
   /** @internal Made by the client; not constructed directly. */
-  constructor(
-    private readonly core: Core,
-    data: WorkspaceData,
-  ) {
+  constructor(core: Core, data: WorkspaceData) {
+    this.core = core;
     this.data = data;
     this.files = new Files(core, data.id);
     this.exec = execFn(core, data.id);
@@ -83,8 +82,11 @@ export class Workspace {
 }
 
 export class Workspaces {
+  private readonly core: Core;
   /** @internal Made by the client; not constructed directly. */
-  constructor(private readonly core: Core) {}
+  constructor(core: Core) {
+    this.core = core;
+  }
 
   async create(body: CreateWorkspaceData["body"] = {}, options: IdempotentOptions = {}): Promise<Workspace> {
     const { data } = await createWorkspace({ ...this.core.idempotent(options), body });
