@@ -27,6 +27,8 @@ const stateDir = resolve(root, process.env.CUBICLE_STATE_DIR ?? ".wrangler/state
 const url = `http://127.0.0.1:${port}`;
 const readyTimeoutMs = 60_000;
 const supervisorReadyTimeoutMs = 10_000;
+/** Starts of the supervisor when it keeps landing on PORT (see startSupervisor). */
+const supervisorStartsMax = 3;
 // The supervisor gives each computerd 10 s to push its changes and unmount (limits.ts).
 const stopGraceMs = 12_000;
 const computerdBundle = join(root, ".build/computerd/computerd.mjs");
@@ -106,7 +108,7 @@ function ensureComputerdBundle() {
  * it (it needs root, /dev/fuse and unshare, as CI has): the platform then serves everything
  * but the container executor, which answers `executor_unavailable`, rather than not at all.
  */
-async function startSupervisor(): Promise<string | null> {
+async function startSupervisor(attempt = 1): Promise<string | null> {
   const missing = process.getuid?.() !== 0 ? "root" : !existsSync("/dev/fuse") ? "/dev/fuse" : null;
   if (missing) {
     console.error(`cubicle: the container executor needs ${missing}; serving without it`);
@@ -130,6 +132,14 @@ async function startSupervisor(): Promise<string | null> {
     console.error("cubicle: the container supervisor did not start; serving without the container executor");
     supervisor.kill("SIGKILL");
     return null;
+  }
+  // The supervisor asks the kernel for any free port, and now and then gets PORT itself when
+  // PORT is free but in the ephemeral range (as a test's pick is): wrangler dev could then
+  // not bind it. Ask again.
+  if (new URL(ready.url).port === String(port) && attempt < supervisorStartsMax) {
+    supervisor.kill("SIGKILL");
+    await once(supervisor, "exit");
+    return startSupervisor(attempt + 1);
   }
   lines.on("line", (more) => console.log(more));
   supervisor.on("exit", (code) => {
