@@ -5,23 +5,14 @@
  * write.test.ts count chunk reads and buffers against what the consumer has taken.
  */
 import { createHash } from "node:crypto";
-import { rmSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newWorkspace, type Platform, signUp, startPlatform } from "./platform.ts";
+import { describe, expect, it } from "vitest";
+import { newWorkspace, signUp } from "./platform.ts";
+import { sharedPlatform } from "./sharedPlatform.ts";
 
 const MIB = 1024 * 1024;
 const FILE_MIB = 1024;
 
-let platform: Platform;
-
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-
-afterAll(async () => {
-  await platform?.stop();
-  if (platform) rmSync(platform.stateDir, { recursive: true, force: true });
-});
+const platform = sharedPlatform();
 
 /** Deterministic, non-repeating bytes (so deduplication cannot shrink the file), one MiB at a time. */
 function* mebibytes(count: number): Generator<Uint8Array> {

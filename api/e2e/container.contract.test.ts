@@ -3,25 +3,11 @@
  * (`npm start`: wrangler dev, the workspace object, the local supervisor, computerd with
  * its FUSE mount). CI runs as root with /dev/fuse, as the local supervisor needs.
  */
-import { afterAll, beforeAll } from "vitest";
 import { executorContract } from "../../executors/contract.suite.ts";
 import { httpClient } from "./httpClient.ts";
-import { type Platform, startPlatform } from "./platform.ts";
+import { sharedPlatform } from "./sharedPlatform.ts";
 
-let platform: Platform;
-const client = {
-  call: (...args: Parameters<ReturnType<typeof httpClient>["call"]>) => httpClient(platform.url).call(...args),
-  signup: () => httpClient(platform.url).signup(),
-  createWorkspace: (key: string) => httpClient(platform.url).createWorkspace(key),
-};
-
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-
-afterAll(async () => {
-  await platform?.stop();
-});
+const client = httpClient(sharedPlatform().url);
 
 executorContract(
   "container",

@@ -5,22 +5,15 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { stateDirFor } from "../../container/supervisor/names.ts";
 import { httpClient } from "./httpClient.ts";
-import { type Platform, startPlatform } from "./platform.ts";
+import { sharedPlatform } from "./sharedPlatform.ts";
 
-let platform: Platform;
-let api: ReturnType<typeof httpClient>;
-
-beforeAll(async () => {
-  platform = await startPlatform();
-  api = httpClient(platform.url);
-});
-
-afterAll(async () => {
-  await platform?.stop();
-});
+// The daemon killed below is its own workspace's: the supervisor restarts it, and no other
+// computer on the shared platform is touched.
+const platform = sharedPlatform();
+const api = httpClient(platform.url);
 
 interface Exec {
   id: string;

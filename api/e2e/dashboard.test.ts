@@ -11,11 +11,12 @@ import chromium from "@sparticuz/chromium";
 import axe from "axe-core";
 import { type Browser, type BrowserContext, type Page, chromium as playwright } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newWorkspace, type Platform, signUp, startPlatform } from "./platform.ts";
+import { newWorkspace, signUp } from "./platform.ts";
+import { sharedPlatform } from "./sharedPlatform.ts";
 
 const SCREENSHOTS = join(import.meta.dirname, "../../.build/screenshots");
 
-let platform: Platform;
+const platform = sharedPlatform();
 let browser: Browser;
 let owner: { key: string; auth: Record<string, string> };
 let stranger: { key: string; auth: Record<string, string> };
@@ -64,15 +65,12 @@ async function checkPage(tab: Page, name: string) {
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  [platform, browser] = await Promise.all([
-    startPlatform(),
-    playwright.launch({
-      executablePath: await chromium.executablePath(),
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-    }),
-  ]);
-  owner = await signUp(platform.url, "owner@example.com", "10.9.0.1");
-  stranger = await signUp(platform.url, "stranger@example.com", "10.9.0.2");
+  browser = await playwright.launch({
+    executablePath: await chromium.executablePath(),
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+  });
+  owner = await signUp(platform.url, "owner@example.com");
+  stranger = await signUp(platform.url, "stranger@example.com");
   workspaceId = await newWorkspace(platform.url, owner.auth);
   strangerWorkspaceId = await newWorkspace(platform.url, stranger.auth);
   const put = (path: string, body: BodyInit, who = owner, ws = workspaceId) =>
@@ -97,7 +95,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await platform?.stop();
 });
 
 type Series = { meter: string; total: number };

@@ -5,24 +5,20 @@
 import chromium from "@sparticuz/chromium";
 import { type Browser, chromium as playwright } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Platform, startPlatform } from "./platform.ts";
+import { sharedPlatform } from "./sharedPlatform.ts";
 
-let platform: Platform;
+const platform = sharedPlatform();
 let browser: Browser;
 
 beforeAll(async () => {
-  [platform, browser] = await Promise.all([
-    startPlatform(),
-    playwright.launch({
-      executablePath: await chromium.executablePath(),
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-    }),
-  ]);
+  browser = await playwright.launch({
+    executablePath: await chromium.executablePath(),
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+  });
 });
 
 afterAll(async () => {
   await browser?.close();
-  await platform?.stop();
 });
 
 describe("/docs", () => {

@@ -3,22 +3,18 @@
  * command's SSE stream, drops the connection, reconnects with Last-Event-ID, and has
  * received every byte exactly once, in order.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newWorkspace, type Platform, signUp, startPlatform } from "./platform.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { newWorkspace, signUp } from "./platform.ts";
+import { sharedPlatform } from "./sharedPlatform.ts";
 import { readSse } from "./sse.ts";
 
-let platform: Platform;
+const platform = sharedPlatform();
 let auth: Record<string, string>;
 let workspaceId: string;
 
 beforeAll(async () => {
-  platform = await startPlatform();
   ({ auth } = await signUp(platform.url, "stream@example.com"));
   workspaceId = await newWorkspace(platform.url, auth);
-});
-
-afterAll(async () => {
-  await platform?.stop();
 });
 
 const LINES = 40;

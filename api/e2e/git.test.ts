@@ -19,20 +19,18 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newWorkspace, type Platform, signUp, startPlatform } from "./platform.ts";
+import { newWorkspace, signUp } from "./platform.ts";
+import { sharedPlatform } from "./sharedPlatform.ts";
 
-let platform: Platform;
+const platform = sharedPlatform();
 let auth: Record<string, string>;
 const temps: string[] = [];
 
 beforeAll(async () => {
-  platform = await startPlatform();
   ({ auth } = await signUp(platform.url, "git@example.com"));
 });
 
-afterAll(async () => {
-  await platform?.stop();
-  if (platform) rmSync(platform.stateDir, { recursive: true, force: true });
+afterAll(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
 

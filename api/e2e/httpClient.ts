@@ -4,8 +4,7 @@
  * executor's host is a process beside wrangler dev, reachable only through it).
  */
 import type { ContractClient } from "../../executors/contract.suite.ts";
-
-let signups = 0;
+import { clientAddress } from "./platform.ts";
 
 export function httpClient(baseUrl: string): ContractClient {
   const call: ContractClient["call"] = (method, path, options = {}) => {
@@ -22,10 +21,9 @@ export function httpClient(baseUrl: string): ContractClient {
     call,
     async signup() {
       // Signups are limited per client address; each comes from its own.
-      signups++;
       const response = await call("POST", "/v1/signup", {
         json: { email: `user-${crypto.randomUUID()}@example.com` },
-        headers: { "cf-connecting-ip": `10.9.${(signups >> 8) & 255}.${signups & 255}` },
+        headers: { "cf-connecting-ip": clientAddress() },
       });
       if (response.status !== 201) throw new Error(`signup failed: ${response.status} ${await response.text()}`);
       const body = (await response.json()) as { tenant: { id: string }; apiKey: { key: string } };

@@ -1,6 +1,7 @@
 /**
  * Starts the platform exactly as `npm start` does (scripts/start.ts) on a free port with
- * its own state directory, for end-to-end tests. `stop()` sends SIGINT like Ctrl-C.
+ * its own state directory, for end-to-end tests. `stop()` sends SIGINT like Ctrl-C. Most
+ * test files share the one the e2e project starts (sharedPlatform.ts).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -47,14 +48,26 @@ export async function startPlatform(stateDir = newStateDir()): Promise<Platform>
   child.stderr.on("data", (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
 
+  // Both timers are cleared once one way wins: the e2e global setup starts a platform in
+  // vitest's own process, which a pending timer would keep alive after the last test.
+  let poll: NodeJS.Timeout | undefined;
+  let deadline: NodeJS.Timeout | undefined;
   const ready = await Promise.race([
     new Promise<boolean>((resolve) => {
-      const check = () => (output.includes("Cubicle is running") ? resolve(true) : setTimeout(check, 100));
+      const check = () => {
+        if (output.includes("Cubicle is running")) resolve(true);
+        else poll = setTimeout(check, 100);
+      };
       check();
     }),
     exited.then(() => false),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 90_000)),
-  ]);
+    new Promise<boolean>((resolve) => {
+      deadline = setTimeout(() => resolve(false), 90_000);
+    }),
+  ]).finally(() => {
+    clearTimeout(poll);
+    clearTimeout(deadline);
+  });
   if (!ready) {
     child.kill("SIGKILL");
     throw new Error(`the platform did not start:\n${output}`);
@@ -71,15 +84,25 @@ export async function startPlatform(stateDir = newStateDir()): Promise<Platform>
   };
 }
 
-/** Signs up a tenant on a running platform; `address` varies the client address (signups are limited per address). */
+/**
+ * A random client address in 10.0.0.0/8. Signups are limited per address (10 a minute), and
+ * test files that share a platform would otherwise share that budget: one address per signup
+ * keeps every file's signups apart however many there are.
+ */
+export function clientAddress(): string {
+  const octet = () => Math.floor(Math.random() * 256);
+  return `10.${octet()}.${octet()}.${octet()}`;
+}
+
+/** Signs up a tenant on a running platform, from `address` or else a fresh client address. */
 export async function signUp(
   url: string,
   email: string,
-  address?: string,
+  address = clientAddress(),
 ): Promise<{ key: string; auth: Record<string, string> }> {
   const response = await fetch(`${url}/v1/signup`, {
     method: "POST",
-    headers: { "content-type": "application/json", ...(address ? { "cf-connecting-ip": address } : {}) },
+    headers: { "content-type": "application/json", "cf-connecting-ip": address },
     body: JSON.stringify({ email }),
   });
   if (response.status !== 201) throw new Error(`signup failed: ${response.status} ${await response.text()}`);

@@ -8,9 +8,9 @@ import chromium from "@sparticuz/chromium";
 import { build } from "esbuild";
 import { type Browser, chromium as playwright } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Platform, startPlatform } from "./platform.ts";
+import { sharedPlatform } from "./sharedPlatform.ts";
 
-let platform: Platform;
+const platform = sharedPlatform();
 let browser: Browser;
 let bundle: string;
 
@@ -24,19 +24,15 @@ beforeAll(async () => {
     target: "chrome120",
     logLevel: "silent",
   });
-  [platform, browser] = await Promise.all([
-    startPlatform(),
-    playwright.launch({
-      executablePath: await chromium.executablePath(),
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-    }),
-  ]);
+  browser = await playwright.launch({
+    executablePath: await chromium.executablePath(),
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+  });
   bundle = (await built).outputFiles[0]?.text ?? "";
 });
 
 afterAll(async () => {
   await browser?.close();
-  await platform?.stop();
 });
 
 /**

@@ -8,21 +8,19 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultProxy, startFaultProxy } from "../../sdk-gen/testing/faultProxy.ts";
-import { type Platform, startPlatform } from "./platform.ts";
+import { sharedPlatform } from "./sharedPlatform.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 
-let platform: Platform;
+const platform = sharedPlatform();
 let proxy: FaultProxy;
 
 beforeAll(async () => {
-  platform = await startPlatform();
   proxy = await startFaultProxy(platform.url);
 });
 
 afterAll(async () => {
   await proxy?.close();
-  await platform?.stop();
 });
 
 function runPython(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {

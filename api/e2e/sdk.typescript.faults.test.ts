@@ -13,16 +13,16 @@ import {
 } from "@cubicle/sdk";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type FaultProxy, startFaultProxy } from "../../sdk-gen/testing/faultProxy.ts";
-import { type Platform, signUp, startPlatform } from "./platform.ts";
+import { signUp } from "./platform.ts";
+import { sharedPlatform } from "./sharedPlatform.ts";
 
-let platform: Platform;
+const platform = sharedPlatform();
 let proxy: FaultProxy;
 let apiKey: string;
 let cubicle: Cubicle;
 let ws: Workspace;
 
 beforeAll(async () => {
-  platform = await startPlatform();
   proxy = await startFaultProxy(platform.url);
   ({ key: apiKey } = await signUp(platform.url, "sdk-faults@example.com"));
   cubicle = new Cubicle({ baseUrl: proxy.url, apiKey });
@@ -33,7 +33,6 @@ beforeEach(() => proxy.reset());
 
 afterAll(async () => {
   await proxy?.close();
-  await platform?.stop();
 });
 
 const requestsTo = (method: string, pattern: RegExp) =>

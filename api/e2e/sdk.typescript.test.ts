@@ -13,21 +13,18 @@ import {
   ValidationFailedError,
   type Workspace,
 } from "@cubicle/sdk";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Platform, startPlatform } from "./platform.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedPlatform } from "./sharedPlatform.ts";
 
-let platform: Platform;
+const platform = sharedPlatform();
 let cubicle: Cubicle;
 let ws: Workspace;
 
 beforeAll(async () => {
-  platform = await startPlatform();
+  // Like a user's, this signup sends no client address; on the shared platform it shares the
+  // per-address limit only with the browser SDK test's.
   const signed = await new Cubicle({ baseUrl: platform.url }).signup({ email: "sdk-ts@example.com" });
   cubicle = new Cubicle({ baseUrl: platform.url, apiKey: signed.apiKey.key });
-});
-
-afterAll(async () => {
-  await platform?.stop();
 });
 
 /** Every event of a stream, and the stdout it carried. */

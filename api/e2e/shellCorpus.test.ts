@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   allowedDifferences,
   type CompareMode,
@@ -18,7 +18,8 @@ import {
   type Outcome,
 } from "../../executors/shell/corpus/differences.ts";
 import { type CorpusScript, corpus } from "../../executors/shell/corpus/scripts.ts";
-import { type Platform, signUp, startPlatform } from "./platform.ts";
+import { signUp } from "./platform.ts";
+import { sharedPlatform } from "./sharedPlatform.ts";
 
 /** Scripts in flight at once; enough to finish quickly, few enough not to crowd one wrangler dev. */
 const BATCH_SIZE = 8;
@@ -27,7 +28,7 @@ const SCRIPT_TIMEOUT_MS = 20_000;
 /** The floor the brief sets: scripts whose stdout and exit code match bash byte for byte. */
 const EXACT_MATCHES_MIN = 100;
 
-let platform: Platform | undefined;
+const platform = sharedPlatform();
 const bash = new Map<string, Outcome>();
 const cubicle = new Map<string, Outcome>();
 
@@ -58,7 +59,7 @@ function runBash(entry: CorpusScript): Outcome {
 
 async function api(path: string, init: RequestInit & { key: string }): Promise<Response> {
   const { key, ...rest } = init;
-  return fetch(`${platform?.url}${path}`, {
+  return fetch(`${platform.url}${path}`, {
     ...rest,
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...rest.headers },
   });
@@ -103,7 +104,6 @@ async function runCubicle(entry: CorpusScript, key: string): Promise<Outcome> {
 beforeAll(async () => {
   const started = performance.now();
   for (const entry of corpus) bash.set(entry.name, runBash(entry));
-  platform = await startPlatform();
   const { key } = await signUp(platform.url, "corpus@example.com");
   // Eight runs at once is past the free plan's four; a heavy user like this one is on pro.
   await expectOk(
@@ -117,11 +117,6 @@ beforeAll(async () => {
   }
   console.log(`shell corpus: ${corpus.length} scripts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }, 300_000);
-
-afterAll(async () => {
-  await platform?.stop();
-  if (platform) rmSync(platform.stateDir, { recursive: true, force: true });
-});
 
 function outcomeOf(map: Map<string, Outcome>, name: string): Outcome {
   const outcome = map.get(name);
