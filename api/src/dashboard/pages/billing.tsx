@@ -17,6 +17,7 @@ import { accountOf, type DashboardData } from "../data.ts";
 import { date, meterLabel, money, quantity } from "../format.ts";
 import { dashboardLimits } from "../limits.ts";
 import { Layout } from "../ui/Layout.tsx";
+import { TableHead } from "../ui/TableHead.tsx";
 import { TableWrap } from "../ui/TableWrap.tsx";
 
 /** This page's form limits, each with its reason. */
@@ -218,26 +219,16 @@ function UpcomingInvoice({ upcoming }: { upcoming: Upcoming }) {
       </p>
       <TableWrap label="Upcoming invoice">
         <table aria-labelledby="upcoming" id="upcoming-table">
-          <thead>
-            <tr>
-              <th scope="col">Meter</th>
-              <th scope="col" class="num">
-                Included
-              </th>
-              <th scope="col" class="num">
-                Used
-              </th>
-              <th scope="col" class="num">
-                Billable
-              </th>
-              <th scope="col" class="num">
-                Unit price
-              </th>
-              <th scope="col" class="num">
-                Amount
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              "Meter",
+              { label: "Included", num: true },
+              { label: "Used", num: true },
+              { label: "Billable", num: true },
+              { label: "Unit price", num: true },
+              { label: "Amount", num: true },
+            ]}
+          />
           <tbody>
             <tr data-fee-micros={upcoming.feeMicros}>
               <th scope="row">Plan fee</th>
@@ -361,18 +352,7 @@ function PastInvoices({ invoices }: { invoices: BillingPageProps["invoices"] }) 
       ) : (
         <TableWrap label="Past invoices">
           <table aria-labelledby="past-invoices" id="invoice-table">
-            <thead>
-              <tr>
-                <th scope="col">Period</th>
-                <th scope="col">Plan</th>
-                <th scope="col" class="num">
-                  Plan fee
-                </th>
-                <th scope="col" class="num">
-                  Total
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={["Period", "Plan", { label: "Plan fee", num: true }, { label: "Total", num: true }]} />
             <tbody>
               {invoices.data.map((invoice) => (
                 <tr data-invoice-id={invoice.id}>

@@ -21,6 +21,7 @@ import { date } from "../format.ts";
 import { dashboardLimits } from "../limits.ts";
 import { clearSessionCookie } from "../middleware.ts";
 import { Layout } from "../ui/Layout.tsx";
+import { TableHead } from "../ui/TableHead.tsx";
 import { TableWrap } from "../ui/TableWrap.tsx";
 
 const KeyId = Id("key");
@@ -195,19 +196,17 @@ function KeyTable(props: { keys: NonNullable<KeysPageProps["keys"]>; csrf: strin
       <h2 id="live-keys">Live keys</h2>
       <TableWrap label="API keys">
         <table aria-labelledby="live-keys" id="key-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Workspaces</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              "Name",
+              "Prefix",
+              "Scopes",
+              "Workspaces",
+              "Created",
+              "Expires",
+              { label: <span class="visually-hidden">Actions</span> },
+            ]}
+          />
           <tbody>
             {keys.data.map((key) => (
               <KeyRow apiKey={key} csrf={csrf} current={key.id === sessionKeyId} />

@@ -8,6 +8,7 @@ import type { DashboardData } from "../data.ts";
 import { date, money, quantity } from "../format.ts";
 import { Layout } from "../ui/Layout.tsx";
 import { QuotaBar } from "../ui/QuotaBar.tsx";
+import { TableHead } from "../ui/TableHead.tsx";
 import { TableWrap } from "../ui/TableWrap.tsx";
 
 export interface OverviewProps {
@@ -64,18 +65,7 @@ export function OverviewPage({ account, csrf, billing, quotas, requests }: Overv
       <p class="muted">Resets {date(quotas.period.end)}. Bars turn amber at 80% and red at the limit.</p>
       <TableWrap label="Quotas">
         <table aria-labelledby="quotas" id="quota-table">
-          <thead>
-            <tr>
-              <th scope="col">Meter</th>
-              <th scope="col" class="num">
-                Used
-              </th>
-              <th scope="col" class="num">
-                Limit
-              </th>
-              <th scope="col">Share</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Meter", { label: "Used", num: true }, { label: "Limit", num: true }, "Share"]} />
           <tbody>
             {quotas.meters.map((row) => (
               <QuotaBar meter={row.meter} used={row.used} limit={row.limit} />

@@ -20,6 +20,7 @@ import { date, dateTime, meterLabel, quantity } from "../format.ts";
 import { dashboardLimits } from "../limits.ts";
 import { Chart } from "../ui/Chart.tsx";
 import { Layout } from "../ui/Layout.tsx";
+import { TableHead } from "../ui/TableHead.tsx";
 import { TableWrap } from "../ui/TableWrap.tsx";
 
 const SeriesQuery = z.object({
@@ -293,14 +294,9 @@ function Breakdown({ meter, groupBy, series, names, headingId }: BreakdownProps)
   return (
     <TableWrap label="Usage breakdown">
       <table class="usage-breakdown" aria-labelledby={headingId}>
-        <thead>
-          <tr>
-            <th scope="col">{groupBy === "workspace" ? "Workspace" : "API key"}</th>
-            <th scope="col" class="num">
-              Total
-            </th>
-          </tr>
-        </thead>
+        <TableHead
+          columns={[{ label: groupBy === "workspace" ? "Workspace" : "API key" }, { label: "Total", num: true }]}
+        />
         <tbody>
           {rows.map((row) => {
             const id = (groupBy === "workspace" ? row.workspaceId : row.keyId) ?? null;

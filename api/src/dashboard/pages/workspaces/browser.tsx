@@ -16,6 +16,7 @@ import type { DashboardContext } from "../../context.ts";
 import { dateTime } from "../../format.ts";
 import { dashboardLimits } from "../../limits.ts";
 import { Layout } from "../../ui/Layout.tsx";
+import { TableHead } from "../../ui/TableHead.tsx";
 import { TableWrap } from "../../ui/TableWrap.tsx";
 import {
   apiContext,
@@ -93,16 +94,7 @@ function FilesTable({ id, path, files }: { id: string; path: string; files: List
     <>
       <TableWrap label="Files">
         <table aria-labelledby="files" id="files-table" data-path={path}>
-          <thead>
-            <tr>
-              <th scope="col">Type</th>
-              <th scope="col">Name</th>
-              <th scope="col" class="num">
-                Size
-              </th>
-              <th scope="col">Modified</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Type", "Name", { label: "Size", num: true }, "Modified"]} />
           <tbody>
             {files.entries.map((entry) => (
               <tr data-entry={entry.path} data-type={entry.type} data-size-bytes={entry.size}>
@@ -137,21 +129,17 @@ function RunsTable({ id, path, runs }: { id: string; path: string; runs: Runs })
     <>
       <TableWrap label="Recent runs">
         <table aria-labelledby="runs" id="runs-table">
-          <thead>
-            <tr>
-              <th scope="col">Run</th>
-              <th scope="col">Executor</th>
-              <th scope="col">Summary</th>
-              <th scope="col">Status</th>
-              <th scope="col" class="num">
-                Exit code
-              </th>
-              <th scope="col">Started</th>
-              <th scope="col" class="num">
-                Duration
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              "Run",
+              "Executor",
+              "Summary",
+              "Status",
+              { label: "Exit code", num: true },
+              "Started",
+              { label: "Duration", num: true },
+            ]}
+          />
           <tbody>
             {runs.data.map((run) => (
               <tr data-exec-id={run.id} data-status={run.status} data-exit-code={run.exitCode ?? ""}>

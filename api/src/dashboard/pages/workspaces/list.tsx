@@ -9,6 +9,7 @@ import type { DashboardContext } from "../../context.ts";
 import { dateTime } from "../../format.ts";
 import { dashboardLimits } from "../../limits.ts";
 import { Layout } from "../../ui/Layout.tsx";
+import { TableHead } from "../../ui/TableHead.tsx";
 import { TableWrap } from "../../ui/TableWrap.tsx";
 import { bytesLabel, frameOf, hasScope, hrefs, ID_CURSOR_LENGTH_MAX, queryParam, ScopeNotice } from "./shared.tsx";
 
@@ -54,19 +55,7 @@ function WorkspacesTable({ workspaces }: { workspaces: Workspace[] }) {
   return (
     <TableWrap label="Workspaces">
       <table id="workspaces-table" aria-label="Workspaces">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">ID</th>
-            <th scope="col" class="num">
-              Files
-            </th>
-            <th scope="col" class="num">
-              Size
-            </th>
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
+        <TableHead columns={["Name", "ID", { label: "Files", num: true }, { label: "Size", num: true }, "Created"]} />
         <tbody>
           {workspaces.map((workspace) => (
             <tr
