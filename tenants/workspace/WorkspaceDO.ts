@@ -23,7 +23,7 @@ import { ExecRunner, type StartExec } from "./execs/ExecRunner.ts";
 import { ExecRecords, migrateExecs } from "./execs/records.ts";
 import { WorkspaceFsTarget } from "./execs/WorkspaceFsTarget.ts";
 import { COMPUTERD_CURSOR, WorkspaceSyncTarget } from "./execs/WorkspaceSyncTarget.ts";
-import { type UsageLedger, WorkspaceToolsTarget } from "./execs/WorkspaceToolsTarget.ts";
+import { WorkspaceToolsTarget } from "./execs/WorkspaceToolsTarget.ts";
 import { type ImageModel, imageModelFrom } from "./images.ts";
 import { workspaceLimits } from "./limits.ts";
 import { ownerOf, type ShareRequest, WorkspacePublishing } from "./publishing.ts";
@@ -113,7 +113,7 @@ export class WorkspaceDO extends DurableObject<Env> {
         },
         {
           model: this.imageModel,
-          ledger: this.env.TENANT.getByName(start.tenantId) as unknown as UsageLedger,
+          ledger: this.env.TENANT.getByName(start.tenantId),
           workspaceId: start.workspaceId,
           executor: start.executor,
         },

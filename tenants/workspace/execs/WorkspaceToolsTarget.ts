@@ -16,7 +16,7 @@ import type {
   ShareInfo,
   WorkspaceToolsApi,
 } from "../../../executors/contract.ts";
-import type { Meter } from "../../account/meters.ts";
+import type { TenantDO } from "../../account/TenantDO.ts";
 import { artifactInfo } from "../../artifacts/artifacts.ts";
 import { shareLimits } from "../../shares/limits.ts";
 import { type ImageModel, imageLimits, type ModelInputs } from "../images.ts";
@@ -43,18 +43,8 @@ export interface ImageGrant {
   executor: ExecutorName;
 }
 
-/** The tenant object's two metering calls (TenantDO.allowUse and record). */
-export interface UsageLedger {
-  allowUse(meter: Meter, quantity: number): Promise<{ ok: true } | { ok: false; code: string; detail: string }>;
-  record(event: {
-    id: string;
-    meter: Meter;
-    quantity: number;
-    workspaceId: string | null;
-    keyId: string | null;
-    executor: ExecutorName | null;
-  }): Promise<boolean>;
-}
+/** The tenant object's two metering calls (its stub, or the object itself in a test). */
+export type UsageLedger = Pick<TenantDO, "allowUse" | "record">;
 
 const error = (failure: FsFailure): FsError => ({ ok: false, code: failure.code, message: failure.message });
 
