@@ -12,8 +12,8 @@ import { ApiError } from "../../../errors.ts";
 import { orThrow } from "../../../fsErrors.ts";
 import { workspaceObject, workspacePath } from "../../../routes/filePath.ts";
 import { loadWorkspace } from "../../../workspaceAccess.ts";
-import type { DashboardContext } from "../../context.ts";
-import { dateTime } from "../../format.ts";
+import { type DashboardContext, hasScope } from "../../context.ts";
+import { bytes, dateTime } from "../../format.ts";
 import { dashboardLimits } from "../../limits.ts";
 import { Layout } from "../../ui/Layout.tsx";
 import { TableHead } from "../../ui/TableHead.tsx";
@@ -21,12 +21,10 @@ import { TableWrap } from "../../ui/TableWrap.tsx";
 import {
   apiContext,
   Breadcrumb,
-  bytesLabel,
   countLabel,
   durationLabel,
   frameOf,
   fsCodeOf,
-  hasScope,
   hrefs,
   ID_CURSOR_LENGTH_MAX,
   param,
@@ -70,7 +68,7 @@ export async function workspaceBrowserPage(c: DashboardContext): Promise<Respons
       <Breadcrumb crumbs={pathCrumbs(id, label, path)} />
       <p class="muted" data-workspace-id={id}>
         <code class="id">{id}</code>
-        {workspace && ` · ${countLabel(workspace.fileCount, "file")} · ${bytesLabel(workspace.sizeBytes)}`}
+        {workspace && ` · ${countLabel(workspace.fileCount, "file")} · ${bytes(workspace.sizeBytes)}`}
       </p>
       <h2 id="files">Files in {path}</h2>
       {files === null ? (
@@ -103,7 +101,7 @@ function FilesTable({ id, path, files }: { id: string; path: string; files: List
                   <a href={entryHref(id, entry)}>{entry.name}</a>
                   {entry.target !== undefined && <span class="muted"> → {entry.target}</span>}
                 </th>
-                <td class="num">{entry.type === "dir" ? "—" : bytesLabel(entry.size)}</td>
+                <td class="num">{entry.type === "dir" ? "—" : bytes(entry.size)}</td>
                 <td>
                   <time datetime={entry.mtime}>{dateTime(entry.mtime)}</time>
                 </td>

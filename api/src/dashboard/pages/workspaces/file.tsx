@@ -10,18 +10,16 @@ import { ApiError } from "../../../errors.ts";
 import { orThrow } from "../../../fsErrors.ts";
 import { workspaceObject, workspacePath } from "../../../routes/filePath.ts";
 import { loadWorkspace } from "../../../workspaceAccess.ts";
-import type { DashboardContext } from "../../context.ts";
-import { dateTime } from "../../format.ts";
+import { type DashboardContext, hasScope } from "../../context.ts";
+import { bytes, dateTime } from "../../format.ts";
 import { dashboardLimits } from "../../limits.ts";
 import { Layout } from "../../ui/Layout.tsx";
 import { attachmentDisposition, type ImageType, imageType, MAGIC_BYTES, peek, utf8Text } from "./content.ts";
 import {
   apiContext,
   Breadcrumb,
-  bytesLabel,
   frameOf,
   fsCodeOf,
-  hasScope,
   hrefs,
   param,
   pathCrumbs,
@@ -102,7 +100,7 @@ function FileFacts({ stat }: { stat: Stat }) {
     <dl class="facts" data-size-bytes={stat.size} data-etag={stat.etag ?? ""} data-mtime={stat.mtime}>
       <dt>Size</dt>
       <dd>
-        {bytesLabel(stat.size)} ({stat.size.toLocaleString("en-US")} bytes)
+        {bytes(stat.size)} ({stat.size.toLocaleString("en-US")} bytes)
       </dd>
       <dt>ETag</dt>
       <dd>
@@ -132,7 +130,7 @@ function PreviewOf(props: { id: string; path: string; name: string; size: number
     case "large":
       return (
         <p class="muted" data-preview="none">
-          Not previewed: {size.toLocaleString("en-US")} bytes is over the {bytesLabel(dashboardLimits.previewBytesMax)}{" "}
+          Not previewed: {size.toLocaleString("en-US")} bytes is over the {bytes(dashboardLimits.previewBytesMax)}{" "}
           preview limit. Download it instead.
         </p>
       );

@@ -5,13 +5,13 @@
  */
 import type { Workspace } from "../../../../../tenants/workspace/workspaces.ts";
 import { services } from "../../../services.ts";
-import type { DashboardContext } from "../../context.ts";
-import { dateTime } from "../../format.ts";
+import { type DashboardContext, hasScope } from "../../context.ts";
+import { bytes, dateTime } from "../../format.ts";
 import { dashboardLimits } from "../../limits.ts";
 import { Layout } from "../../ui/Layout.tsx";
 import { TableHead } from "../../ui/TableHead.tsx";
 import { TableWrap } from "../../ui/TableWrap.tsx";
-import { bytesLabel, frameOf, hasScope, hrefs, ID_CURSOR_LENGTH_MAX, queryParam, ScopeNotice } from "./shared.tsx";
+import { frameOf, hrefs, ID_CURSOR_LENGTH_MAX, queryParam, ScopeNotice } from "./shared.tsx";
 
 export async function workspacesListPage(c: DashboardContext): Promise<Response> {
   const frame = await frameOf(c);
@@ -70,7 +70,7 @@ function WorkspacesTable({ workspaces }: { workspaces: Workspace[] }) {
                 <code class="id">{workspace.id}</code>
               </td>
               <td class="num">{workspace.fileCount.toLocaleString("en-US")}</td>
-              <td class="num">{bytesLabel(workspace.sizeBytes)}</td>
+              <td class="num">{bytes(workspace.sizeBytes)}</td>
               <td>
                 <time datetime={workspace.createdAt}>{dateTime(workspace.createdAt)}</time>
               </td>

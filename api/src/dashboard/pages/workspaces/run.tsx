@@ -6,22 +6,12 @@
 import { execLimits } from "../../../../../executors/limits.ts";
 import { viewEvent } from "../../../../../tenants/workspace/execs/sse.ts";
 import { execObject } from "../../../routes/execShared.ts";
-import type { DashboardContext } from "../../context.ts";
-import { dateTime } from "../../format.ts";
+import { type DashboardContext, hasScope } from "../../context.ts";
+import { bytes, dateTime } from "../../format.ts";
 import { dashboardLimits } from "../../limits.ts";
 import { Layout } from "../../ui/Layout.tsx";
 import { statusClass } from "./browser.tsx";
-import {
-  apiContext,
-  Breadcrumb,
-  bytesLabel,
-  durationLabel,
-  frameOf,
-  hasScope,
-  hrefs,
-  param,
-  ScopeNotice,
-} from "./shared.tsx";
+import { apiContext, Breadcrumb, durationLabel, frameOf, hrefs, param, ScopeNotice } from "./shared.tsx";
 
 type ExecAccess = Awaited<ReturnType<typeof execObject>>;
 
@@ -37,20 +27,20 @@ const lenient = new TextDecoder();
 async function outputOf(object: ExecAccess["object"], execId: string, bytesMax: number): Promise<Output> {
   const parts: Output["parts"] = [];
   let after = 0;
-  let bytes = 0;
+  let taken = 0;
   for (;;) {
     const events = await object.execOutput(execId, after, execLimits.outputPageMax);
     if (events.length === 0) return { parts, cut: false };
     for (const event of events) {
       after = event.seq;
       if (event.stream === "exit") return { parts, cut: false };
-      const room = bytesMax - bytes;
+      const room = bytesMax - taken;
       if (event.data.byteLength > room) {
         const text = lenient.decode(event.data.subarray(0, room));
         if (text !== "") parts.push({ seq: event.seq, stream: event.stream, text });
         return { parts, cut: true };
       }
-      bytes += event.data.byteLength;
+      taken += event.data.byteLength;
       parts.push({ seq: event.seq, stream: event.stream, text: viewEvent(event).text });
     }
   }
@@ -139,7 +129,7 @@ function OutputOf({ id, record, output }: { id: string; record: ExecAccess["reco
       )}
       {output.cut && (
         <p class="notice" data-output-cut>
-          Output cut at {bytesLabel(dashboardLimits.runOutputBytesMax)}. The API has the rest:{" "}
+          Output cut at {bytes(dashboardLimits.runOutputBytesMax)}. The API has the rest:{" "}
           <code>
             GET /v1/workspaces/{id}/execs/{record.id}/output
           </code>
@@ -147,7 +137,7 @@ function OutputOf({ id, record, output }: { id: string; record: ExecAccess["reco
       )}
       {record.truncated && (
         <p class="notice" data-output-truncated>
-          The run wrote more than its output limit ({bytesLabel(record.outputBytes)} kept); the rest was not stored.
+          The run wrote more than its output limit ({bytes(record.outputBytes)} kept); the rest was not stored.
         </p>
       )}
     </>

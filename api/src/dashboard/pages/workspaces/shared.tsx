@@ -10,7 +10,7 @@ import type { AppContext } from "../../../context.ts";
 import { ApiError, ERROR_CODES } from "../../../errors.ts";
 import type { DashboardContext } from "../../context.ts";
 import { accountOf } from "../../data.ts";
-import { bytes, duration } from "../../format.ts";
+import { duration } from "../../format.ts";
 import { Layout } from "../../ui/Layout.tsx";
 
 /** Cursors of id-ordered pages (workspaces, runs) are ids; the API's page query takes at most 64 characters. */
@@ -49,8 +49,6 @@ export async function frameOf(c: DashboardContext) {
 export function apiContext(c: DashboardContext): AppContext {
   return c as unknown as AppContext;
 }
-
-export { hasScope } from "../../context.ts";
 
 /** A route parameter; Hono always sets the ones in the pattern, so a miss is a wiring bug. */
 export function param(c: DashboardContext, name: string): string {
@@ -152,9 +150,6 @@ export function guarded(handler: (c: DashboardContext) => Promise<Response>) {
 export function fsCodeOf(result: { ok: boolean }): string | null {
   return result.ok ? null : ((result as unknown as { code: string }).code ?? null);
 }
-
-/** A size in bytes, as the rest of the dashboard writes them. */
-export const bytesLabel = bytes;
 
 export function countLabel(count: number, noun: string): string {
   return `${count.toLocaleString("en-US")} ${noun}${count === 1 ? "" : "s"}`;
