@@ -2,7 +2,7 @@
  * The e2e project's global setup: starts the one platform the test files share
  * (sharedPlatform.ts) before the first file and stops it after the last. A start and stop
  * take 5–10 s on a 2-core machine (migrations, the supervisor, wrangler dev); when each of
- * the fourteen files paid that, it was nearly half of the project's time (177 s, now 97 s).
+ * the fourteen files paid that, it was nearly half of the project's time.
  */
 import { appendFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -4,12 +4,9 @@
  * tenant; forms need the session's CSRF secret and a same-origin Origin; revoking the key
  * ends the session; signing out clears the cookie.
  */
-
 import { describe, expect, it } from "vitest";
 import { call, signup } from "../../test/client.ts";
-import { csrfOf, page, post, sessionCookie, signInResponse } from "../../test/dashboard.ts";
-
-const signIn = signInResponse;
+import { csrfOf, page, post, sessionCookie, signInResponse as signIn } from "../../test/dashboard.ts";
 
 describe("dashboard sessions", () => {
   it("exchanges a key for a hardened session cookie that holds no key", async () => {

@@ -3,7 +3,6 @@
  * and spend-cap forms change what the API reports; a refused cap shows its reason; a
  * session without billing:manage reads but cannot post.
  */
-
 import { describe, expect, it } from "vitest";
 import { call, createKey, json, signup } from "../../../test/client.ts";
 import { session as dashboardSession, page, post } from "../../../test/dashboard.ts";

@@ -4,7 +4,6 @@
  * narrowing as `POST /v1/keys` applies; another tenant's key is not found; a session
  * without keys:manage sees a notice and cannot post.
  */
-
 import { describe, expect, it } from "vitest";
 import { call, createKey, signup } from "../../../test/client.ts";
 import { session as dashboardSession, page, post, signIn } from "../../../test/dashboard.ts";

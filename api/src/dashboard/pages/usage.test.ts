@@ -4,7 +4,6 @@
  * export is the same bytes as `GET /v1/usage/events` as CSV, and one tenant's session never
  * shows another's usage.
  */
-
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createWorkspace, json, signup } from "../../../test/client.ts";
 import { ORIGIN, page, signIn } from "../../../test/dashboard.ts";

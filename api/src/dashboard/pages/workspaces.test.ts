@@ -4,7 +4,6 @@
  * served as HTML, run pages with both streams, notices for missing scopes, and 404s for
  * another tenant's session.
  */
-
 import { describe, expect, it } from "vitest";
 import { call, createKey, createWorkspace, signup } from "../../../test/client.ts";
 import { page, signIn } from "../../../test/dashboard.ts";
