@@ -159,6 +159,33 @@ export interface ContainerExecRequest {
   outputBytesMax: number;
   /** Whether the command may reach the network (the supervisor or container decides how). */
   egress: boolean;
+  /**
+   * The computer's limits under the tenant's plan. Every exec carries them, so a plan change
+   * applies from the next command on. Absent only from an object older than this field:
+   * computerd then keeps the limits it has (its defaults before the first request).
+   */
+  resources?: ContainerResources;
+}
+
+/**
+ * A computer's resource limits, as the tenant's plan sets them (tenants/account/plans.ts).
+ * computerd enforces the first three with cgroups (container/src/sandbox/cgroup.ts) and the
+ * last with the size of the box's tmpfs mounts. The first three are shared by every command
+ * the computer runs at once, and each single command may use all of them.
+ */
+export interface ContainerResources {
+  /**
+   * Memory of the computer's commands together, page cache and tmpfs pages included, with no
+   * swap beyond it. Past it the kernel kills a process of the command that asked; computerd
+   * ends that command with exit 137 and reason `memory_limit`.
+   */
+  memoryBytesMax: number;
+  /** Processes and threads at once. A command whose fork or clone fails on it is killed: exit 137, reason `pids_limit`. */
+  pidsMax: number;
+  /** CPU time per wall-clock time, in thousandths of a core (1000 = one full core); past it the commands wait. */
+  cpuMillicores: number;
+  /** Size of the box's private /tmp and of its home, each. What they hold counts against memoryBytesMax as well. */
+  tmpBytesMax: number;
 }
 
 export interface ContainerExecOutcome {
