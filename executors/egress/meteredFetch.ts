@@ -13,11 +13,12 @@
  * Redirects are not followed here (`redirect: "manual"`): the executor's own fetch follows
  * them with a new request through this gateway, so every hop's destination is checked.
  *
- * A run with an allow list (allowList.ts) gets a 403 for any host not on it, before the
+ * A run with an allow list (container/wire/egress/allowList.ts) gets a 403 for any host not on it, before the
  * upstream is called and so with nothing counted; every redirect hop is matched again.
  */
-import { allowListed, describeAllowList } from "./allowList.ts";
-import { refusedDestination } from "./destination.ts";
+import { allowListed } from "../../container/wire/egress/allowList.ts";
+import { refusedDestination } from "../../container/wire/egress/destination.ts";
+import { notAllowedText, notPublicText, unreachableText } from "../../container/wire/egress/refusal.ts";
 
 export interface EgressUsage {
   /** Request body bytes the upstream read. */
@@ -35,11 +36,8 @@ export interface MeteredFetchDeps {
   waitUntil: (work: Promise<unknown>) => void;
 }
 
-/** The body of every refusal starts with this, so a script (and a test) can tell it from an upstream's answer. */
-export const REFUSAL_PREFIX = "cubicle egress:";
-
 /**
- * `allow` is the run's normalised allow list (allowList.ts), or null for any public host.
+ * `allow` is the run's normalised allow list (container/wire/egress/allowList.ts), or null for any public host.
  */
 export async function meteredFetch(
   request: Request,
@@ -48,16 +46,8 @@ export async function meteredFetch(
 ): Promise<Response> {
   const url = new URL(request.url);
   const refused = refusedDestination(url);
-  if (refused)
-    return gatewayError(
-      403,
-      `${REFUSAL_PREFIX} refused ${url.origin}: ${refused}; executors may reach only the public internet`,
-    );
-  if (allow && !allowListed(url, allow))
-    return gatewayError(
-      403,
-      `${REFUSAL_PREFIX} refused ${url.origin}: not in this run's allow list (${describeAllowList(allow)})`,
-    );
+  if (refused) return gatewayError(403, notPublicText(url.origin, refused));
+  if (allow && !allowListed(url, allow)) return gatewayError(403, notAllowedText(url.origin, allow));
 
   let sentBytes = 0;
   let reported = false;
@@ -83,7 +73,7 @@ export async function meteredFetch(
     );
   } catch (error) {
     report(0);
-    return gatewayError(502, `${REFUSAL_PREFIX} could not reach ${url.origin}: ${(error as Error).message}`);
+    return gatewayError(502, unreachableText(url.origin, (error as Error).message));
   }
   if (!response.body) {
     report(0);

@@ -14,10 +14,10 @@
  * the operation. The gateway passes the credential's prefix on every call.
  */
 import { DurableObject } from "cloudflare:workers";
+import { allowListDigest, type EgressPolicy } from "../../container/wire/egress/allowList.ts";
 import { ComputerLink } from "../../executors/container/ComputerLink.ts";
 import { type ContainerEnv, containerHostFor } from "../../executors/container/host.ts";
 import type { Executor } from "../../executors/contract.ts";
-import { allowListDigest, type EgressPolicy } from "../../executors/egress/allowList.ts";
 import { createExecutor, type Outbound } from "../../executors/registry.ts";
 import { ExecRunner, type StartExec } from "./execs/ExecRunner.ts";
 import { ExecRecords, migrateExecs } from "./execs/records.ts";

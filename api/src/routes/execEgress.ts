@@ -1,12 +1,16 @@
 /**
  * The exec body's `egress` field: no network, any public host, or an allow list of hosts,
  * and the policy the workspace object gets from it. The list's syntax, matching and
- * normalisation live with the gateway that enforces it (executors/egress/allowList.ts), so
- * what the API accepts and what the gateway matches cannot drift apart.
+ * normalisation live with the policy both egress paths enforce (container/wire/egress), so
+ * what the API accepts and what the gateway and the container's proxy match cannot drift apart.
  */
 import { z } from "@hono/zod-openapi";
-import { type EgressPolicy, normaliseAllowEntry, normaliseAllowList } from "../../../executors/egress/allowList.ts";
-import { egressLimits } from "../../../executors/egress/limits.ts";
+import {
+  type EgressPolicy,
+  normaliseAllowEntry,
+  normaliseAllowList,
+} from "../../../container/wire/egress/allowList.ts";
+import { egressLimits } from "../../../container/wire/egress/limits.ts";
 import { ApiError } from "../errors.ts";
 
 const AllowList = z

@@ -4,6 +4,7 @@
  * backstop timeout, finishes the record, and meters the run. Lives inside WorkspaceDO.
  */
 import { RpcTarget } from "cloudflare:workers";
+import type { EgressPolicy } from "../../../container/wire/egress/allowList.ts";
 import type {
   ExecOutcome,
   ExecRequest,
@@ -12,7 +13,6 @@ import type {
   OutputSink,
   OutputStream,
 } from "../../../executors/contract.ts";
-import type { EgressPolicy } from "../../../executors/egress/allowList.ts";
 import { execLimits } from "../../../executors/limits.ts";
 import type { ExecRecord, ExecRecords, OutputEvent } from "./records.ts";
 import { SSE_KEEPALIVE, sseFrame } from "./sse.ts";

@@ -5,8 +5,8 @@
  * after the run. Every executor's runs are recorded here the same way.
  */
 
+import type { EgressPolicy } from "../../../container/wire/egress/allowList.ts";
 import type { ExecOutcome, ExecStatus, OutputStream } from "../../../executors/contract.ts";
-import type { EgressPolicy } from "../../../executors/egress/allowList.ts";
 import { execLimits } from "../../../executors/limits.ts";
 
 export const EXEC_MIGRATION = [

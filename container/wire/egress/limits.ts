@@ -1,4 +1,4 @@
-/** Limits of the egress gateway's per-run policy, each with the reason it exists. */
+/** Limits of a run's egress policy (both egress paths), each with the reason it exists. */
 export const egressLimits = {
   /** Entries in one run's allow list; every request is matched against all of them. */
   allowEntriesMax: 64,

@@ -1,6 +1,7 @@
 /**
- * A run's egress allow list: the hosts its requests may reach, checked by the gateway on top
- * of the destination check every request passes (destination.ts). A run asks for one with
+ * A run's egress allow list: the hosts its requests may reach, checked by both egress paths
+ * (the Worker-side gateway, executors/egress, and computerd's proxy, container/src/egress)
+ * on top of the destination check every request passes (destination.ts). A run asks for one with
  * `egress: { allow: [...] }`; `egress: true` has no list (any public host).
  *
  * Entries, as normalised:
@@ -14,7 +15,7 @@
  *   port (80 and 443 when it names none).
  *
  * Normalisation goes through the platform's WHATWG URL host parser, the same one that reads
- * the request URLs the gateway matches against, so an entry and a request agree on spelling
+ * the request URLs the gateway and the proxy match against, so an entry and a request agree on spelling
  * by construction: lowercase, IDNA to punycode (`bücher.example` → `xn--bcher-kva.example`),
  * IPv4 in any spelling to a dotted quad, IPv6 compressed, a trailing dot dropped. A list is
  * a set: duplicates go and entries sort, so the same hosts in any order are the same list

@@ -31,6 +31,18 @@ describe("refusedDestination", () => {
     expect(refused(url)).toMatch(/private or loopback|local host/);
   });
 
+  it.each([
+    ["http://224.0.0.1/", "224.0.0.1 is a multicast address"],
+    ["http://255.255.255.255/", "255.255.255.255 is a reserved address"],
+    ["http://198.18.0.1/", "198.18.0.1 is a reserved address"],
+    ["http://[ff02::1]/", "[ff02::1] is a multicast address"],
+    ["http://[64:ff9b::7f00:1]/", "[64:ff9b::7f00:1] is a private or loopback address"],
+    ["http://[2002:a00:1::]/", "[2002:a00:1::] is a private or loopback address"],
+    ["http://[::8.8.8.8]/", "[::808:808] is a reserved address"],
+  ])("refuses %s: %s", (url, reason) => {
+    expect(refused(url)).toBe(reason);
+  });
+
   it.each(["ftp://example.com/", "file:///etc/passwd", "ws://example.com/", "data:text/plain,hi"])(
     "refuses the scheme of %s",
     (url) => {
