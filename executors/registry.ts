@@ -3,7 +3,7 @@
  * passes its file capability; each executor decides how its sandbox reaches it.
  */
 import type { ComputerLink } from "./container/ComputerLink.ts";
-import { createContainerExecutor } from "./container/ContainerExecutor.ts";
+import { type ContainerEgress, createContainerExecutor } from "./container/ContainerExecutor.ts";
 import type { Executor, ExecutorName, WorkspaceFsApi, WorkspaceToolsApi } from "./contract.ts";
 import { createJavascriptExecutor } from "./javascript/JavascriptExecutor.ts";
 import { createShellExecutor } from "./shell/ShellExecutor.ts";
@@ -31,9 +31,10 @@ export interface ExecutorContext {
   /**
    * The workspace's link to its computerd, when this deployment has a container host (a
    * Cloudflare Container binding, or the local supervisor); null leaves `container`
-   * unavailable. `pathPrefix` is the run's credential confinement.
+   * unavailable. `pathPrefix` is the run's credential confinement; `egress` the run's allow
+   * list and how its bytes are billed (computerd's proxy counts them), null for no network.
    */
-  container: { link: ComputerLink; pathPrefix: string | null } | null;
+  container: { link: ComputerLink; pathPrefix: string | null; egress: ContainerEgress | null } | null;
 }
 
 /** An outbound path for a sandbox: the egress gateway (egress/EgressGateway.ts) with its props bound. */

@@ -72,6 +72,7 @@ describe("auth", () => {
         timeoutMs: 1000,
         outputBytesMax: 1000,
         egress: false,
+        allow: null,
       };
       const sink = { write: async () => {} };
       await expect(computer.exec(request, sink as never)).rejects.toThrow("unauthenticated");

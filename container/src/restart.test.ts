@@ -46,6 +46,7 @@ describe("restart", () => {
           timeoutMs: 60_000,
           outputBytesMax: 1 << 20,
           egress: false,
+          allow: null,
         },
         sink,
       )

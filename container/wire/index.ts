@@ -157,8 +157,18 @@ export interface ContainerExecRequest {
   timeoutMs: number;
   /** computerd stops forwarding output past this many bytes (stdout + stderr). */
   outputBytesMax: number;
-  /** Whether the command may reach the network (the supervisor or container decides how). */
+  /**
+   * Whether the command may reach the network: asked for by the run and allowed by the plan.
+   * With it, the command's traffic leaves only through a proxy computerd starts for this exec
+   * (container/src/egress), which refuses the platform's own network and meters the bytes;
+   * without it, the command's box has no network at all.
+   */
   egress: boolean;
+  /**
+   * The run's normalised allow list (./egress/allowList.ts): with egress, the proxy refuses
+   * every host not on it. Null lets every public host through; ignored without egress.
+   */
+  allow: string[] | null;
   /**
    * The computer's limits under the tenant's plan. Every exec carries them, so a plan change
    * applies from the next command on. Absent only from an object older than this field:
@@ -198,6 +208,13 @@ export interface ContainerExecOutcome {
   revision: number;
   /** How long the command ran, for `container_ms`. */
   durationMs: number;
+  /**
+   * Bytes that crossed this exec's egress proxy, both ways, for `egress_bytes`: what it
+   * relayed through CONNECT tunnels after its 200 (TLS records included) plus the request and
+   * response bodies of plain http requests; never a refused request, the headers, or TCP/IP
+   * overhead (container/src/egress/proxy.ts says exactly). 0 without egress.
+   */
+  egressBytes: number;
   error?: string;
 }
 

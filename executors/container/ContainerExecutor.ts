@@ -4,11 +4,16 @@
  * change the command made is committed to this object, so the run's files are visible to
  * the API when the result is returned. Output travels through a capnweb target wrapping the
  * object's durable sink, awaited per piece (back-pressure).
+ *
+ * A run with egress gets its allow list sent along: computerd's per-exec proxy enforces it
+ * (container/src/egress) and answers with the bytes that crossed, which this executor bills
+ * as one `egress_bytes` event when the run ends.
  */
 import { RpcTarget } from "capnweb";
 import type { OutputSinkApi } from "../../container/wire/index.ts";
-import type { ExecOutcome, ExecRequest, Executor, OutputSink, OutputStream } from "../contract.ts";
+import type { ExecOutcome, ExecRequest, Executor, ExecutorReadiness, OutputSink, OutputStream } from "../contract.ts";
 import type { ComputerLink } from "./ComputerLink.ts";
+import { ComputerStarting } from "./ComputerStarting.ts";
 
 class SinkTarget extends RpcTarget implements OutputSinkApi {
   constructor(private readonly sink: OutputSink) {
@@ -19,7 +24,25 @@ class SinkTarget extends RpcTarget implements OutputSinkApi {
   }
 }
 
-export function createContainerExecutor(link: ComputerLink, options: { pathPrefix: string | null }): Executor {
+/** A run's network, for runs that may reach it. */
+export interface ContainerEgress {
+  /** The run's normalised allow list, sent to computerd's proxy; null for any public host. */
+  allow: string[] | null;
+  /**
+   * Records the run's egress bytes as its one `egress_bytes` event (the workspace object binds
+   * who pays and the run's event id). Called at most once per run, and only with bytes > 0.
+   */
+  record(bytes: number): Promise<void>;
+}
+
+export interface ContainerRunOptions {
+  /** The run's credential confinement; the container needs the whole workspace. */
+  pathPrefix: string | null;
+  /** The run's network; null gives the command none, whatever `ExecRequest.egress` says. */
+  egress: ContainerEgress | null;
+}
+
+export function createContainerExecutor(link: ComputerLink, options: ContainerRunOptions): Executor {
   return {
     async run(request: ExecRequest, sink: OutputSink): Promise<ExecOutcome> {
       if (options.pathPrefix !== null) {
@@ -35,6 +58,7 @@ export function createContainerExecutor(link: ComputerLink, options: { pathPrefi
       } catch (error) {
         return { status: "failed", exitCode: 125, error: `the container did not start: ${(error as Error).message}` };
       }
+      const egress = request.egress ? options.egress : null;
       const outcome = await computer.exec(
         {
           execId: request.execId,
@@ -44,10 +68,12 @@ export function createContainerExecutor(link: ComputerLink, options: { pathPrefi
           stdin: request.stdin,
           timeoutMs: request.timeoutMs,
           outputBytesMax: request.outputBytesMax,
-          egress: request.egress,
+          egress: egress !== null,
+          allow: egress?.allow ?? null,
         },
         new SinkTarget(sink),
       );
+      if (egress) await meterEgress(egress, request.execId, outcome.egressBytes);
       return {
         status: outcome.status,
         exitCode: outcome.exitCode,
@@ -55,9 +81,42 @@ export function createContainerExecutor(link: ComputerLink, options: { pathPrefi
       };
     },
 
+    /**
+     * Connects before the run is recorded, so a computer that cannot start yet (its root
+     * image still building) refuses the request instead of failing a run. The session is
+     * kept, and `run` reuses it.
+     */
+    async ready(): Promise<ExecutorReadiness> {
+      if (options.pathPrefix !== null) return { ok: true };
+      try {
+        await link.computer();
+        return { ok: true };
+      } catch (error) {
+        if (error instanceof ComputerStarting) {
+          return { ok: false, retryAfterSeconds: error.retryAfterSeconds, message: error.message };
+        }
+        // Any other failure is the run's to report (exit 125), as when it happens later.
+        return { ok: true };
+      }
+    },
+
     async kill(execId: string): Promise<void> {
       const computer = await link.computer().catch(() => null);
       await computer?.kill(execId).catch(() => {});
     },
   };
+}
+
+/**
+ * Bills what computerd counted. A computerd that predates the field sends nothing, and a
+ * number that is not a whole count of bytes is not billed: both are logged, never thrown, so
+ * the run's own outcome stands. A failed recording is logged the same way, as the gateway does.
+ */
+async function meterEgress(egress: ContainerEgress, execId: string, bytes: unknown): Promise<void> {
+  if (bytes === 0) return;
+  if (typeof bytes !== "number" || !Number.isSafeInteger(bytes) || bytes < 0) {
+    console.error("egress metering skipped: computerd reported no byte count", execId, bytes);
+    return;
+  }
+  await egress.record(bytes).catch((error) => console.error("egress metering failed", execId, error));
 }

@@ -1,8 +1,8 @@
 /**
  * How egress is billed, whichever path the bytes took (the Worker-side gateway for shell and
  * javascript, computerd's proxy for container): one `egress_bytes` event in the tenant's
- * ledger, attributed to the workspace, the key and the executor, under an id that is never
- * reused, so recording an event twice counts it once.
+ * ledger, attributed to the workspace, the key and the executor, under an id that names one
+ * request or one run, so recording an event twice counts it once.
  */
 import type { ExecutorName } from "../contract.ts";
 
@@ -31,10 +31,21 @@ export function requestEgressId(): string {
   return `egr_${crypto.randomUUID().replaceAll("-", "")}`;
 }
 
+/** Where egress events go: the tenant object's `record` (a repeated id counts once). */
+export interface EgressLedger {
+  record(event: ReturnType<typeof egressEvent>): Promise<unknown>;
+}
+
 /**
- * A container run's id: the run's egress is one total, recorded once when it ends, so the
- * id is the run's own and a repeated recording of the same run counts once.
+ * How a container run's egress is billed: computerd's proxy counts the run's bytes and
+ * reports one total when the run ends, recorded as one event whose id is derived from the
+ * run's (`egr_<execId>`), so recording the same run again counts once.
  */
-export function runEgressId(execId: string): string {
-  return `egr_${execId}`;
+export function runEgressRecorder(
+  ledger: EgressLedger,
+  run: EgressAttribution & { execId: string },
+): (bytes: number) => Promise<void> {
+  return async (bytes) => {
+    await ledger.record(egressEvent(run, `egr_${run.execId}`, bytes));
+  };
 }

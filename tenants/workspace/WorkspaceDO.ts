@@ -16,8 +16,10 @@
 import { DurableObject } from "cloudflare:workers";
 import { allowListDigest, type EgressPolicy } from "../../container/wire/egress/allowList.ts";
 import { ComputerLink } from "../../executors/container/ComputerLink.ts";
+import type { ContainerEgress } from "../../executors/container/ContainerExecutor.ts";
 import { type ContainerEnv, containerHostFor } from "../../executors/container/host.ts";
 import type { Executor } from "../../executors/contract.ts";
+import { runEgressRecorder } from "../../executors/egress/usage.ts";
 import { createExecutor, type Outbound } from "../../executors/registry.ts";
 import { ExecRunner, type StartExec } from "./execs/ExecRunner.ts";
 import { ExecRecords, migrateExecs } from "./execs/records.ts";
@@ -120,7 +122,7 @@ export class WorkspaceDO extends DurableObject<Env> {
       ),
       isolateKey: start.tenantId,
       outbound: start.egress ? await this.outbound(start, start.egress) : null,
-      container: start.executor === "container" ? this.computerLink(start.pathPrefix) : null,
+      container: start.executor === "container" ? this.computerLink(start) : null,
     });
   }
 
@@ -130,7 +132,7 @@ export class WorkspaceDO extends DurableObject<Env> {
    * deployment has a container host. From then on every change to the tree, whoever makes
    * it, is announced to a connected computer so its mount follows.
    */
-  private computerLink(pathPrefix: string | null) {
+  private computerLink(start: StartExec) {
     if (this.link === undefined) {
       // The secret and supervisor address are deployment secrets or `npm start` vars, not in wrangler.toml.
       const found = containerHostFor(this.env as Env & ContainerEnv);
@@ -140,7 +142,20 @@ export class WorkspaceDO extends DurableObject<Env> {
       const link = this.link;
       if (link) this.vfs.onChange((revision) => link.changed(revision));
     }
-    return this.link ? { link: this.link, pathPrefix } : null;
+    return this.link ? { link: this.link, pathPrefix: start.pathPrefix, egress: this.containerEgress(start) } : null;
+  }
+
+  /**
+   * A container run's network, when it may have one: its allow list, which computerd's proxy
+   * enforces, and its billing: the bytes the proxy counted, as one `egress_bytes` event under
+   * the run's own id, attributed as the gateway attributes each request (executors/egress/usage.ts).
+   */
+  private containerEgress(start: StartExec): ContainerEgress | null {
+    if (!start.egress) return null;
+    return {
+      allow: start.egress.allow,
+      record: runEgressRecorder(this.env.TENANT.getByName(start.tenantId), start),
+    };
   }
 
   /**

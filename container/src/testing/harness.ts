@@ -169,6 +169,7 @@ export async function run(
       timeoutMs: 30_000,
       outputBytesMax: 1024 * 1024,
       egress: false,
+      allow: null,
       ...opts,
     },
     sink,
