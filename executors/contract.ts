@@ -10,6 +10,8 @@
  * through `kill` — the executor never decides alone that nobody is listening.
  */
 
+import type { ContainerResources } from "../container/wire/index.ts";
+
 /** What crosses the API as a structured value: JSON. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -35,6 +37,8 @@ export interface ExecRequest {
   outputBytesMax: number;
   /** Whether the run may reach the network. Off unless the request asked and the plan allows. */
   egress: boolean;
+  /** container: the computer's memory, process, CPU and tmp limits under the tenant's plan (the run's grant). Others ignore it. */
+  resources?: ContainerResources;
 }
 
 export type OutputStream = "stdout" | "stderr";

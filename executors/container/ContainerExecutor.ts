@@ -70,6 +70,7 @@ export function createContainerExecutor(link: ComputerLink, options: ContainerRu
           outputBytesMax: request.outputBytesMax,
           egress: egress !== null,
           allow: egress?.allow ?? null,
+          ...(request.resources ? { resources: request.resources } : {}),
         },
         new SinkTarget(sink),
       );

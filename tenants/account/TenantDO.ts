@@ -11,6 +11,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { and, eq, lt, sql } from "drizzle-orm";
+import type { ContainerResources } from "../../container/wire/index.ts";
 import { database } from "../db.ts";
 import { newId } from "../ids.ts";
 import { IDEMPOTENCY_TTL_MS } from "./idempotency.ts";
@@ -22,7 +23,7 @@ import { HOUR_MS, hourStart, type Period, periodAt } from "./ledger/periods.ts";
 import { migrateLedger } from "./ledger/schema.ts";
 import { type StorageEvent, StorageMeter } from "./ledger/storage.ts";
 import { METERS, type Meter } from "./meters.ts";
-import { type ExecutorName, PLANS, type Plan, publicPlan } from "./plans.ts";
+import { containerResources, type ExecutorName, PLANS, type Plan, publicPlan } from "./plans.ts";
 import { idempotency, invoices, rollupBatches, tenants, usageRollups } from "./schema.ts";
 
 export type Denial = {
@@ -51,7 +52,8 @@ export interface RunRequest {
   keyId: string | null;
 }
 
-export type RunGrant = { ok: true; timeoutMs: number } | Denial;
+/** A run may start: its timeout (cut to what a hard cap leaves) and, for container runs, its computer's limits. */
+export type RunGrant = { ok: true; timeoutMs: number; resources?: ContainerResources } | Denial;
 
 export interface RunEnd {
   execId: string;
@@ -197,7 +199,9 @@ export class TenantDO extends DurableObject<Env> {
         run.execId,
       )
       .toArray()[0];
-    if (existing) return { ok: true, timeoutMs: existing.reserved_ms || run.timeoutMs };
+    // Container runs carry the plan's computer limits, so a plan change applies from the next command.
+    const resources = run.executor === "container" ? { resources: containerResources(account.plan) } : {};
+    if (existing) return { ok: true, timeoutMs: existing.reserved_ms || run.timeoutMs, ...resources };
     sql.exec("DELETE FROM leases WHERE expires_ms <= ?", now);
     const plan = account.plan;
     if (run.egress && !plan.egress) {
@@ -243,7 +247,7 @@ export class TenantDO extends DurableObject<Env> {
       reserved,
       meter,
     );
-    return { ok: true, timeoutMs };
+    return { ok: true, timeoutMs, ...resources };
   }
 
   /** Records a finished run's time and frees its slot, in one transaction; a repeat changes nothing. */

@@ -5,6 +5,7 @@
  * Money is integer micro-dollars; a unit price is `priceMicros` per `per` units, so
  * fractions of a micro-dollar per unit stay exact (amounts round up once per line).
  */
+import type { ContainerResources } from "../../container/wire/index.ts";
 import type { Meter } from "./meters.ts";
 
 export type ExecutorName = "shell" | "javascript" | "container";
@@ -30,12 +31,15 @@ export interface Plan {
   storageBytesMax: number;
   /** Whether executors may be given network access. */
   egress: boolean;
+  /** Each workspace's computer (the container executor): memory, processes, CPU and tmp for its commands together. */
+  container: ContainerResources;
   /** Whether a spend cap may be set (only plans that can charge overage need one). */
   spendCap: boolean;
   /** Whether users may choose this plan through `PUT /v1/billing/plan`. */
   public: boolean;
 }
 
+const MIB = 1024 ** 2;
 const GIB = 1024 ** 3;
 const HOUR_MS = 3_600_000;
 /** A billing month in hours, as cloud storage prices count a GB-month. */
@@ -61,6 +65,16 @@ export const PLANS = {
     },
     storageBytesMax: GIB,
     egress: false,
+    container: {
+      // Enough for an npm install or a pandoc run; eight free computers fit in 4 GiB of host memory.
+      memoryBytesMax: 512 * MIB,
+      // A shell, a build tool and its workers; a fork bomb stops here within one poll.
+      pidsMax: 128,
+      // One core: a free workspace spinning every core it can still leaves the rest of a host to others.
+      cpuMillicores: 1_000,
+      // A package cache's worth of /tmp (and as much again for home); tmpfs pages count against memory too.
+      tmpBytesMax: 256 * MIB,
+    },
     spendCap: false,
     public: true,
   },
@@ -90,6 +104,16 @@ export const PLANS = {
     },
     storageBytesMax: 100 * GIB,
     egress: true,
+    container: {
+      // Room for a TypeScript build, a test suite or a small model in memory.
+      memoryBytesMax: 2 * GIB,
+      // Parallel builds (make -j, a test runner's workers, each with threads).
+      pidsMax: 512,
+      // One and a half cores: on a 2-core host a busy computer still leaves half a core to the others.
+      cpuMillicores: 1_500,
+      // Caches of several package managers at once.
+      tmpBytesMax: GIB,
+    },
     spendCap: true,
     public: true,
   },
@@ -120,12 +144,32 @@ export const PLANS = {
     },
     storageBytesMax: 1024 * GIB,
     egress: true,
+    container: {
+      // Large builds and data work; still a fraction of a host, so one computer cannot starve its neighbours.
+      memoryBytesMax: 4 * GIB,
+      // Wide parallel builds and servers with many workers.
+      pidsMax: 1_024,
+      // The most that still leaves a 2-core host some CPU for its other computers and the daemons.
+      cpuMillicores: 1_800,
+      // Data sets unpacked to scratch space; half the computer's memory, which tmpfs pages count against.
+      tmpBytesMax: 2 * GIB,
+    },
     spendCap: true,
     public: true,
   },
 } as const satisfies Record<string, Plan>;
 
 export type PublicPlanId = keyof typeof PLANS;
+
+/**
+ * A plan's computer limits. An account's stored plan is a snapshot (TenantDO), and a snapshot
+ * taken before plans had `container` lacks it: it gets the public plan's of the same id, or
+ * the free plan's.
+ */
+export function containerResources(plan: Plan): ContainerResources {
+  const stored = plan.container as ContainerResources | undefined;
+  return stored ?? (PLANS as Record<string, Plan>)[plan.id]?.container ?? PLANS.free.container;
+}
 
 export function publicPlan(id: string): Plan | null {
   const plan = (PLANS as Record<string, Plan>)[id];

@@ -141,6 +141,8 @@ export function registerExecCreate(app: App) {
       timeoutMs: grant.timeoutMs,
       outputBytesMax: body.outputBytesMax,
       egress,
+      // The computer's limits under the tenant's plan, for container runs.
+      ...(grant.resources ? { resources: grant.resources } : {}),
       tenantId: principal.tenantId,
       workspaceId,
       keyId: principal.keyId,

@@ -126,6 +126,7 @@ export class ExecRunner {
       // One byte past what is stored, so the record sees the overflow and writes its marker.
       outputBytesMax: Math.min(start.outputBytesMax, execLimits.outputBytesMax) + 1,
       egress: start.egress !== null,
+      ...(start.resources ? { resources: start.resources } : {}),
     };
     const done = this.drive(executor, request, sink, start);
     this.running.set(start.execId, { executor, done, name: start.executor });
