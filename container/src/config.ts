@@ -1,6 +1,6 @@
 /** computerd's configuration, read once from the COMPUTERD_* environment (container/wire). */
-import { join } from "node:path";
 import { COMPUTERD_ENV } from "../wire/index.ts";
+import { boxLimits } from "./limits.ts";
 
 export interface Config {
   workspace: string;
@@ -9,7 +9,10 @@ export interface Config {
   host: string;
   stateDir: string;
   mount: string;
-  home: string;
+  /** The box's read-only root image; null until one is configured (commands are then refused). */
+  rootfs: string | null;
+  /** The host uid the box runs as (boxLimits.hostUidDefault unless the supervisor assigns one). */
+  boxUid: number;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; error: string };
@@ -23,6 +26,10 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
   if (!stateDir) return { ok: false, error: `${COMPUTERD_ENV.stateDir} is required` };
   const port = Number(env[COMPUTERD_ENV.port] ?? "8080");
   if (!Number.isInteger(port) || port < 0 || port > 65535) return { ok: false, error: "bad port" };
+  const boxUid = Number(env[COMPUTERD_ENV.boxUid] ?? boxLimits.hostUidDefault);
+  if (!Number.isInteger(boxUid) || boxUid < 1000 || boxUid > 0xfffffffe) {
+    return { ok: false, error: `${COMPUTERD_ENV.boxUid} must be an unprivileged uid` };
+  }
   const mount = (env[COMPUTERD_ENV.mount] ?? "/workspace").replace(/\/+$/, "") || "/";
   return {
     ok: true,
@@ -33,7 +40,8 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
       host: env[COMPUTERD_ENV.host] ?? "127.0.0.1",
       stateDir,
       mount,
-      home: env[COMPUTERD_ENV.home] ?? join(stateDir, "home"),
+      rootfs: env.COMPUTERD_ROOTFS || null,
+      boxUid,
     },
   };
 }

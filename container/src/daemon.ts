@@ -2,14 +2,22 @@
  * The daemon's parts wired together: state, replica, FUSE mount, sync (pull, push,
  * hydration) and the command runner. main.ts adds the HTTP/WebSocket edge around it.
  */
+
+import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { WorkspaceSyncApi } from "../wire/index.ts";
+import type { ContainerExecRequest, ContainerResources, WorkspaceSyncApi } from "../wire/index.ts";
 import type { Config } from "./config.ts";
+import type { EgressRun } from "./egress/run.ts";
+import { startEgressRun } from "./egress/run.ts";
 import { ExecRunner } from "./exec/runner.ts";
 import { type Mounted, mountFuse } from "./fs/mount.ts";
 import { makeOps } from "./fs/ops.ts";
 import { Replica } from "./fs/replica.ts";
+import { boxResourcesDefault } from "./limits.ts";
+import { Box, hostTrustStore } from "./sandbox/box.ts";
+import { type CommandCgroup, type ComputerCgroups, openComputerCgroups } from "./sandbox/cgroup.ts";
+import { seccompProgram } from "./sandbox/seccomp.ts";
 import { Mutex, SessionHolder } from "./session/holder.ts";
 import { StateDb } from "./state.ts";
 import type { SyncContext } from "./sync/context.ts";
@@ -26,6 +34,10 @@ export class Daemon {
   readonly puller: Puller;
   readonly pusher: Pusher;
   readonly runner: ExecRunner;
+  private readonly box: Box | null;
+  private cgroups: Promise<ComputerCgroups | null> | null = null;
+  /** The limits the last command carried (the defaults until one carries its plan's). */
+  private resources: ContainerResources = boxResourcesDefault;
   private mounted: Mounted | null = null;
   private lastActivityMs = Date.now();
 
@@ -48,9 +60,22 @@ export class Daemon {
     this.hydrator = new Hydrator(ctx);
     this.puller = new Puller(ctx);
     this.pusher = new Pusher(ctx);
+    this.box = config.rootfs
+      ? new Box({
+          rootfs: config.rootfs,
+          mount: config.mount,
+          hostUid: config.boxUid,
+          daemonKey: config.stateDir,
+          tmpBytesMax: boxResourcesDefault.tmpBytesMax,
+          trustStore: hostTrustStore(),
+        })
+      : null;
     this.runner = new ExecRunner({
       mount: config.mount,
-      home: config.home,
+      box: this.box,
+      seccomp: seccompProgram(),
+      cgroupFor: (execId, request) => this.cgroupFor(execId, request),
+      egressFor: (execId, request) => this.egressFor(execId, request),
       flush: () => this.pusher.flush(),
       activity: () => this.activity(),
     });
@@ -59,11 +84,12 @@ export class Daemon {
 
   async start(): Promise<void> {
     await mkdir(this.config.stateDir, { recursive: true });
-    await mkdir(this.config.home, { recursive: true });
+    if (this.box) await this.box.prepare();
+    else this.ctx.log("no root image (COMPUTERD_ROOTFS): commands will be refused");
     await this.ctx.replica.prepare();
     // Modes on the mount arrive already masked by the caller's umask; masking again here would change them.
     process.umask(0);
-    this.mounted = await mountFuse(this.config.mount, makeOps(this.ctx, this.hydrator));
+    this.mounted = await mountFuse(this.config.mount, makeOps(this.ctx, this.hydrator, this.config.boxUid));
   }
 
   startSession(ws: WorkspaceSyncApi, owner: object): void {
@@ -72,6 +98,34 @@ export class Daemon {
 
   endSession(owner: object): void {
     this.ctx.session.clear(owner);
+  }
+
+  /**
+   * The command's share of the computer's cgroups, or null where this host gives computerd
+   * none (it then runs commands unlimited and said so once in its log). The computer's
+   * cgroups are made at the first command, with the limits that command carries; later
+   * commands carry their plan's, which apply from then on.
+   */
+  private async cgroupFor(execId: string, request: ContainerExecRequest): Promise<CommandCgroup | null> {
+    const resources = request.resources ?? this.resources;
+    const changed = JSON.stringify(resources) !== JSON.stringify(this.resources);
+    this.resources = resources;
+    if (!this.cgroups) {
+      // The state dir's digest keeps two daemons serving one name (tests, a restart racing
+      // its predecessor's cleanup) out of each other's cgroups.
+      const id = createHash("sha256").update(this.config.stateDir).digest("hex").slice(0, 8);
+      this.cgroups = openComputerCgroups(`${this.config.workspace}-${id}`, resources, { log: this.ctx.log });
+    } else if (changed) {
+      await (await this.cgroups)?.update(resources);
+    }
+    const cgroups = await this.cgroups;
+    return cgroups ? cgroups.forCommand(execId) : null;
+  }
+
+  /** A proxy for one run's egress, on a fresh socket in the box's staging directory. */
+  private egressFor(_execId: string, request: ContainerExecRequest): Promise<EgressRun> {
+    if (!this.box) throw new Error("no box");
+    return startEgressRun({ dir: this.box.egressDir, allow: request.allow ?? null, boxUid: this.config.boxUid });
   }
 
   activity(): void {
@@ -92,6 +146,8 @@ export class Daemon {
     this.runner.killAll();
     if (this.mounted) await this.mounted.unmount();
     this.mounted = null;
+    await this.box?.dispose();
+    await (await this.cgroups)?.remove();
     this.state.close();
   }
 }

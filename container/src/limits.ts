@@ -46,7 +46,77 @@ export const execEnvDefaults = {
 } as const;
 
 /**
- * Variables copied from the daemon's own environment when set: where the machine keeps its
- * TLS trust store (a TLS-inspecting egress proxy adds its CA there). They carry no secret.
+ * Node keeps its own CA list and reads the system's only when told: point it at the box's
+ * bundle, which is the host's (boxLimits.trustStore), so npm trusts what curl and git trust.
  */
-export const execEnvPassthrough = ["NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR"] as const;
+export const execEnvTrust = { NODE_EXTRA_CA_CERTS: "/etc/ssl/certs/ca-certificates.crt" } as const;
+
+/** The box commands run in (sandbox/box.ts), each value with the reason it is what it is. */
+export const boxLimits = {
+  /** The uid and gid a command has inside its box: an ordinary user, as on a developer's machine. */
+  uid: 1000,
+  /**
+   * The host uid a box runs as when the supervisor assigns none (one computer per Cloudflare
+   * Container). Far above any system or login user, so a process that escaped would own nothing.
+   */
+  hostUidDefault: 100_000,
+  /** Where the workspace appears inside the box, whatever computerd's own mount point is. */
+  workspace: "/workspace",
+  /** HOME inside the box; the image names it in /etc/passwd for uid 1000. */
+  home: "/home/user",
+  hostname: "cubicle",
+  /** The run's egress proxy socket inside the box; the bridge listens on 127.0.0.1:egressPort. */
+  egressSocket: "/run/cubicle/egress.sock",
+  /** Debian's CA bundle, in the image and on a Debian host; the box sees the host's (sandbox/box.ts says why). */
+  trustStore: "/etc/ssl/certs/ca-certificates.crt",
+  /** Root-owned, 0755 on the host: the box user reaches its /tmp, home and sockets through it. */
+  stagingRoot: "/run/cubicle-box",
+  /** PATH of the host-side launcher (bash, setpriv, bwrap). */
+  hostPath: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+  /** The box's /dev/shm: POSIX shared memory for semaphores and small queues, not a second /tmp. */
+  devShmBytesMax: 64 * 1024 * 1024,
+  /** The box's /run holds one socket; a tiny tmpfs is enough and is made read-only before the command starts. */
+  runBytesMax: 64 * 1024,
+} as const;
+
+/** A computer's cgroups (sandbox/cgroup.ts), each value with the reason it is what it is. */
+export const cgroupLimits = {
+  /** How often a running command's pids and OOM counters are read: a fork bomb is stopped within this, for two small reads. */
+  pollIntervalMs: 100,
+  /** How long kill() waits for the freezer to stop every process before it signals them anyway (a task blocked on FUSE may not freeze). */
+  freezeWaitMs: 500,
+  /** How long kill() and remove() wait for a cgroup to empty: SIGKILLed processes exit within milliseconds unless stuck in the kernel. */
+  emptyWaitMs: 3_000,
+  /** Pause between two looks at a cgroup that is freezing or emptying. */
+  retryMs: 10,
+  /** The CFS period, the kernel's default: a quota of `cpuMillicores × 100 µs` per period is that many thousandths of a core. */
+  cpuPeriodUs: 100_000,
+  /** cpu.shares for one full core, the kernel's default weight; computers under contention share CPU by their plans' cores. */
+  cpuSharesPerCore: 1_024,
+  /** Smallest memory limit accepted: below it not even a shell starts, so a smaller value is a bug upstream. */
+  memoryBytesMin: 4 * 1024 * 1024,
+  /** Smallest CPU share accepted: the kernel's smallest CFS quota is 1 ms per 100 ms period. */
+  cpuMillicoresMin: 10,
+  /**
+   * What a computer gets before its first request names its limits, or for a request from an
+   * object older than `resources`: the free plan's (tenants/account/plans.ts), the smallest.
+   */
+  resourcesDefault: {
+    memoryBytesMax: 512 * 1024 * 1024,
+    pidsMax: 128,
+    cpuMillicores: 1_000,
+    tmpBytesMax: 256 * 1024 * 1024,
+  },
+} as const;
+
+/**
+ * A computer's limits until a command carries its plan's (ContainerResources): the free
+ * plan's (tenants/account/plans.ts), the smallest any tenant gets, so an object too old to
+ * send limits never gets more than it should.
+ */
+export const boxResourcesDefault = {
+  memoryBytesMax: 512 * 1024 * 1024,
+  pidsMax: 128,
+  cpuMillicores: 1_000,
+  tmpBytesMax: 256 * 1024 * 1024,
+} as const;

@@ -27,6 +27,11 @@ export const supervisorLimits = {
   logTailLines: 20,
   /** Request line and headers only: the API has no bodies, so anything bigger is not ours. */
   requestHeaderBytesMax: 8 * 1024,
+  /**
+   * First host uid given to a computer's boxes (the next free one above it for each other
+   * computer): far from login and system users, and from computerd's own default (100000).
+   */
+  boxUidBase: 200_000,
   /** Length of `<tenantId>:<workspaceId>`; ids are ~30 characters, so this is generous. */
   nameCharsMax: 160,
 } as const;

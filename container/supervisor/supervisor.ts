@@ -15,6 +15,7 @@ import { COMPUTERD_ENV } from "../wire/index.ts";
 import { type Daemon, type DaemonExit, startDaemon } from "./daemon.ts";
 import { SupervisorError } from "./errors.ts";
 import { type HealthReading, idleForMs, readHealth } from "./health.ts";
+import type { ImageStatus, RootImage } from "./image.ts";
 import { supervisorLimits } from "./limits.ts";
 import { isComputerName, stateDirFor } from "./names.ts";
 
@@ -29,6 +30,11 @@ export interface SupervisorOptions extends Partial<Record<Tunable, number>> {
   stateRoot: string;
   /** COMPUTERD_MOUNT. Default /workspace. */
   mount?: string;
+  /**
+   * The box's root image (image.ts), handed to every daemon as COMPUTERD_ROOTFS; no computer
+   * starts before it is ready. Absent only for stand-in daemons that run no command.
+   */
+  image?: RootImage;
   log?: (line: string) => void;
 }
 
@@ -54,6 +60,8 @@ interface Computer {
   restarts: number;
   restartTimesMs: number[];
   lastEnsuredMs: number;
+  /** The host uid its boxes run as: unique among this supervisor's computers (boxUidFree). */
+  boxUid: number;
 }
 
 export class Supervisor {
@@ -69,7 +77,7 @@ export class Supervisor {
   private readonly options: SupervisorOptions;
 
   constructor(options: SupervisorOptions) {
-    const { command, secret, stateRoot, mount, log, ...overrides } = options;
+    const { command, secret, stateRoot, mount, log, image, ...overrides } = options;
     this.options = options;
     this.limits = { ...supervisorLimits, ...overrides };
     this.mount = mount ?? "/workspace";
@@ -94,6 +102,8 @@ export class Supervisor {
         computer.lastEnsuredMs = Date.now();
         return this.info(computer, await this.running(computer));
       } else {
+        // Before a slot is taken: while the image builds, the answer is "later", not a failed start.
+        this.options.image?.require();
         await this.admit(name);
       }
     }
@@ -115,6 +125,11 @@ export class Supervisor {
   async purge(name: string): Promise<void> {
     await this.stop(name);
     await rm(stateDirFor(this.options.stateRoot, name), { recursive: true, force: true });
+  }
+
+  /** Where the box image stands, or null when this supervisor has none. */
+  imageStatus(): ImageStatus | null {
+    return this.options.image?.status() ?? null;
   }
 
   list(): ComputerInfo[] {
@@ -161,10 +176,23 @@ export class Supervisor {
         restarts: 0,
         restartTimesMs: [],
         lastEnsuredMs: Date.now(),
+        boxUid: this.boxUidFree(),
       });
     });
     this.admitting = turn.catch(() => {});
     return turn;
+  }
+
+  /**
+   * The lowest box uid no computer holds. Commands of two workspaces then never share a host
+   * uid, and with it the kernel's per-user counts (inotify instances, user namespaces,
+   * RLIMIT_NPROC) that one tenant could otherwise exhaust for another.
+   */
+  private boxUidFree(): number {
+    const taken = new Set([...this.computers.values()].map((c) => c.boxUid));
+    let uid = supervisorLimits.boxUidBase;
+    while (taken.has(uid)) uid++;
+    return uid;
   }
 
   private async evictOne(): Promise<void> {
@@ -234,6 +262,8 @@ export class Supervisor {
       [COMPUTERD_ENV.host]: "127.0.0.1",
       [COMPUTERD_ENV.stateDir]: computer.stateDir,
       [COMPUTERD_ENV.mount]: this.mount,
+      ...(this.options.image ? { [COMPUTERD_ENV.rootfs]: this.options.image.require() } : {}),
+      [COMPUTERD_ENV.boxUid]: String(computer.boxUid),
     };
   }
 

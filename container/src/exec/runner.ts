@@ -1,19 +1,27 @@
 /**
- * Runs commands: `/bin/sh -c command` in its own process group, output forwarded to the
- * object's sink with back-pressure, a timeout that escalates from SIGTERM to SIGKILL, and
- * `kill` on request. When the process has ended, every change it made is pushed before the
- * outcome is returned, so the caller sees them on the object.
+ * Runs commands: each in its own box (../sandbox/box.ts) and its own process group, output
+ * forwarded to the object's sink with back-pressure, a timeout that escalates from SIGTERM
+ * to SIGKILL, and `kill` on request. When the process has ended, every change it made is
+ * pushed before the outcome is returned, so the caller sees them on the object.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { constants as osConstants } from "node:os";
 import type { ContainerExecOutcome, ContainerExecRequest, OutputSinkApi } from "../../wire/index.ts";
-import { daemonLimits } from "../limits.ts";
+import type { EgressRun } from "../egress/run.ts";
+import { boxLimits, daemonLimits } from "../limits.ts";
+import type { Box } from "../sandbox/box.ts";
+import type { CommandCgroup, LimitHit } from "../sandbox/cgroup.ts";
 import { commandEnv } from "./env.ts";
 import { forwardOutput } from "./output.ts";
 
 export interface RunnerOptions {
   mount: string;
-  home: string;
+  /** Null when this daemon has no root image: commands are refused with a clear error. */
+  box: Box | null;
+  /** The compiled seccomp program, handed to bwrap on fd 3. */
+  seccomp: Uint8Array;
+  cgroupFor: (execId: string, request: ContainerExecRequest) => Promise<CommandCgroup | null>;
+  egressFor: (execId: string, request: ContainerExecRequest) => Promise<EgressRun>;
   /** Pushes every dirty path; resolves with the object's revision. */
   flush: () => Promise<number>;
   /** Called whenever a command starts, ends or produces output (for idleMs). */
@@ -58,7 +66,7 @@ export class ExecRunner {
 
   /** SIGKILLs every running command's process group (daemon shutdown). */
   killAll(): void {
-    for (const r of this.running.values()) signalGroup(r.pgid, "SIGKILL");
+    for (const r of this.running.values()) r.cancel();
   }
 
   async run(request: ContainerExecRequest, sink: OutputSinkApi): Promise<ContainerExecOutcome> {
@@ -68,102 +76,136 @@ export class ExecRunner {
       exitCode,
       revision: await this.opts.flush(),
       durationMs: Date.now() - startedMs,
+      egressBytes: 0,
       error,
     });
+    const box = this.opts.box;
+    if (!box) return failed("this computer has no root image to run commands in", 126);
     if (!isUnder(request.cwd, this.opts.mount)) return failed(`cwd must be under ${this.opts.mount}`, 126);
     if (this.running.has(request.execId)) return failed(`exec ${request.execId} is already running`, 126);
     if (this.running.size >= daemonLimits.runningExecsMax) return failed("too many commands running", 126);
     if (request.stdin.byteLength > daemonLimits.stdinBytesMax) return failed("stdin too large", 126);
+    if (hasNul(request)) return failed("the command, cwd and environment may not contain NUL bytes", 126);
     if (this.killedEarly.delete(request.execId)) {
-      return { status: "cancelled", exitCode: 137, revision: await this.opts.flush(), durationMs: 0 };
+      return { status: "cancelled", exitCode: 137, revision: await this.opts.flush(), durationMs: 0, egressBytes: 0 };
     }
 
-    // The child changes into cwd itself: spawn's own chdir happens while this process waits
-    // for the exec to succeed, and a chdir into the mount needs this process to answer FUSE.
-    // The daemon runs with umask 0 (see daemon.ts); commands get the usual 022.
-    const [file, ...args] = commandLine(request);
+    const cwd = boxLimits.workspace + request.cwd.slice(this.opts.mount.length);
+    if (request.resources) await box.resize(request.resources.tmpBytesMax);
+    const cgroup = await this.opts.cgroupFor(request.execId, request);
+    const egress = request.egress ? await this.opts.egressFor(request.execId, request) : null;
+    const launch = box.launch({
+      cwd,
+      command: request.command,
+      env: { ...commandEnv(cwd, request.env), ...egress?.env },
+      egressSocket: egress?.socketPath ?? null,
+      egressBridge: egress?.bridge ?? null,
+      cgroupProcs: cgroup?.procsFiles ?? [],
+    });
+    const [file, ...args] = launch.argv;
     const child = spawn(file as string, args, {
       cwd: "/",
-      env: commandEnv(this.opts.home, request.cwd, request.env),
+      env: launch.env,
       detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe", "pipe", "pipe"],
     });
     const spawned = await new Promise<Error | null>((resolve) => {
       child.once("spawn", () => resolve(null));
       child.once("error", (err) => resolve(err));
     });
-    if (spawned || child.pid === undefined) return failed(`spawn failed: ${spawned?.message ?? "no pid"}`, 127);
+    if (spawned || child.pid === undefined) {
+      await egress?.close();
+      await cgroup?.remove();
+      return failed(`spawn failed: ${spawned?.message ?? "no pid"}`, 127);
+    }
+    feed(child.stdio[3], this.opts.seccomp);
+    feed(child.stdio[4], launch.bwrapArgs);
     const pgid = child.pid;
 
-    let reason: "timeout" | "cancel" | null = null;
+    let reason: "timeout" | "cancel" | "pids_limit" | null = null;
     let killTimer: NodeJS.Timeout | null = null;
+    const killNow = () => {
+      signalGroup(pgid, "SIGKILL");
+      void cgroup?.kill();
+    };
     const cancel = () => {
       reason ??= "cancel";
-      signalGroup(pgid, "SIGKILL");
+      killNow();
     };
     this.running.set(request.execId, { pgid, cancel });
     if (this.killedEarly.delete(request.execId)) cancel();
+    const unwatch = cgroup?.watchPids(() => {
+      reason ??= "pids_limit";
+      killNow();
+    });
     this.opts.activity();
     const timeout = setTimeout(() => {
       reason ??= "timeout";
       signalGroup(pgid, "SIGTERM");
-      killTimer = setTimeout(() => signalGroup(pgid, "SIGKILL"), daemonLimits.killGraceMs);
+      killTimer = setTimeout(killNow, daemonLimits.killGraceMs);
     }, request.timeoutMs);
 
     child.stdin.on("error", () => {
       // A command that exits without reading its stdin closes the pipe under us; that is fine.
     });
     child.stdin.end(Buffer.from(request.stdin));
-    const output = forwardOutput(child, sink, request.outputBytesMax, this.opts.activity);
+    const output = forwardOutput(
+      child as unknown as ChildProcessWithoutNullStreams,
+      sink,
+      request.outputBytesMax,
+      this.opts.activity,
+    );
 
     const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       child.once("exit", (code, signal) => resolve({ code, signal })),
     );
     clearTimeout(timeout);
+    unwatch?.();
+    // The box's pid 1 took everything in its namespace down with it; anything that left the
+    // namespace cannot exist, but a process the cgroup still lists is ended all the same.
+    await cgroup?.kill();
     await output.done(daemonLimits.stdioDrainAfterExitMs);
     if (killTimer) clearTimeout(killTimer);
     this.running.delete(request.execId);
     this.opts.activity();
+    const egressBytes = (await egress?.close()) ?? 0;
+    const hit = reason === "pids_limit" ? "pids_limit" : await cgroup?.limitHit();
+    await cgroup?.remove();
 
     const revision = await this.opts.flush();
     const durationMs = Date.now() - startedMs;
-    if (reason === "timeout")
-      return { status: "timed_out", exitCode: 124, signal: exit.signal ?? undefined, revision, durationMs };
-    if (reason === "cancel") return { status: "cancelled", exitCode: 137, signal: "SIGKILL", revision, durationMs };
-    if (exit.signal) {
-      const n = osConstants.signals[exit.signal] ?? 0;
-      return { status: "failed", exitCode: 128 + n, signal: exit.signal, revision, durationMs };
-    }
-    const exitCode = exit.code ?? 1;
-    return { status: exitCode === 0 ? "completed" : "failed", exitCode, revision, durationMs };
+    const base = { revision, durationMs, egressBytes };
+    if (reason === "timeout") return { status: "timed_out", exitCode: 124, signal: exit.signal ?? undefined, ...base };
+    if (reason === "cancel") return { status: "cancelled", exitCode: 137, signal: "SIGKILL", ...base };
+    if (hit)
+      return { status: "failed", exitCode: 137, signal: "SIGKILL", reason: hit, ...base, error: limitMessage[hit] };
+    // bwrap reports a command killed by signal n as exit 128 + n, as a shell does.
+    const exitCode = exit.code ?? 128 + signalNumber(exit.signal);
+    return { status: exitCode === 0 ? "completed" : "failed", exitCode, ...base };
   }
 }
 
-/**
- * The argv that runs a request. A command without egress runs in a network namespace of its
- * own (`unshare --net`: no interface but loopback, which it brings up so local servers in
- * tests still work), so it cannot reach anything beyond the box — the same promise the
- * shell and javascript executors keep with `globalOutbound: null`. `unshare` execs in place,
- * so the pid (and the process group killed on timeout) stays the command's.
- */
-function commandLine(request: ContainerExecRequest): string[] {
-  const script = `${CLOSE_INHERITED_FDS} umask 022; cd -- "$1" || exit 126; exec /bin/sh -c "$2"`;
-  const shell = ["/bin/bash", "-c", script, "sh", request.cwd, request.command];
-  if (request.egress) return shell;
-  const offline = `ip link set lo up 2>/dev/null; ${script}`;
-  return ["unshare", "--net", "--", "/bin/bash", "-c", offline, "sh", request.cwd, request.command];
+const limitMessage: Record<LimitHit, string> = {
+  memory_limit: "the command was killed: it reached its computer's memory limit",
+  pids_limit: "the command was killed: it reached its computer's process limit",
+};
+
+function signalNumber(signal: NodeJS.Signals | null): number {
+  return signal ? (osConstants.signals[signal] ?? 0) : 0;
 }
 
-/**
- * Closes every descriptor above stderr before the command starts. libfuse opens /dev/fuse
- * without close-on-exec, so a command inherited the FUSE device: when the daemon died, a
- * command blocked on the mount held the device itself, the kernel kept waiting for an
- * answer only a holder could give, and the command sat in uninterruptible sleep forever —
- * and with it the pid namespace, so the supervisor never saw the daemon exit. Node cannot
- * set FD_CLOEXEC on a descriptor it did not open, hence bash (dash only redirects 0–9).
- */
-const CLOSE_INHERITED_FDS =
-  'for fd in /proc/self/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-" 2>/dev/null; done;';
+/** Writes a launch input (bwrap reads it to EOF) into one of the child's extra pipes. */
+function feed(pipe: unknown, bytes: Uint8Array): void {
+  const stream = pipe as NodeJS.WritableStream;
+  stream.on("error", () => {});
+  stream.end(bytes);
+}
+
+/** bwrap takes its arguments NUL-separated, so a NUL inside one would split it. */
+function hasNul(request: ContainerExecRequest): boolean {
+  const texts = [request.command, request.cwd, ...Object.entries(request.env).flat()];
+  return texts.some((t) => t.includes("\0"));
+}
 
 function isUnder(path: string, mount: string): boolean {
   if (!path.startsWith("/") || path.split("/").includes("..")) return false;

@@ -42,7 +42,13 @@ function answerCount(cb: Cb, fn: () => number): void {
   cb(n);
 }
 
-export function makeOps(ctx: SyncContext, hydrator: Hydrator): Record<string, Cb> {
+/**
+ * `owner` is the host uid of the box commands run in (sandbox/box.ts). The replica's files
+ * belong to root, who writes them; the mount shows root's files as the box user's and
+ * stores the box user's as root's, so a command owns its workspace (git checks that) and
+ * the replica never holds an unprivileged uid.
+ */
+export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number): Record<string, Cb> {
   const { replica, dirty, state } = ctx;
   const local = (p: string) => replica.local(p);
 
@@ -100,8 +106,8 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator): Record<string, Cb
 
     // Metadata ops answer with direct syscalls on the replica: a thread-pool hop costs more
     // than the lstat itself, and `find` or `git status` issue tens of thousands of them.
-    getattr: (path: string, cb: Cb) => getattr(local(path), cb),
-    fgetattr: (path: string, _fd: number, cb: Cb) => getattr(local(path), cb),
+    getattr: (path: string, cb: Cb) => getattr(local(path), owner, cb),
+    fgetattr: (path: string, _fd: number, cb: Cb) => getattr(local(path), owner, cb),
     access: (path: string, mode: number, cb: Cb) => answer(cb, () => fs.accessSync(local(path), mode)),
     // The high-level FUSE API does not add the dot entries itself; `ls -a` expects them.
     readdir: (path: string, cb: Cb) => answer(cb, () => [".", "..", ...fs.readdirSync(local(path))]),
@@ -179,7 +185,8 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator): Record<string, Cb
       }),
 
     // Ownership is local to the container (tar and cp -a as root set it); the object has none.
-    chown: (path: string, uid: number, gid: number, cb: Cb) => answer(cb, () => fs.lchownSync(local(path), uid, gid)),
+    chown: (path: string, uid: number, gid: number, cb: Cb) =>
+      answer(cb, () => fs.lchownSync(local(path), uid === owner ? 0 : uid, gid === owner ? 0 : gid)),
 
     // fuse-native 2.2.6 hands the access time for both times (a bug in its C glue), so a
     // preserved mtime (cp -p, tar) becomes the access time. Times are local only anyway:
@@ -255,7 +262,7 @@ const noThrow = { throwIfNoEntry: false } as const;
  * without building an exception, and the answer carries times as numbers: fuse-native
  * converts Dates back to numbers, and Node's Stats builds its Dates lazily.
  */
-function getattr(file: string, cb: Cb): void {
+function getattr(file: string, owner: number, cb: Cb): void {
   let st: fs.Stats | undefined;
   try {
     st = fs.lstatSync(file, noThrow);
@@ -269,8 +276,8 @@ function getattr(file: string, cb: Cb): void {
   }
   cb(0, {
     mode: st.mode,
-    uid: st.uid,
-    gid: st.gid,
+    uid: st.uid === 0 ? owner : st.uid,
+    gid: st.gid === 0 ? owner : st.gid,
     size: st.size,
     dev: st.dev,
     nlink: st.nlink,

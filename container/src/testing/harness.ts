@@ -68,6 +68,8 @@ export async function startDaemon(
       COMPUTERD_PORT: "0",
       COMPUTERD_STATE_DIR: dirs.stateDir,
       COMPUTERD_MOUNT: dirs.mount,
+      // The box's root image, which the tests' global setup builds (container/image).
+      ...(process.env.COMPUTERD_ROOTFS ? { COMPUTERD_ROOTFS: process.env.COMPUTERD_ROOTFS } : {}),
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,0 +1,214 @@
+/**
+ * The box every command runs in: bubblewrap, started as an unprivileged host uid, with a
+ * read-only root image, the workspace at /workspace, a private size-capped /tmp and home,
+ * and nothing else of the host (docs/container-sandbox.md says why each piece is there).
+ *
+ * computerd prepares a staging directory once (`prepare`): the box's /tmp and home are
+ * tmpfs mounts of their own, so their size is capped and they last as long as the daemon
+ * (a `pip install --user` or `git config --global` carries over to the next command) but
+ * never reach its state directory. They sit under a root-owned 0755 directory so the box
+ * user can reach them whatever the permissions of the daemon's own directories are; the
+ * same holds for the egress sockets.
+ *
+ * The launch chain is `bash (host side: closes inherited descriptors, joins the command's
+ * cgroups) → setpriv (drops to the box's host uid, no capabilities, no_new_privs) → bwrap
+ * (new user, pid, net, ipc, uts and cgroup namespaces, the mounts below, seccomp) → bwrap's
+ * pid 1 (reaps orphans) → bash (cd, umask) → /bin/sh -c command`.
+ */
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { chmod, chown, mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { boxLimits } from "../limits.ts";
+
+const run = promisify(execFile);
+
+export interface BoxOptions {
+  /** The read-only root image (container/image; COMPUTERD_ROOTFS). */
+  rootfs: string;
+  /** Where computerd mounts the workspace in its own namespace. */
+  mount: string;
+  /** The host uid (and gid) the box's processes run as; never 0. */
+  hostUid: number;
+  /** Names this daemon's staging directory (its state dir: unique per daemon on a host). */
+  daemonKey: string;
+  /** Size of the box's /tmp and of its home, each. */
+  tmpBytesMax: number;
+  /**
+   * The host's CA bundle, shown read-only in place of the image's: a machine whose network
+   * inspects TLS adds its CA there, and the box's traffic leaves through that network. It
+   * holds only public certificates.
+   */
+  trustStore: string | null;
+}
+
+/** What one command needs from the runner to build its box. */
+export interface BoxCommand {
+  /** Working directory inside the box (`/workspace/...`). */
+  cwd: string;
+  command: string;
+  env: Record<string, string>;
+  /** Path of this run's egress proxy socket on the host, or null for no network at all. */
+  egressSocket: string | null;
+  /** Started in the box before the command when egress is on (the TCP-to-socket bridge). */
+  egressBridge: string[] | null;
+  /** cgroup.procs files the launcher joins before it drops privileges. */
+  cgroupProcs: string[];
+}
+
+export class Box {
+  readonly staging: string;
+  private readonly opts: BoxOptions;
+  private sizeBytes: number;
+
+  constructor(opts: BoxOptions) {
+    this.opts = opts;
+    const id = createHash("sha256").update(opts.daemonKey).digest("hex").slice(0, 16);
+    this.staging = join(boxLimits.stagingRoot, id);
+    this.sizeBytes = opts.tmpBytesMax;
+  }
+
+  get tmp(): string {
+    return join(this.staging, "tmp");
+  }
+  get home(): string {
+    return join(this.staging, "home");
+  }
+  get egressDir(): string {
+    return join(this.staging, "egress");
+  }
+
+  /** Mounts the box's /tmp and home (after clearing what a killed daemon left) and makes the egress directory. */
+  async prepare(): Promise<void> {
+    if (this.opts.hostUid === 0) throw new Error("the box must not run as host root");
+    await this.dispose();
+    await mkdir(boxLimits.stagingRoot, { recursive: true, mode: 0o755 });
+    await chmod(boxLimits.stagingRoot, 0o755);
+    await mkdir(this.staging, { recursive: true, mode: 0o755 });
+    for (const dir of [this.tmp, this.home, this.egressDir]) await mkdir(dir, { mode: 0o755 });
+    const uid = this.opts.hostUid;
+    await mountTmpfs(this.tmp, this.sizeBytes, "mode=1777");
+    await mountTmpfs(this.home, this.sizeBytes, `mode=0700,uid=${uid},gid=${uid}`);
+    await chown(this.home, uid, uid);
+  }
+
+  /** A plan with another size for /tmp and home applies from the next command on. */
+  async resize(tmpBytesMax: number): Promise<void> {
+    if (tmpBytesMax === this.sizeBytes) return;
+    for (const dir of [this.tmp, this.home]) {
+      await run("mount", ["-o", `remount,size=${tmpBytesMax}`, dir]);
+    }
+    this.sizeBytes = tmpBytesMax;
+  }
+
+  /** Unmounts and removes the staging directory; safe to call when nothing is there. */
+  async dispose(): Promise<void> {
+    for (const dir of [this.tmp, this.home]) {
+      await run("umount", ["--lazy", dir]).catch(() => {});
+    }
+    await rm(this.staging, { recursive: true, force: true });
+  }
+
+  /**
+   * How to start one command: spawn `argv` detached (its own process group) with `env`, the
+   * seccomp program on fd 3 and `bwrapArgs` on fd 4. bwrap reads its arguments from the
+   * descriptor, so the box's pid 1 shows `bwrap --args 4 -- <the command>` and no host path or variable.
+   */
+  launch(cmd: BoxCommand): { argv: string[]; env: Record<string, string>; bwrapArgs: Uint8Array } {
+    const uid = String(this.opts.hostUid);
+    // Writable: /workspace, /tmp, home and /dev/shm (POSIX shared memory, which Python's
+    // multiprocessing needs), each capped. Everything else is the read-only image, the box's
+    // own /proc (bwrap keeps /proc/sys and friends read-only) and a read-only /dev and /run.
+    const mounts = [
+      ["--ro-bind", this.opts.rootfs, "/"],
+      ["--proc", "/proc"],
+      ["--dev", "/dev"],
+      ["--size", String(boxLimits.devShmBytesMax), "--tmpfs", "/dev/shm"],
+      ["--remount-ro", "/dev"],
+      ["--bind", this.opts.mount, boxLimits.workspace],
+      ["--bind", this.tmp, "/tmp"],
+      ["--bind", this.home, boxLimits.home],
+      // The image's /run is read-only and the egress socket needs a place to appear in.
+      ["--size", String(boxLimits.runBytesMax), "--perms", "0755", "--tmpfs", "/run", "--dir", "/run/cubicle"],
+      cmd.egressSocket ? ["--bind", cmd.egressSocket, boxLimits.egressSocket] : [],
+      ["--remount-ro", "/run"],
+      this.opts.trustStore ? ["--ro-bind", this.opts.trustStore, boxLimits.trustStore] : [],
+    ].flat();
+    const env = Object.entries(cmd.env).flatMap(([k, v]) => ["--setenv", k, v]);
+    const bridge = cmd.egressBridge ? `${cmd.egressBridge.map(shellQuote).join(" ")} >/dev/null 2>&1 & ` : "";
+    const inner = `${closeInheritedFds(2)} ${bridge}umask 022; cd -- "$1" || exit 126; exec /bin/sh -c "$2"`;
+    const bwrapArgs = [
+      "--unshare-all",
+      "--unshare-user",
+      "--uid",
+      String(boxLimits.uid),
+      "--gid",
+      String(boxLimits.uid),
+      "--disable-userns",
+      "--hostname",
+      boxLimits.hostname,
+      "--die-with-parent",
+      "--clearenv",
+      ...env,
+      ...mounts,
+      "--seccomp",
+      "3",
+    ];
+    // The host side joins the cgroups as root, before setpriv gives root up. Descriptors 3
+    // and 4 are bwrap's (the seccomp program and the arguments); it reads and closes both.
+    const launcher = `${closeInheritedFds(4)} for f in $CUBICLE_CGROUP_PROCS; do echo $$ > "$f" || exit 125; done; exec "$@"`;
+    const argv = [
+      "/bin/bash",
+      "-c",
+      launcher,
+      "launch",
+      "setpriv",
+      `--reuid=${uid}`,
+      `--regid=${uid}`,
+      "--clear-groups",
+      "--inh-caps=-all",
+      "--bounding-set=-all",
+      "--no-new-privs",
+      "--",
+      "bwrap",
+      "--args",
+      "4",
+      "--",
+      "/bin/bash",
+      "-c",
+      inner,
+      "sh",
+      cmd.cwd,
+      cmd.command,
+    ];
+    return {
+      argv,
+      env: { PATH: boxLimits.hostPath, CUBICLE_CGROUP_PROCS: cmd.cgroupProcs.join(" ") },
+      bwrapArgs: new TextEncoder().encode(bwrapArgs.map((a) => `${a}\0`).join("")),
+    };
+  }
+}
+
+/** The host's CA bundle, if it has one where Debian keeps it. */
+export function hostTrustStore(): string | null {
+  return existsSync(boxLimits.trustStore) ? boxLimits.trustStore : null;
+}
+
+async function mountTmpfs(dir: string, sizeBytes: number, options: string): Promise<void> {
+  await run("mount", ["-t", "tmpfs", "-o", `size=${sizeBytes},nosuid,nodev,${options}`, "cubicle-box", dir]);
+}
+
+/**
+ * Closes every descriptor above `keep`. libfuse opens /dev/fuse without close-on-exec, and a
+ * command that inherited it kept a dead daemon's mount waiting forever; Node cannot set
+ * FD_CLOEXEC on a descriptor it did not open, hence bash (dash only redirects 0–9).
+ */
+function closeInheritedFds(keep: number): string {
+  return `for fd in /proc/self/fd/*; do n=\${fd##*/}; [ "$n" -gt ${keep} ] && eval "exec $n>&-" 2>/dev/null; done;`;
+}
+
+function shellQuote(arg: string): string {
+  return `'${arg.replaceAll("'", "'\\''")}'`;
+}
