@@ -9,6 +9,8 @@ export type SupervisorErrorCode =
   | "method_not_allowed"
   | "capacity"
   | "shutting_down"
+  | "image_building"
+  | "image_failed"
   | "start_failed"
   | "stop_failed"
   | "internal";
@@ -20,6 +22,8 @@ export const STATUS: Record<SupervisorErrorCode, number> = {
   method_not_allowed: 405,
   capacity: 503,
   shutting_down: 503,
+  image_building: 503,
+  image_failed: 503,
   start_failed: 502,
   stop_failed: 500,
   internal: 500,
@@ -27,9 +31,12 @@ export const STATUS: Record<SupervisorErrorCode, number> = {
 
 export class SupervisorError extends Error {
   readonly code: SupervisorErrorCode;
+  /** Sent as Retry-After: when asking again makes sense (the box image is still building). */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: SupervisorErrorCode, detail: string) {
+  constructor(code: SupervisorErrorCode, detail: string, options: { retryAfterSeconds?: number } = {}) {
     super(detail);
     this.code = code;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }

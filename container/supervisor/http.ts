@@ -3,11 +3,13 @@
  * only, and every route but `GET /healthz` needs `Authorization: Bearer <COMPUTERD_SECRET>`:
  * other local users can reach a loopback port, and starting a daemon runs code as root.
  *
- *   POST   /computers/{name}   ensure it runs → 200 ComputerInfo (after its ready line)
+ *   POST   /computers/{name}   ensure it runs → 200 ComputerInfo (after its ready line); 503 image_building
+ *                              (Retry-After) while the box image builds, image_failed (Retry-After) once
+ *                              after a failed build, which starts it again
  *   DELETE /computers/{name}   stop it → 204 once its processes and mount are gone (also when it was not running);
  *                              with ?forget=true also delete its replica (the workspace was deleted)
  *   GET    /computers          → 200 { computers: ComputerInfo[] }
- *   GET    /healthz            → 200 { ok: true, computers: n }
+ *   GET    /healthz            → 200 { ok: true, computers: n, image?: ImageStatus }
  *
  * Errors are problem+json `{ type, title, status, code, detail }` (errors.ts lists the codes).
  */
@@ -36,7 +38,8 @@ async function handle(
 ): Promise<{ status: number; body?: unknown }> {
   const path = new URL(request.url ?? "/", "http://supervisor").pathname;
   if (path === "/healthz" && request.method === "GET") {
-    return { status: 200, body: { ok: true, computers: supervisor.list().length } };
+    const image = supervisor.imageStatus();
+    return { status: 200, body: { ok: true, computers: supervisor.list().length, ...(image ? { image } : {}) } };
   }
   // Digests of equal length make the comparison constant-time whatever the header holds.
   if (!timingSafeEqual(digest(request.headers.authorization ?? ""), expected)) {
@@ -70,9 +73,15 @@ function digest(text: string): Buffer {
   return createHash("sha256").update(text).digest();
 }
 
-function send(response: ServerResponse, status: number, body?: unknown, type = "application/json") {
+function send(
+  response: ServerResponse,
+  status: number,
+  body?: unknown,
+  type = "application/json",
+  headers: Record<string, string> = {},
+) {
   if (body === undefined) return response.writeHead(status).end();
-  response.writeHead(status, { "content-type": type }).end(JSON.stringify(body));
+  response.writeHead(status, { ...headers, "content-type": type }).end(JSON.stringify(body));
 }
 
 function sendError(response: ServerResponse, error: unknown) {
@@ -81,5 +90,6 @@ function sendError(response: ServerResponse, error: unknown) {
   const status = STATUS[known.code];
   const title = known.code.replaceAll("_", " ");
   const body = { type: "about:blank", title, status, code: known.code, detail: known.message };
-  send(response, status, body, "application/problem+json");
+  const retry = known.retryAfterSeconds;
+  send(response, status, body, "application/problem+json", retry === undefined ? {} : { "retry-after": String(retry) });
 }

@@ -269,6 +269,13 @@ export const COMPUTERD_ENV = {
   host: "COMPUTERD_HOST",
   /** The replica and its state database; survives daemon restarts. */
   stateDir: "COMPUTERD_STATE_DIR",
+  /**
+   * The box's read-only root image: a directory holding a whole Debian tree with Node 24, the
+   * `/` every command sees (docs/container-image.md). The Dockerfile bakes it in at
+   * /opt/cubicle/rootfs; locally the supervisor passes the image container/image/build.ts
+   * made, and starts no daemon before that image is ready.
+   */
+  rootfs: "COMPUTERD_ROOTFS",
   /** Where the workspace is mounted. Default /workspace. */
   mount: "COMPUTERD_MOUNT",
   /** HOME for commands (npm's cache, git config): outside the mount so it never syncs. Default <stateDir>/home. */

@@ -22,6 +22,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createSupervisorServer } from "../http.ts";
+import { readyImage } from "../image.ts";
 import { stateDirFor } from "../names.ts";
 import type { ComputerInfo, SupervisorOptions } from "../supervisor.ts";
 import { Supervisor } from "../supervisor.ts";
@@ -64,11 +65,14 @@ export async function startTestSupervisor(
   const secret = randomBytes(16).toString("hex");
   const stateRoot = mkdtempSync(join(tmpdir(), "cubicle-supervisor-"));
   const logs: string[] = [];
+  // The box image the test run's global setup made (container/image/testGlobalSetup.ts).
+  const rootfs = process.env.COMPUTERD_ROOTFS;
   const supervisor = new Supervisor({
     command: [process.execPath, scripts[daemon]],
     secret,
     stateRoot,
     log: (line) => logs.push(line),
+    ...(rootfs ? { image: readyImage(rootfs) } : {}),
     ...overrides,
   });
   const server = createSupervisorServer(supervisor, secret);
