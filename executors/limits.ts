@@ -33,6 +33,16 @@ export const execLimits = {
   javascriptModuleBytesMax: 8 * 1024 * 1024,
   /** javascript: CPU time of one run (the isolate's `limits.cpuMs`), as the Workers platform's own default. */
   javascriptCpuMsMax: 30_000,
+  /**
+   * javascript: memory one run's isolate may hold, as the Workers platform's per-isolate limit
+   * (128 MB), which it enforces in production; locally the guest enforces it (javascript/guest/heapWatch.ts).
+   */
+  javascriptMemoryBytesMax: 128 * 1024 * 1024,
+  /**
+   * javascript: subrequests of one run (the isolate's `limits.subRequests`), as the Workers Paid
+   * plan's default per request, so a run stays within it however the account is configured.
+   */
+  javascriptSubrequestsMax: 10_000,
   /** javascript: runs at once per workspace; each is an isolate of up to 128 MB in the workspace object's process. */
   javascriptRunsPerWorkspaceMax: 8,
 } as const;

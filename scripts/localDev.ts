@@ -5,3 +5,15 @@
  * failing against a binding that cannot run here (see wrangler.toml, `[ai]`).
  */
 export const localDevFlags = ["--local", "--var", "AI_IMAGE_MODEL:"];
+
+/**
+ * The environment `wrangler dev` needs beside those flags. Miniflare hands the V8 flags in
+ * MINIFLARE_WORKERD_V8_FLAGS to workerd; `--expose-statistics` gives every isolate V8's
+ * `getV8Statistics()`, with which a javascript run reads its own heap and stops itself at the
+ * platform's 128 MB limit (executors/javascript/guest/heapWatch.ts). Local workerd enforces no
+ * memory limit per isolate, and one isolate at V8's heap limit aborts the whole process.
+ */
+export function localDevEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const v8Flags = [env.MINIFLARE_WORKERD_V8_FLAGS, "--expose-statistics"].filter(Boolean).join(" ");
+  return { MINIFLARE_WORKERD_V8_FLAGS: v8Flags };
+}

@@ -4,7 +4,7 @@
  * executor's host is a process beside wrangler dev, reachable only through it).
  */
 import type { ContractClient } from "../../executors/contract.suite.ts";
-import { clientAddress } from "./platform.ts";
+import { clientAddress, postJsonFrom } from "./platform.ts";
 
 export function httpClient(baseUrl: string): ContractClient {
   const call: ContractClient["call"] = (method, path, options = {}) => {
@@ -20,11 +20,9 @@ export function httpClient(baseUrl: string): ContractClient {
   return {
     call,
     async signup() {
-      // Signups are limited per client address; each comes from its own.
-      const response = await call("POST", "/v1/signup", {
-        json: { email: `user-${crypto.randomUUID()}@example.com` },
-        headers: { "cf-connecting-ip": clientAddress() },
-      });
+      // Signups are limited per client address (the socket peer); each connects from its own.
+      const email = `user-${crypto.randomUUID()}@example.com`;
+      const response = await postJsonFrom(`${baseUrl}/v1/signup`, { email }, clientAddress());
       if (response.status !== 201) throw new Error(`signup failed: ${response.status} ${await response.text()}`);
       const body = (await response.json()) as { tenant: { id: string }; apiKey: { key: string } };
       return { key: body.apiKey.key, tenantId: body.tenant.id };

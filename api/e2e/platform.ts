@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
+import { request } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -85,13 +86,49 @@ export async function startPlatform(stateDir = newStateDir()): Promise<Platform>
 }
 
 /**
- * A random client address in 10.0.0.0/8. Signups are limited per address (10 a minute), and
- * test files that share a platform would otherwise share that budget: one address per signup
- * keeps every file's signups apart however many there are.
+ * A random loopback address in 127.0.0.0/8, every one of which reaches the platform on
+ * Linux. Signups are limited per client address (10 a minute), which under `npm start` is
+ * the socket peer (a `CF-Connecting-IP` a client sends is replaced, as Cloudflare does), and
+ * test files that share a platform would otherwise share that budget: connecting from one
+ * address per signup keeps every file's signups apart however many there are.
  */
 export function clientAddress(): string {
   const octet = () => Math.floor(Math.random() * 256);
-  return `10.${octet()}.${octet()}.${octet()}`;
+  return `127.${octet()}.${octet()}.${1 + Math.floor(Math.random() * 254)}`;
+}
+
+/** A POST of a JSON body over a connection made from `localAddress` (fetch cannot choose it). */
+export function postJsonFrom(
+  url: string,
+  body: unknown,
+  localAddress: string,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const text = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      url,
+      {
+        method: "POST",
+        localAddress,
+        headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(text) },
+      },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+        answer.on("end", () => {
+          const responseHeaders = new Headers();
+          for (const [name, value] of Object.entries(answer.headers)) {
+            if (typeof value === "string") responseHeaders.set(name, value);
+          }
+          resolve(new Response(Buffer.concat(chunks), { status: answer.statusCode, headers: responseHeaders }));
+        });
+        answer.on("error", reject);
+      },
+    );
+    sent.on("error", reject);
+    sent.end(text);
+  });
 }
 
 /** Signs up a tenant on a running platform, from `address` or else a fresh client address. */
@@ -100,11 +137,7 @@ export async function signUp(
   email: string,
   address = clientAddress(),
 ): Promise<{ key: string; auth: Record<string, string> }> {
-  const response = await fetch(`${url}/v1/signup`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "cf-connecting-ip": address },
-    body: JSON.stringify({ email }),
-  });
+  const response = await postJsonFrom(`${url}/v1/signup`, { email }, address);
   if (response.status !== 201) throw new Error(`signup failed: ${response.status} ${await response.text()}`);
   const key = ((await response.json()) as { apiKey: { key: string } }).apiKey.key;
   return { key, auth: { authorization: `Bearer ${key}` } };

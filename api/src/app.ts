@@ -1,8 +1,9 @@
 /**
- * The gateway app factory. Order matters and reads top to bottom: request id, error
+ * The gateway app factory. Order matters and reads top to bottom: request id, refusals
+ * the headers alone decide (too many headers, a declared body over the limit), error
  * mapping, public routes, then for everything else under /v1: body limit, authentication,
- * admission (rate, quotas, spend and storage caps; the request is counted there), and the
- * routes themselves (each declares its scope).
+ * admission (rate, quotas, spend and storage caps; the request is counted there), text
+ * checks, and the routes themselves (each declares its scope).
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
@@ -12,8 +13,12 @@ import { onError, validationHook } from "./handleErrors.ts";
 import { admit } from "./middleware/admit.ts";
 import { authenticate } from "./middleware/authenticate.ts";
 import { bodyLimit } from "./middleware/bodyLimit.ts";
+import { settleIdempotency } from "./middleware/idempotency.ts";
+import { refuseByHeaders } from "./middleware/refuseByHeaders.ts";
 import { requestId } from "./middleware/requestId.ts";
+import { wellFormedText } from "./middleware/wellFormedText.ts";
 import { notFoundOrWrongMethod } from "./notFound.ts";
+import { isFileUpload } from "./requestShape.ts";
 import { registerAccountGet } from "./routes/account.get.ts";
 import { registerArtifactsCreate } from "./routes/artifacts.create.ts";
 import { registerArtifactsDownload } from "./routes/artifacts.download.ts";
@@ -69,10 +74,6 @@ import { registerWorkspacesUpdate } from "./routes/workspaces.update.ts";
 
 export type App = OpenAPIHono<AppEnv>;
 
-/** File bodies stream into the workspace, which applies the (much larger) file size limit. */
-const isFileUpload = (c: { req: { method: string; path: string } }) =>
-  c.req.method === "PUT" && /^\/v1\/workspaces\/[^/]+\/files\//.test(c.req.path);
-
 export interface AppOptions {
   /**
    * The stage that turns a credential into a principal and admits the request. Production
@@ -85,6 +86,8 @@ export interface AppOptions {
 export function createApp(options: AppOptions = {}): App {
   const app: App = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", requestId());
+  // Before anything reads a credential or a body: too many headers, or a declared body over the limit.
+  app.use("*", refuseByHeaders());
   app.onError(onError);
   app.notFound(notFoundOrWrongMethod(app));
 
@@ -96,10 +99,13 @@ export function createApp(options: AppOptions = {}): App {
   // Share links carry their own credential (the token in the path) and answer anyone.
   registerShareLinkGet(app);
 
-  app.use("/v1/*", bodyLimit({ except: isFileUpload }));
+  app.use("/v1/*", bodyLimit({ except: (c) => isFileUpload(c.req.method, c.req.path) }));
   // Signup is registered before authentication: it answers without calling the rest.
   registerSignup(app);
   for (const stage of options.gate ?? [authenticate(), admit()]) app.use("/v1/*", stage);
+  // Text is stored well-formed or not at all; then a handler's Idempotency-Key claim is settled.
+  app.use("/v1/*", wellFormedText());
+  app.use("/v1/*", settleIdempotency());
 
   registerAccountGet(app);
   registerKeysList(app);

@@ -4,11 +4,21 @@
  */
 import type { Context } from "hono";
 import type { Principal } from "../../tenants/account/scopes.ts";
+import type { Workspace } from "../../tenants/workspace/workspaces.ts";
+import type { IdempotencyClaim } from "./middleware/idempotency.ts";
 
 export interface Variables {
   requestId: string;
   /** Set by `authenticate()`; absent on the few routes that take no credential. */
   principal: Principal;
+  /** Set by a handler that claimed an `Idempotency-Key`; settled after it answers (middleware/idempotency.ts). */
+  idempotencyClaim?: IdempotencyClaim;
+  /**
+   * The workspace named in the URL as this credential sees it (null: missing, another
+   * tenant's, or outside the credential's workspaces), looked up once per request by
+   * `loadWorkspace` (workspaceAccess.ts), whether admission or the route asks first.
+   */
+  workspaceLookup?: { id: string; workspace: Workspace | null };
 }
 
 export interface AppEnv {

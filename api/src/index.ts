@@ -3,6 +3,7 @@
  * entrypoints its objects reach through `ctx.exports` (the executors' egress gateway).
  */
 import { createApp } from "./app.ts";
+import { crashResponse } from "./handleErrors.ts";
 
 export { Computer } from "../../executors/container/Computer.ts";
 export { EgressGateway } from "../../executors/egress/EgressGateway.ts";
@@ -12,5 +13,11 @@ export { WorkspaceDO } from "../../tenants/workspace/WorkspaceDO.ts";
 const app = createApp();
 
 export default {
-  fetch: app.fetch,
+  async fetch(request, env, ctx) {
+    try {
+      return await app.fetch(request, env, ctx);
+    } catch (error) {
+      return crashResponse(error);
+    }
+  },
 } satisfies ExportedHandler<Env>;

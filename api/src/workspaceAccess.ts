@@ -10,11 +10,23 @@ import { ApiError } from "./errors.ts";
 import { services } from "./services.ts";
 
 export async function loadWorkspace(c: AppContext, workspaceId: string): Promise<Workspace> {
+  const workspace = await findWorkspace(c, workspaceId);
+  if (!workspace) throw new ApiError("not_found", `no workspace ${workspaceId}`);
+  return workspace;
+}
+
+/**
+ * The workspace if this credential may name it, else null; one D1 read per request, shared
+ * by admission (which tags the request's usage event with it, and only then) and the route.
+ */
+export async function findWorkspace(c: AppContext, workspaceId: string): Promise<Workspace | null> {
+  const cached = c.get("workspaceLookup");
+  if (cached?.id === workspaceId) return cached.workspace;
   const principal = c.get("principal");
   const workspace = canAccessWorkspace(principal, workspaceId)
     ? await services(c.env).workspaces.get(principal.tenantId, workspaceId)
     : null;
-  if (!workspace) throw new ApiError("not_found", `no workspace ${workspaceId}`);
+  c.set("workspaceLookup", { id: workspaceId, workspace });
   return workspace;
 }
 

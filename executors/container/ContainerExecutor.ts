@@ -46,11 +46,10 @@ export function createContainerExecutor(link: ComputerLink, options: ContainerRu
   return {
     async run(request: ExecRequest, sink: OutputSink): Promise<ExecOutcome> {
       if (options.pathPrefix !== null) {
-        return {
-          status: "failed",
-          exitCode: 126,
-          error: `the container mounts the whole workspace; a credential confined to ${options.pathPrefix} cannot run it`,
-        };
+        const error = `the container mounts the whole workspace; a credential confined to ${options.pathPrefix} cannot run it`;
+        // On stderr too: the run's answer shows its output, and this is the only word on why.
+        await sink.write("stderr", new TextEncoder().encode(`cubicle: ${error}\n`));
+        return { status: "failed", exitCode: 126, error };
       }
       let computer: Awaited<ReturnType<ComputerLink["computer"]>>;
       try {

@@ -19,7 +19,7 @@ import { builtinModules } from "./builtins.ts";
 import { entryModule } from "./entryModule.ts";
 import { javascriptLimits } from "./limits.ts";
 import { resolveModules } from "./modules.ts";
-import { type JavascriptGuestStub, type JavascriptJob, moduleNames } from "./protocol.ts";
+import { type JavascriptGuestStub, type JavascriptJob, memoryLimitMessage, moduleNames } from "./protocol.ts";
 import { javascriptRuntimeCode } from "./runtimeCode.ts";
 
 /** The gateway's compatibility date; nodejs_compat gives module code node:util, node:buffer, node:crypto… */
@@ -37,11 +37,16 @@ async function fail(sink: OutputSink, message: string, exitCode = 1): Promise<Ex
   return { status: "failed", exitCode, error: message.split("\n")[0] ?? message };
 }
 
-/** An error the Worker itself threw: a module that does not compile, or the platform's CPU limit. */
+/** An error the Worker itself threw: a module that does not compile, or the platform's CPU or memory limit. */
 async function workerFailure(error: unknown, sink: OutputSink, cpuMs: number): Promise<ExecOutcome> {
   const message = error instanceof Error ? error.message : String(error);
   if (/exceeded (its )?CPU/i.test(message)) {
     return fail(sink, `javascript: CPU limit of ${cpuMs} ms exceeded`, javascriptLimits.cpuExitCode);
+  }
+  // Cloudflare ends an isolate over its memory ("Worker exceeded memory limit.", "… exceeded its memory limit …").
+  if (/exceeded (its )?memory limit/i.test(message)) {
+    const stop = memoryLimitMessage(execLimits.javascriptMemoryBytesMax);
+    return fail(sink, `javascript: ${stop}`, javascriptLimits.memoryExitCode);
   }
   // "Failed to start Worker:\nUncaught SyntaxError: …\n  at workspace/a.js:1:5" → what Node would print.
   const startFailure = message.replace(/^Failed to start Worker:\s*/, "").replace(/^Uncaught /, "");
@@ -79,8 +84,9 @@ export function createJavascriptExecutor(context: ExecutorContext): Executor {
       env: {},
       // Never omitted: without it the module's fetch() would reach the internet unmetered.
       globalOutbound: context.outbound?.fetcher ?? null,
-      // Enforced by the platform in production; local workerd accepts it but does not enforce it (guest/guard.ts does).
-      limits: { cpuMs },
+      // Every limit the Worker Loader takes. Enforced by the platform in production; local workerd
+      // accepts both and enforces neither (measured), so guest/guard.ts stops CPU-bound loops there.
+      limits: { cpuMs, subRequests: execLimits.javascriptSubrequestsMax },
     });
     const guest = worker.getEntrypoint() as unknown as JavascriptGuestStub;
     const job: JavascriptJob = {
@@ -89,6 +95,7 @@ export function createJavascriptExecutor(context: ExecutorContext): Executor {
       mainName,
       guardName: guard,
       cpuMs,
+      memoryBytesMax: execLimits.javascriptMemoryBytesMax,
       resultBytesMax: execLimits.javascriptResultBytesMax,
     };
     running.set(request.execId, guest);

@@ -19,6 +19,28 @@ describe("instrument: guards", () => {
     expect(guarded("const o = { m() {}, [k]() {} }")).toBe("const o = { m() {G();}, [k]() {G();} }");
   });
 
+  it("guards expression-bodied arrows, ending the body where JavaScript does", () => {
+    expect(guarded("xs.map((x) => x * 2)")).toBe("xs.map((x) => (G(), x * 2))");
+    expect(guarded("Array.from({ length: n }, () => ({}))")).toBe("Array.from({ length: n }, () => (G(), ({})))");
+    expect(guarded("const f = async (a) => await a, b = 1;")).toBe("const f = async (a) => (G(), await a), b = 1;");
+    expect(guarded("const add = (a) => (b) => a + b;")).toBe("const add = (a) => (G(), (b) => (G(), a + b));");
+    expect(guarded("c ? (x) => x ? 1 : 2 : (y) => y ?? 3")).toBe("c ? (x) => (G(), x ? 1 : 2) : (y) => (G(), y ?? 3)");
+    expect(guarded("o = { f: (x) => x, g: (y) => y }")).toBe("o = { f: (x) => (G(), x), g: (y) => (G(), y) }");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the source under test holds template literals.
+    expect(guarded("xs.map((x) => `<${x}>`).join(`${(y) => y}`)")).toBe(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: as above.
+      "xs.map((x) => (G(), `<${x}>`)).join(`${(y) => (G(), y)}`)",
+    );
+  });
+
+  it("ends an arrow's body at a line break only where a semicolon would be inserted", () => {
+    expect(guarded("const f = (x) => x\nfoo()")).toBe("const f = (x) => (G(), x)\nfoo()");
+    expect(guarded("const f = (x) => i++\n++j")).toBe("const f = (x) => (G(), i++)\n++j");
+    expect(guarded("const f = (x) => a\n  .b()\n  + c")).toBe("const f = (x) => (G(), a\n  .b()\n  + c)");
+    expect(guarded("const f = (x) => a\n  ? b\n  : c\nlet d")).toBe("const f = (x) => (G(), a\n  ? b\n  : c)\nlet d");
+    expect(guarded("const f = (x) => a !=\n b\n!c")).toBe("const f = (x) => (G(), a !=\n b)\n!c");
+  });
+
   it("leaves blocks, objects, classes, switches and for-of alone", () => {
     for (const source of [
       "if (a) { b() } else { c() }",

@@ -1,21 +1,25 @@
 /**
  * Makes module code stoppable: every loop test and function body calls the run's guard
- * (guest/guard.ts), which throws once the run is over (timeout, kill, CPU limit).
+ * (guest/guard.ts), which throws once the run is over (timeout, kill, CPU or memory limit).
  *
  * - `while (test)` and `do … while (test)` become `while (guard() && (test))`;
  * - `for (init; test; update)` becomes `for (init; guard() && (test); update)`;
- * - a function, method or block-bodied arrow gets `guard();` as its first statement.
+ * - a function, method or block-bodied arrow gets `guard();` as its first statement;
+ * - an expression-bodied arrow `=> body` becomes `=> (guard(), body)` (arrowBodies.ts).
  *
- * That covers busy loops and runaway recursion through promises (`async f() { await 0;
- * f() }`). Not covered: for-in/for-of loops whose iterator is a builtin (always finite) and
- * expression-bodied arrows; a loop through those alone is ended by the platform's CPU
- * limit in production, and by nothing locally (docs: README.md).
+ * That covers busy loops, runaway recursion through promises (`async f() { await 0;
+ * f() }`) and builtins driven by callbacks (`Array.from({ length: 1e9 }, () => ({}))`).
+ * Not covered: for-in/for-of loops whose iterator is a builtin (always finite) and builtins
+ * given builtin callbacks (`.map(String)`); those are ended by the platform's CPU limit in
+ * production, and by nothing locally (docs: README.md).
  *
  * The edits never add lines, so line numbers in stack traces stay true (columns on an
  * edited line shift). The tokenizer knows strings, templates, comments and regular
  * expressions; like every tokenizer without a parser it guesses whether `/` after `)` or
  * `}` starts a regex (it assumes division).
  */
+
+import { arrowBodyEnd } from "./arrowBodies.ts";
 
 export interface Edit {
   start: number;
@@ -217,6 +221,7 @@ export function guardEdits(source: string, guard: string): Edit[] {
       if (token.value === "for") guardFor(tokens, match, index, call, insert);
     }
     if (token.kind !== "punct") return;
+    if (token.value === "=>") guardArrowBody(tokens, match, index, call, insert);
     if (token.value === "{") {
       if (classes.at(-1) === depth) classes.pop();
       else if (isFunctionBody(tokens, match, index)) insert(token.end, `${call};`);
@@ -225,6 +230,20 @@ export function guardEdits(source: string, guard: string): Edit[] {
     else if (token.value === ")" || token.value === "]" || token.value === "}") depth--;
   });
   return edits;
+}
+
+/** `=> body` becomes `=> (guard(), body)`; the parentheses hug the body, so no line moves. */
+function guardArrowBody(
+  tokens: Token[],
+  match: Map<number, number>,
+  index: number,
+  call: string,
+  insert: (at: number, text: string) => void,
+): void {
+  const end = arrowBodyEnd(tokens, match, index);
+  if (end === undefined || end <= index + 1) return;
+  insert((tokens[index + 1] as Token).start, `(${call}, `);
+  insert((tokens[end - 1] as Token).end, ")");
 }
 
 function guardFor(

@@ -30,6 +30,11 @@ export interface JavascriptJob {
   mainName: string;
   /** CPU budget of the run; the guard stops a loop that has held the thread this long. */
   cpuMs: number;
+  /**
+   * Memory the run's isolate may hold after a full collection: the platform's own per-isolate
+   * limit, which the guest enforces itself where the runtime lets it read its heap (guest/heapWatch.ts).
+   */
+  memoryBytesMax: number;
   /** Largest JSON the result may serialise to. */
   resultBytesMax: number;
 }
@@ -40,4 +45,9 @@ export interface JavascriptGuestStub {
   run(job: JavascriptJob, sink: OutputSink, fs: WorkspaceFsApi, tools?: WorkspaceToolsApi): Promise<ExecOutcome>;
   /** Ends the run as cancelled (137) as soon as the isolate takes the call. */
   kill(execId: string): Promise<void>;
+}
+
+/** A run's `error` when it held more than its memory: the guest's own stop, and the platform's, read the same. */
+export function memoryLimitMessage(bytesMax: number): string {
+  return `memory limit of ${bytesMax / (1024 * 1024)} MiB exceeded`;
 }

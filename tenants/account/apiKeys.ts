@@ -80,12 +80,36 @@ export class ApiKeys {
     return created;
   }
 
+  /**
+   * Creates a key unless the tenant already has `liveKeysMax` live ones; null then. The count
+   * and the insert are one statement (`INSERT … SELECT … WHERE count < max`), and D1 runs
+   * statements one at a time, so concurrent creations can never pass the limit together.
+   */
+  async createWithin(tenantId: string, input: CreateKeyInput, liveKeysMax: number): Promise<NewApiKey | null> {
+    const { row, created } = await prepareKey(tenantId, input);
+    const inserted = await this.db.all<{ id: string }>(sql`
+      INSERT INTO api_keys (id, tenant_id, name, secret_hash, prefix, scopes, workspace_ids, expires_at, created_at, revoked_at)
+      SELECT ${row.id}, ${row.tenantId}, ${row.name}, ${row.secretHash}, ${row.prefix}, ${row.scopes},
+             ${row.workspaceIds}, ${row.expiresAt}, ${row.createdAt}, NULL
+      WHERE (SELECT count(*) FROM api_keys WHERE tenant_id = ${tenantId} AND revoked_at IS NULL) < ${liveKeysMax}
+      RETURNING id`);
+    return inserted.length > 0 ? created : null;
+  }
+
   async count(tenantId: string): Promise<number> {
     const [row] = await this.db
       .select({ n: sql<number>`count(*)` })
       .from(apiKeys)
       .where(and(eq(apiKeys.tenantId, tenantId), isNull(apiKeys.revokedAt)));
     return row?.n ?? 0;
+  }
+
+  /** A live key of this tenant (never its secret), or null: another tenant's id included. */
+  async get(tenantId: string, keyId: string): Promise<ApiKey | null> {
+    const row = await this.db.query.apiKeys.findFirst({
+      where: and(eq(apiKeys.id, keyId), eq(apiKeys.tenantId, tenantId), isNull(apiKeys.revokedAt)),
+    });
+    return row ? toApiKey(row) : null;
   }
 
   /** Live (unrevoked) keys, newest first. */

@@ -24,6 +24,8 @@ describe("normalizePath", () => {
     ["/a\u0000b", "EINVAL", "control character"],
     ["/a\nb", "EINVAL", "control character"],
     ["/a\u007fb", "EINVAL", "control character"],
+    ["/a\ud800b", "EINVAL", "well-formed Unicode"],
+    ["/\udfff", "EINVAL", "well-formed Unicode"],
     [`/${"x".repeat(256)}`, "ENAMETOOLONG", "255"],
     [`/${"é".repeat(128)}`, "ENAMETOOLONG", "255"],
     [`/${"a/".repeat(2048)}b`, "ENAMETOOLONG", "4096"],

@@ -9,7 +9,8 @@ export type PathResult = { ok: true; path: string } | { ok: false; code: "EINVAL
 /**
  * Normalises a path (leading slash added, `.` segments and one trailing slash dropped)
  * and refuses what could be read as escaping the root or as a different file: NUL and
- * other control bytes, `..` segments, empty segments, and over-long names or paths.
+ * other control bytes, lone UTF-16 surrogates, `..` segments, empty segments, and
+ * over-long names or paths.
  *
  * `allowDotDot` is for symlink targets only: there `..` is resolved lexically against the
  * link's (already physical) directory and stops at the workspace root.
@@ -25,6 +26,8 @@ export function normalizePath(raw: string, { allowDotDot = false } = {}): PathRe
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused.
   if (/[\u0000-\u001f\u007f]/.test(raw))
     return { ok: false, code: "EINVAL", detail: "path contains a control character" };
+  // A lone UTF-16 surrogate is not text: stored, it would be invalid UTF-8 that readers fail on.
+  if (!raw.isWellFormed()) return { ok: false, code: "EINVAL", detail: "path is not well-formed Unicode" };
   if (!allowDotDot && raw.includes("//"))
     return { ok: false, code: "EINVAL", detail: "path has an empty segment (`//`)" };
   const withRoot = raw.startsWith("/") ? raw : `/${raw}`;

@@ -3,11 +3,15 @@ import { BASE32_CHARS } from "../../../tenants/ids.ts";
 import type { AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { services } from "../services.ts";
+import { findWorkspace } from "../workspaceAccess.ts";
 
-/** A workspace id in the path is recorded only when it has the shape of one (it is not checked yet). */
-const WORKSPACE_PATH = new RegExp(`^/v1/workspaces/(?:(ws_${BASE32_CHARS}{26})|[^/]+)(/.*)?$`);
+/**
+ * A workspace id in the path, looked up only when it has the shape of one. `s`: a file path
+ * may hold any character, line terminators included (they are refused later, as paths).
+ */
+const WORKSPACE_PATH = new RegExp(`^/v1/workspaces/(?:(ws_${BASE32_CHARS}{26})|[^/]+)(/.*)?$`, "s");
 /** Requests that can add bytes to a workspace, refused once the tenant is at its storage cap. */
-const ADDS_BYTES = /^\/(files\/.+|fs\/(copy|batch|truncate))$/;
+const ADDS_BYTES = /^\/(files\/.+|fs\/(copy|batch|truncate))$/s;
 
 /**
  * Admission before any work, in one call to the tenant's object (TenantDO.admit): the rate
@@ -21,10 +25,14 @@ export function admit(): MiddlewareHandler<AppEnv> {
     const match = WORKSPACE_PATH.exec(c.req.path);
     const method = c.req.method;
     const write = (method === "PUT" || method === "POST") && ADDS_BYTES.test(match?.[2] ?? "");
+    // The event names a workspace only when it is the caller's own (and within its reach):
+    // an id from the URL alone could be anyone's, and would tag this bill with it.
+    const named = match?.[1];
+    const workspace = named ? await findWorkspace(c, named) : null;
     const admission = await services(c.env).usage.admit(principal.tenantId, {
       requestId: c.get("requestId"),
       keyId: principal.keyId,
-      workspaceId: match?.[1] ?? null,
+      workspaceId: workspace?.id ?? null,
       write,
     });
     const headers: Record<string, string> = {

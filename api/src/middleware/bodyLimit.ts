@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit as honoBodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
+import { gatewayLimits } from "../limits.ts";
 
 /**
  * Refuses bodies over `maxBytes` with 413, by `Content-Length` up front or while the body
@@ -9,7 +10,7 @@ import { ApiError } from "../errors.ts";
  * apply their own, larger limit there.
  */
 export function bodyLimit({
-  maxBytes = 1024 * 1024,
+  maxBytes = gatewayLimits.jsonBodyBytesMax,
   except = (_c: Context<AppEnv>): boolean => false,
 } = {}): MiddlewareHandler<AppEnv> {
   const limit = honoBodyLimit({

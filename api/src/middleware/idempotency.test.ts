@@ -41,22 +41,66 @@ describe("Idempotency-Key", () => {
     expect(other.headers.get("idempotent-replayed")).toBeNull();
   });
 
-  it("never replays a response to a request that could not have produced it", async () => {
+  it("never replays an answer to another credential, nor before that credential's own checks", async () => {
     const { key } = await signup();
-    const first = await createWorkspace(key);
-    const second = await createWorkspace(key);
-    await call("PUT", `/v1/workspaces/${first}/files/secret.txt`, { key, body: "hunter2" });
+    const headers = { "idempotency-key": "new-root-key" };
+    const made = await call("POST", "/v1/keys", { key, json: { name: "root-made" }, headers });
+    const secret = (await json<{ key: string }>(made)).key;
+    const workspaceId = await createWorkspace(key);
+    const restricted = await createKey(key, { workspaceIds: [workspaceId] });
+    const withoutBilling = await createKey(key, {
+      scopes: ["workspaces:read", "workspaces:write", "exec", "keys:manage", "billing:read"],
+    });
+    const { token } = await mintToken(key);
+    // The same key, path and body from each: never the stored secret. The confined ones are
+    // refused by their own checks; the narrower key makes its own key, as narrow as itself.
+    const attempt = (credential: string) =>
+      call("POST", "/v1/keys", { key: credential, json: { name: "root-made" }, headers });
+    for (const confined of [restricted.key, token]) {
+      const refused = await attempt(confined);
+      expect(refused.headers.get("idempotent-replayed")).toBeNull();
+      expect((await expectProblem(refused, 403, "forbidden")).detail).not.toContain(secret);
+    }
+    const own = await attempt(withoutBilling.key);
+    expect(own.status).toBe(201);
+    expect(own.headers.get("idempotent-replayed")).toBeNull();
+    const ownKey = await json<{ key: string; scopes: string[] }>(own);
+    expect(ownKey.key).not.toBe(secret);
+    expect(ownKey.scopes).not.toContain("billing:manage");
+    const workspaceHeaders = { "idempotency-key": "new-workspace" };
+    expect((await call("POST", "/v1/workspaces", { key, json: {}, headers: workspaceHeaders })).status).toBe(201);
+    const notReplayed = await call("POST", "/v1/workspaces", {
+      key: restricted.key,
+      json: {},
+      headers: workspaceHeaders,
+    });
+    await expectProblem(notReplayed, 403, "forbidden");
+  });
+
+  it("binds a stored answer to the credential: another one does its own work", async () => {
+    const { key } = await signup();
+    const ws = await createWorkspace(key);
+    await call("PUT", `/v1/workspaces/${ws}/files/secret.txt`, { key, body: "hunter2" });
     const headers = { "idempotency-key": "read-secret" };
     const run = { executor: "shell", command: "cat /workspace/secret.txt" };
-    const ran = await call("POST", `/v1/workspaces/${first}/exec`, { key, json: run, headers });
-    expect((await json<{ stdout: string }>(ran)).stdout).toBe("hunter2");
-    // The same key and body from a token confined to /src, or for another workspace: no replay.
-    const { token } = await mintToken(key, { workspaceId: first, pathPrefix: "/src" });
-    const confined = await call("POST", `/v1/workspaces/${first}/exec`, { key: token, json: run, headers });
-    expect((await expectProblem(confined, 409, "conflict")).detail).toMatch(/path prefix/);
-    const restricted = await createKey(key, { workspaceIds: [second] });
-    const elsewhere = await call("POST", `/v1/workspaces/${second}/exec`, { key: restricted.key, json: run, headers });
-    await expectProblem(elsewhere, 409, "conflict");
+    const ran = await json<{ id: string; stdout: string }>(
+      await call("POST", `/v1/workspaces/${ws}/exec`, { key, json: run, headers }),
+    );
+    expect(ran.stdout).toBe("hunter2");
+    // A token confined to /src, with the same key and body: its own run, which cannot read the file.
+    await call("PUT", `/v1/workspaces/${ws}/files/src/.keep`, { key, body: "" });
+    const { token } = await mintToken(key, { workspaceId: ws, pathPrefix: "/src" });
+    const confined = await call("POST", `/v1/workspaces/${ws}/exec`, { key: token, json: run, headers });
+    expect(confined.headers.get("idempotent-replayed")).toBeNull();
+    expect((await json<{ stdout: string }>(confined)).stdout).not.toContain("hunter2");
+    // An equal key of the same tenant: a fresh run too, never the first caller's answer.
+    const twin = await createKey(key, {});
+    const again = await call("POST", `/v1/workspaces/${ws}/exec`, { key: twin.key, json: run, headers });
+    expect(again.headers.get("idempotent-replayed")).toBeNull();
+    expect((await json<{ id: string }>(again)).id).not.toBe(ran.id);
+    // The first credential still gets its own answer back.
+    const retry = await call("POST", `/v1/workspaces/${ws}/exec`, { key, json: run, headers });
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
   });
 
   it("does not remember a failed request, so a corrected retry does the work", async () => {

@@ -2,58 +2,91 @@ import type { MiddlewareHandler } from "hono";
 import { Idempotency } from "../../../tenants/account/idempotency.ts";
 import { database } from "../../../tenants/db.ts";
 import { sha256Hex } from "../../../tenants/hash.ts";
-import type { AppEnv } from "../context.ts";
+import type { AppContext, AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
 
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
+/** A claimed `Idempotency-Key`, settled by `settleIdempotency()` once the handler has answered. */
+export interface IdempotencyClaim {
+  tenantId: string;
+  operation: string;
+  storedKey: string;
+}
+
 /**
  * Makes a POST safe to retry: with an `Idempotency-Key` header, the first successful
- * response is stored (per tenant and `operation`) and replayed, marked
- * `Idempotent-Replayed: true`, to any retry with the same key and body. A retry while the
- * first is running, or the same key with a different body, answers 409. Failed requests are
- * not remembered, so a corrected retry does the work.
+ * response is stored and replayed, marked `Idempotent-Replayed: true`, to a retry with the
+ * same key, credential, URL path and body. A retry while the first is running, or the same
+ * key with a different path or body, answers 409. Failed requests are not remembered, so a
+ * corrected retry does the work.
  *
- * The fingerprint a retry must match is the body plus the URL path and the credential's
- * path prefix: a response is only ever replayed to a request that could have produced it,
- * never to a credential confined elsewhere (a token under `/src` replaying a run that read
- * `/secrets`) or for another workspace.
+ * Two rules keep a replay from handing anyone more than doing the work would:
+ * - **Replays are bound to the credential.** Keys are remembered per credential (the hash
+ *   of the bearer secret, so two tokens of one key are two credentials): another credential
+ *   of the tenant never sees, nor collides with, a stored answer; with the same key it
+ *   simply does its own work.
+ * - **Authorization comes first.** This is not a route middleware: a handler calls it after
+ *   every check of its own (scopes, confinement, the workspace's existence, what the body
+ *   asks for), and only then is a stored answer served.
+ *
+ * Answers the stored response to replay, or null when the handler should do the work (the
+ * claim, if any, is then settled by `settleIdempotency()`).
  */
-export function idempotency(operation: string): MiddlewareHandler<AppEnv> {
-  return async function idempotencyMiddleware(c, next) {
-    const key = c.req.header("idempotency-key");
-    if (key === undefined) return next();
-    if (!KEY_SHAPE.test(key)) {
-      throw new ApiError("validation_failed", "Idempotency-Key must be 1 to 255 visible ASCII characters", {
-        errors: [{ in: "header", pointer: "/idempotency-key", detail: "1 to 255 visible ASCII characters" }],
-      });
-    }
-    const { tenantId, pathPrefix } = c.get("principal");
-    const store = new Idempotency(database(c.env.DB));
-    const fingerprint = `${c.req.path}\n${pathPrefix ?? ""}\n${await c.req.text()}`;
-    const claim = await store.claim(tenantId, operation, key, await sha256Hex(fingerprint));
-    if (claim.state === "replay") {
-      return new Response(claim.body, {
-        status: claim.status,
-        headers: { "content-type": "application/json", "idempotent-replayed": "true" },
-      });
-    }
-    if (claim.state === "in_progress") {
-      throw new ApiError("conflict", "a request with this Idempotency-Key is still in progress; retry shortly");
-    }
-    if (claim.state === "mismatch") {
-      throw new ApiError(
-        "conflict",
-        "this Idempotency-Key was used with a different request body, path or path prefix",
-      );
-    }
+export async function replayOrClaim(c: AppContext, operation: string, body: unknown): Promise<Response | null> {
+  const key = c.req.header("idempotency-key");
+  if (key === undefined) return null;
+  if (!KEY_SHAPE.test(key)) {
+    throw new ApiError("validation_failed", "Idempotency-Key must be 1 to 255 visible ASCII characters", {
+      errors: [{ in: "header", pointer: "/idempotency-key", detail: "1 to 255 visible ASCII characters" }],
+    });
+  }
+  const { tenantId } = c.get("principal");
+  // `authenticate()` accepted this header, so the credential is its one word after `Bearer`.
+  const credential = await sha256Hex((c.req.header("authorization") ?? "").replace(/^Bearer\s+/i, "").trim());
+  const storedKey = `${credential}:${key}`;
+  const fingerprint = await sha256Hex(`${c.req.path}\n${JSON.stringify(body)}`);
+  const claim = await store(c).claim(tenantId, operation, storedKey, fingerprint);
+  if (claim.state === "replay") {
+    return new Response(claim.body, {
+      status: claim.status,
+      headers: { "content-type": "application/json", "idempotent-replayed": "true" },
+    });
+  }
+  if (claim.state === "in_progress") {
+    throw new ApiError("conflict", "a request with this Idempotency-Key is still in progress; retry shortly");
+  }
+  if (claim.state === "mismatch") {
+    throw new ApiError("conflict", "this Idempotency-Key was used with a different request body or path");
+  }
+  c.set("idempotencyClaim", { tenantId, operation, storedKey });
+  return null;
+}
+
+/**
+ * Settles the claim a handler made with `replayOrClaim`, after it answered or threw: a
+ * successful JSON answer is stored for retries; anything else (an error, or a stream such
+ * as SSE, which cannot be replayed) releases the key.
+ */
+export function settleIdempotency(): MiddlewareHandler<AppEnv> {
+  return async function settleIdempotencyMiddleware(c, next) {
     try {
       await next();
     } finally {
-      // Only JSON answers are remembered; a stream (SSE) cannot be replayed, so its key is released.
-      const json = c.res.headers.get("content-type")?.startsWith("application/json") ?? false;
-      if (c.res.ok && json) await store.complete(tenantId, operation, key, c.res.status, await c.res.clone().text());
-      else await store.release(tenantId, operation, key);
+      const claim = c.get("idempotencyClaim");
+      if (claim) {
+        const json = c.res.headers.get("content-type")?.startsWith("application/json") ?? false;
+        const { tenantId, operation, storedKey } = claim;
+        if (c.res.ok && json) {
+          await store(c).complete(tenantId, operation, storedKey, c.res.status, await c.res.clone().text());
+        } else {
+          await store(c).release(tenantId, operation, storedKey);
+        }
+      }
     }
   };
+}
+
+function store(c: AppContext) {
+  return new Idempotency(database(c.env.DB));
 }

@@ -6,6 +6,14 @@ import { ApiError } from "../errors.ts";
 import { services } from "../services.ts";
 import { loadWorkspace } from "../workspaceAccess.ts";
 
+/**
+ * The route of a file's URL. `[\s\S]+`, not `.+`: a dot stops at line terminators, so a
+ * path with a newline, CR, U+2028 or U+2029 would match no route and answer 404; matched,
+ * it reaches `workspacePath`, which answers 400 `invalid_path` for control characters and
+ * serves any other name. The OpenAPI document shows it as `{path}`.
+ */
+export const FILE_ROUTE_PATH = "/v1/workspaces/{workspaceId}/files/{path{[\\s\\S]+}}";
+
 export const FilePath = z.string().openapi({
   param: { name: "path", in: "path" },
   description: "The file's path inside the workspace, without the leading slash; `/` separators are allowed.",

@@ -3,11 +3,11 @@ import type { App } from "../app.ts";
 import { orThrow } from "../fsErrors.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, WorkspaceParams } from "../schemas.ts";
-import { FilePath, workspaceObject, workspacePath } from "./filePath.ts";
+import { FILE_ROUTE_PATH, FilePath, workspaceObject, workspacePath } from "./filePath.ts";
 
 const route = createRoute({
   method: "delete",
-  path: "/v1/workspaces/{workspaceId}/files/{path{.+}}",
+  path: FILE_ROUTE_PATH,
   operationId: "deleteFile",
   tags: ["Files"],
   summary: "Delete a file, link or directory",

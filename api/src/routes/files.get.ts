@@ -4,13 +4,13 @@ import { ApiError } from "../errors.ts";
 import { orThrow } from "../fsErrors.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, WorkspaceParams } from "../schemas.ts";
-import { FilePath, workspaceObject, workspacePath } from "./filePath.ts";
+import { FILE_ROUTE_PATH, FilePath, workspaceObject, workspacePath } from "./filePath.ts";
 import { statHeadersResponse } from "./files.head.ts";
 import { parseRange } from "./range.ts";
 
 const route = createRoute({
   method: "get",
-  path: "/v1/workspaces/{workspaceId}/files/{path{.+}}",
+  path: FILE_ROUTE_PATH,
   operationId: "getFile",
   tags: ["Files"],
   summary: "Read a file",

@@ -5,7 +5,7 @@ import { ApiError } from "../errors.ts";
 import { orThrow } from "../fsErrors.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, Timestamp, WorkspaceParams } from "../schemas.ts";
-import { FilePath, workspaceObject, workspacePath } from "./filePath.ts";
+import { FILE_ROUTE_PATH, FilePath, workspaceObject, workspacePath } from "./filePath.ts";
 
 export const FileInfo = z
   .object({
@@ -23,7 +23,7 @@ export const FileInfo = z
 
 const route = createRoute({
   method: "put",
-  path: "/v1/workspaces/{workspaceId}/files/{path{.+}}",
+  path: FILE_ROUTE_PATH,
   operationId: "putFile",
   tags: ["Files"],
   summary: "Write a file",

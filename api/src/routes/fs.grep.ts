@@ -17,7 +17,7 @@ export function registerFsGrep(app: App) {
     operationId: "grep",
     summary: "Search file contents with a regular expression",
     description:
-      "JavaScript regular expression syntax, line by line, under `path`. `include`/`exclude` are globs on paths relative to `path`. Binary files are skipped.",
+      "RE2 regular expression syntax (as the shell's grep; no backreferences or lookaround), matched line by line under `path` in time linear in the text. `include`/`exclude` are globs on paths relative to `path`. Binary files are skipped.",
     scope: "workspaces:read",
     body: z.object({
       pattern: z.string().min(1).max(workspaceLimits.grepPatternLengthMax),

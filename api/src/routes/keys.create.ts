@@ -1,9 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
-import { idempotency } from "../middleware/idempotency.ts";
+import { replayOrClaim } from "../middleware/idempotency.ts";
+import { requireKeyManager } from "../middleware/requireKeyManager.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, IdempotencyHeaders, NewApiKey } from "../schemas.ts";
-import { CreateKeyBody, createKeyAs } from "./keysShared.ts";
+import { authorizeKeyCreation, CreateKeyBody, createKeyAs } from "./keysShared.ts";
 
 const route = createRoute({
   method: "post",
@@ -12,9 +13,9 @@ const route = createRoute({
   tags: ["Keys"],
   summary: "Create an API key",
   description:
-    "The new key can never be wider than the credential that creates it: its scopes and workspaces must be within the caller's. Only an API key can create keys; a scoped token cannot (the key would outlive it and escape its path prefix). The secret is shown only in this response.",
+    "Needs an account-wide API key: a key restricted to some workspaces or a scoped token gets 403 (a token's key would outlive it). The new key's scopes must be within the caller's. The secret is shown only in this response.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("keys:manage"), idempotency("createKey")] as const,
+  middleware: [requireScope("keys:manage"), requireKeyManager()] as const,
   request: {
     headers: IdempotencyHeaders,
     body: {
@@ -30,7 +31,12 @@ const route = createRoute({
 
 export function registerKeysCreate(app: App) {
   app.openapi(route, async (c) => {
-    const created = await createKeyAs(c.env, c.get("principal"), c.req.valid("json"));
-    return c.json(created, 201);
+    const principal = c.get("principal");
+    const body = c.req.valid("json");
+    authorizeKeyCreation(principal, body);
+    const replay = await replayOrClaim(c, "createKey", body);
+    // A replay is this route's own earlier answer, stored as it was sent.
+    if (replay) return replay as never;
+    return c.json(await createKeyAs(c.env, principal, body), 201);
   });
 }

@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
-import { ApiError } from "../errors.ts";
+import { requireKeyManager } from "../middleware/requireKeyManager.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses } from "../schemas.ts";
-import { services } from "../services.ts";
+import { revokeKeyAs } from "./keysShared.ts";
 
 const route = createRoute({
   method: "delete",
@@ -11,9 +11,10 @@ const route = createRoute({
   operationId: "revokeKey",
   tags: ["Keys"],
   summary: "Revoke an API key",
-  description: "The key stops working at once in this region and everywhere within 10 seconds.",
+  description:
+    "The key stops working at once in this region and everywhere within 10 seconds. Needs an account-wide API key, and a key may revoke only keys it could have created: none with a scope it lacks (403).",
   security: [{ bearer: [] }],
-  middleware: [requireScope("keys:manage")] as const,
+  middleware: [requireScope("keys:manage"), requireKeyManager()] as const,
   request: { params: z.object({ keyId: z.string().openapi({ param: { name: "keyId", in: "path" } }) }) },
   responses: {
     204: { description: "Revoked" },
@@ -24,8 +25,7 @@ const route = createRoute({
 export function registerKeysDelete(app: App) {
   app.openapi(route, async (c) => {
     const { keyId } = c.req.valid("param");
-    const revoked = await services(c.env).apiKeys.revoke(c.get("principal").tenantId, keyId);
-    if (!revoked) throw new ApiError("not_found", `no key ${keyId}`);
+    await revokeKeyAs(c.env, c.get("principal"), keyId);
     return c.body(null, 204);
   });
 }

@@ -9,7 +9,7 @@ export const API_INFO = {
 
 /**
  * The OpenAPI 3.1 document, built from the routes themselves. Route paths use Hono's
- * `{path{.+}}` to let a file path span segments; the document shows it as `{path}`.
+ * `{path{[\s\S]+}}` (filePath.ts) to let a file path span segments; the document shows it as `{path}`.
  */
 export function openApiDocument(app: App) {
   const document = app.getOpenAPI31Document({

@@ -4,7 +4,16 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Scope } from "../../../tenants/account/scopes.ts";
-import { type CallOptions, call, createKey, createWorkspace, expectProblem, json, signup } from "../../test/client.ts";
+import {
+  type CallOptions,
+  call,
+  createKey,
+  createWorkspace,
+  expectProblem,
+  json,
+  mintToken,
+  signup,
+} from "../../test/client.ts";
 import {
   expiredKey,
   expiredToken,
@@ -23,20 +32,32 @@ interface SecuredRoute {
   path: string;
   /** The scope the route requires; null when any valid credential will do. */
   scope: Scope | null;
+  /**
+   * Routes that reach the whole account refuse (403) credentials confined to some workspaces
+   * or a path prefix: `"key"` routes (key management) also refuse every scoped token.
+   */
+  accountWide?: "key" | "any";
   request?: Omit<CallOptions, "key">;
 }
 
 const ROUTES: SecuredRoute[] = [
   { operationId: "getAccount", method: "GET", path: "/v1/account", scope: null },
-  { operationId: "listKeys", method: "GET", path: "/v1/keys", scope: "keys:manage" },
+  { operationId: "listKeys", method: "GET", path: "/v1/keys", scope: "keys:manage", accountWide: "key" },
   {
     operationId: "createKey",
     method: "POST",
     path: "/v1/keys",
     scope: "keys:manage",
+    accountWide: "key",
     request: { json: { name: "k" } },
   },
-  { operationId: "revokeKey", method: "DELETE", path: "/v1/keys/{keyId}", scope: "keys:manage" },
+  {
+    operationId: "revokeKey",
+    method: "DELETE",
+    path: "/v1/keys/{keyId}",
+    scope: "keys:manage",
+    accountWide: "key",
+  },
   {
     operationId: "createToken",
     method: "POST",
@@ -155,15 +176,22 @@ const ROUTES: SecuredRoute[] = [
   },
   { operationId: "listShares", method: "GET", path: "/v1/workspaces/{workspaceId}/shares", scope: "workspaces:read" },
   { operationId: "revokeShare", method: "DELETE", path: "/v1/shares/{shareId}", scope: "workspaces:read" },
-  { operationId: "getUsage", method: "GET", path: "/v1/usage", scope: "billing:read" },
-  { operationId: "listUsageEvents", method: "GET", path: "/v1/usage/events", scope: "billing:read" },
-  { operationId: "getQuotas", method: "GET", path: "/v1/quotas", scope: "billing:read" },
-  { operationId: "getBilling", method: "GET", path: "/v1/billing", scope: "billing:read" },
+  { operationId: "getUsage", method: "GET", path: "/v1/usage", scope: "billing:read", accountWide: "any" },
+  {
+    operationId: "listUsageEvents",
+    method: "GET",
+    path: "/v1/usage/events",
+    scope: "billing:read",
+    accountWide: "any",
+  },
+  { operationId: "getQuotas", method: "GET", path: "/v1/quotas", scope: "billing:read", accountWide: "any" },
+  { operationId: "getBilling", method: "GET", path: "/v1/billing", scope: "billing:read", accountWide: "any" },
   {
     operationId: "changePlan",
     method: "PUT",
     path: "/v1/billing/plan",
     scope: "billing:manage",
+    accountWide: "any",
     request: { json: { plan: "free" } },
   },
   {
@@ -171,10 +199,23 @@ const ROUTES: SecuredRoute[] = [
     method: "PUT",
     path: "/v1/billing/spend-cap",
     scope: "billing:manage",
+    accountWide: "any",
     request: { json: { amountMicros: null } },
   },
-  { operationId: "listInvoices", method: "GET", path: "/v1/billing/invoices", scope: "billing:read" },
-  { operationId: "getUpcomingInvoice", method: "GET", path: "/v1/billing/invoices/upcoming", scope: "billing:read" },
+  {
+    operationId: "listInvoices",
+    method: "GET",
+    path: "/v1/billing/invoices",
+    scope: "billing:read",
+    accountWide: "any",
+  },
+  {
+    operationId: "getUpcomingInvoice",
+    method: "GET",
+    path: "/v1/billing/invoices/upcoming",
+    scope: "billing:read",
+    accountWide: "any",
+  },
 ];
 
 function fsOp(operationId: string, op: string, scope: Scope, json: unknown): SecuredRoute[] {
@@ -300,6 +341,27 @@ describe.each(ROUTES)("$method $path", (route) => {
     it("refuses a key without the route's scope", async () => {
       const problem = await expectProblem(await send(await keyWithout(alice, scope)), 403, "forbidden");
       expectDetail(problem, scope);
+    });
+  }
+
+  // Confined credentials, each with every scope, so only their confinement can refuse them.
+  const { accountWide } = route;
+  if (accountWide) {
+    it("refuses a key restricted to some workspaces", async () => {
+      const problem = await expectProblem(await send(await keyForOtherWorkspace(alice)), 403, "forbidden");
+      expectDetail(problem, /restricted to some workspaces/);
+    });
+
+    it("refuses a token confined to a path prefix", async () => {
+      const { token } = await mintToken(alice.key, { pathPrefix: "/src" });
+      const problem = await expectProblem(await send(token), 403, "forbidden");
+      expectDetail(problem, accountWide === "key" ? /scoped token/ : /path prefix \/src/);
+    });
+  }
+  if (accountWide === "key") {
+    it("refuses a scoped token, even one with the whole account", async () => {
+      const { token } = await mintToken(alice.key);
+      expectDetail(await expectProblem(await send(token), 403, "forbidden"), /needs an API key/);
     });
   }
 

@@ -1,7 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { accountLimits } from "../../../tenants/account/limits.ts";
 import type { App } from "../app.ts";
+import { clientAddress } from "../clientAddress.ts";
 import { ApiError } from "../errors.ts";
+import { wellFormedText } from "../middleware/wellFormedText.ts";
 import { NewApiKey, Problem, Tenant } from "../schemas.ts";
 import { services } from "../services.ts";
 
@@ -13,6 +15,8 @@ const route = createRoute({
   summary: "Create an account and its first API key",
   description:
     "Needs no credential. Returns the new tenant and an API key with every scope; the key's secret is shown only in this response. Limited per client address.",
+  // Registered before authentication and so before the app-wide text check (app.ts): its own.
+  middleware: [wellFormedText()] as const,
   request: {
     body: {
       required: true,
@@ -42,8 +46,8 @@ const route = createRoute({
 
 export function registerSignup(app: App) {
   app.openapi(route, async (c) => {
-    // Cloudflare sets CF-Connecting-IP at its edge; a client cannot forge it in production.
-    const address = c.req.header("cf-connecting-ip") ?? "unknown";
+    // Requests whose address no edge vouched for share one budget (clientAddress.ts).
+    const address = clientAddress(c) ?? "unknown";
     const { success } = await c.env.SIGNUP_LIMITER.limit({ key: address });
     if (!success) {
       throw new ApiError("rate_limited", "too many signups from this address; try again in a minute", {

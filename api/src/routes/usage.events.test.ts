@@ -183,6 +183,27 @@ describe("GET /v1/usage/events", () => {
     expect((await page(bob.key, `?keyId=${alice.keyId}`)).data).toEqual([]);
   });
 
+  it("names only the caller's own workspaces, however a refused request named another", async () => {
+    const alice = await signup();
+    const bob = await signup();
+    const his = await createWorkspace(bob.key);
+    const hers = await createWorkspace(alice.key);
+    const sibling = await createWorkspace(alice.key);
+    const restricted = await createKey(alice.key, { workspaceIds: [hers] });
+    const paths = [`/v1/workspaces/${his}`, `/v1/workspaces/${his}/files/a.txt`, `/v1/workspaces/${his}/execs`];
+    const refused = [
+      ...(await Promise.all(paths.map((path) => requests(alice.key, 1, path)))).flat(),
+      ...(await requests(restricted.key, 2, `/v1/workspaces/${sibling}`)),
+    ];
+    const [own] = await requests(alice.key, 1, `/v1/workspaces/${hers}`);
+    const events = await walk(alice.key, `?to=${await now()}`, 100);
+    // Each refused request is billed to her (it was answered), but tagged with no workspace.
+    for (const id of refused) expect(events.find((e) => e.id === id)).toMatchObject({ workspaceId: null });
+    expect(events.find((e) => e.id === own)).toMatchObject({ workspaceId: hers });
+    expect(events.filter((e) => e.workspaceId === his)).toEqual([]);
+    expect((await page(alice.key, `?workspaceId=${his}`)).data).toEqual([]);
+  });
+
   it("refuses a cursor it did not make, a bad range and a page too large", async () => {
     const { key } = await signup();
     for (const query of ["?cursor=not-a-cursor", `?cursor=${btoa('["x","y"]')}`]) {

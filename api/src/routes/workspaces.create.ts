@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
-import { idempotency } from "../middleware/idempotency.ts";
+import { replayOrClaim } from "../middleware/idempotency.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, IdempotencyHeaders, Metadata, Name, Workspace } from "../schemas.ts";
 import { services } from "../services.ts";
@@ -13,7 +13,7 @@ const route = createRoute({
   tags: ["Workspaces"],
   summary: "Create a workspace",
   security: [{ bearer: [] }],
-  middleware: [requireScope("workspaces:write"), idempotency("createWorkspace")] as const,
+  middleware: [requireScope("workspaces:write")] as const,
   request: {
     headers: IdempotencyHeaders,
     body: {
@@ -37,6 +37,9 @@ export function registerWorkspacesCreate(app: App) {
       );
     }
     const body = c.req.valid("json");
+    const replay = await replayOrClaim(c, "createWorkspace", body);
+    // A replay is this route's own earlier answer, stored as it was sent.
+    if (replay) return replay as never;
     const workspace = await services(c.env).workspaces.create(principal.tenantId, body);
     return c.json(workspace, 201);
   });

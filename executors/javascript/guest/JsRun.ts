@@ -4,19 +4,20 @@
  * and turns whatever happened into an ExecOutcome.
  *
  * The run ends at the first of: the module (and its default export) settling, process.exit,
- * an unhandled rejection, the timeout, a kill, the CPU limit, or the output sink failing.
+ * an unhandled rejection, the timeout, a kill, the CPU or memory limit, or the output sink failing.
  * It does not wait for timers the module left behind: the isolate is discarded with the
  * run, and the capabilities it was given are revoked when `run` returns.
  */
 import type { ExecOutcome, JsonValue, OutputSink, WorkspaceFsApi, WorkspaceToolsApi } from "../../contract.ts";
 import { OutputPump } from "../../shell/guest/outputPump.ts";
 import { javascriptLimits } from "../limits.ts";
-import type { JavascriptJob } from "../protocol.ts";
+import { type JavascriptJob, memoryLimitMessage } from "../protocol.ts";
 import { createAi } from "./ai.ts";
 import { createArtifacts } from "./artifacts.ts";
 import { createConsole } from "./console.ts";
 import { createFsPromises } from "./fsPromises.ts";
 import { Guard, RunStopped, type StopReason } from "./guard.ts";
+import { HeapWatch, type ReadHeap } from "./heapWatch.ts";
 import { createNodeFs } from "./nodeFs.ts";
 import { installProcess, ProcessExit } from "./process.ts";
 import { type RunContext, setRunContext } from "./runContext.ts";
@@ -30,9 +31,11 @@ type Ending =
   | { kind: "sink"; error: unknown };
 
 const encoder = new TextEncoder();
+const mebibyte = 1024 * 1024;
 
 export class JsRun {
   private readonly guard: Guard;
+  private readonly heap: HeapWatch | undefined;
 
   private readonly pump: OutputPump;
   private endWith: (ending: Ending) => void = () => {};
@@ -45,8 +48,10 @@ export class JsRun {
     sink: OutputSink,
     private readonly fs: WorkspaceFsApi,
     private readonly tools: WorkspaceToolsApi | undefined,
+    readHeap: ReadHeap | undefined,
   ) {
-    this.guard = new Guard(job.request.timeoutMs, job.cpuMs);
+    this.heap = readHeap && new HeapWatch(readHeap, job.memoryBytesMax);
+    this.guard = new Guard(job.request.timeoutMs, job.cpuMs, this.heap);
     this.guard.whenStopped((reason) => this.endWith({ kind: "stopped", reason }));
     this.pump = new OutputPump(sink, job.request.outputBytesMax, (error) => this.endWith({ kind: "sink", error }));
   }
@@ -146,6 +151,12 @@ export class JsRun {
         exitCode: javascriptLimits.timedOutExitCode,
         error: `timed out after ${timeoutMs} ms`,
       };
+    }
+    if (reason === "memory") {
+      const message = memoryLimitMessage(this.job.memoryBytesMax);
+      const held = Math.ceil((this.heap?.heldBytesAtStop ?? 0) / mebibyte);
+      say(`javascript: ${message}: the module held ${held} MiB after garbage collection`);
+      return { status: "failed", exitCode: javascriptLimits.memoryExitCode, error: message };
     }
     const message = `CPU limit of ${this.job.cpuMs} ms exceeded`;
     say(`javascript: ${message}`);

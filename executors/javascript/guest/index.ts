@@ -14,9 +14,13 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import type { ExecOutcome, OutputSink, WorkspaceFsApi, WorkspaceToolsApi } from "../../contract.ts";
 import type { JavascriptJob } from "../protocol.ts";
+import { takeReadHeap } from "./heapWatch.ts";
 import { JsRun } from "./JsRun.ts";
 
 export { runContext } from "./runContext.ts";
+
+/** V8's heap statistics where the runtime exposes them (local `npm start`), taken before module code can see them. */
+const readHeap = takeReadHeap();
 
 export default class JavascriptGuest extends WorkerEntrypoint {
   private static active: { execId: string; run: JsRun } | undefined;
@@ -25,7 +29,7 @@ export default class JavascriptGuest extends WorkerEntrypoint {
     if (JavascriptGuest.active) {
       return { status: "failed", exitCode: 126, error: "this isolate already ran a module; runs never share one" };
     }
-    const run = new JsRun(job, sink, fs, tools);
+    const run = new JsRun(job, sink, fs, tools, readHeap);
     JavascriptGuest.active = { execId: job.request.execId, run };
     return run.run();
   }

@@ -9,10 +9,11 @@ import type { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Tenant } from "../../../../tenants/account/accounts.ts";
 import type { ApiKey, NewApiKey } from "../../../../tenants/account/apiKeys.ts";
+import { keyManagementRefusal } from "../../../../tenants/account/keyRules.ts";
 import { accountLimits } from "../../../../tenants/account/limits.ts";
 import { SCOPES, type Scope } from "../../../../tenants/account/scopes.ts";
 import { ApiError } from "../../errors.ts";
-import { CreateKeyBody, createKeyAs } from "../../routes/keysShared.ts";
+import { CreateKeyBody, createKeyAs, revokeKeyAs } from "../../routes/keysShared.ts";
 import { Id } from "../../schemas.ts";
 import { services } from "../../services.ts";
 import { type DashboardContext, type DashboardEnv, hasScope } from "../context.ts";
@@ -49,7 +50,8 @@ export function registerKeysPages(dashboard: Hono<DashboardEnv>) {
   dashboard.get("/keys", (c) => renderKeys(c, 200, { cursor: c.req.query("cursor") }));
 
   dashboard.post("/keys", async (c) => {
-    if (!canManageKeys(c)) return renderKeys(c, 403, { notice: LACKS_KEYS_MANAGE });
+    const refused = keyManagementNotice(c);
+    if (refused) return renderKeys(c, 403, { notice: refused });
     const form = await readKeyForm(c);
     const parsed = CreateKeyBody.safeParse({
       name: form.name,
@@ -76,12 +78,23 @@ export function registerKeysPages(dashboard: Hono<DashboardEnv>) {
   });
 
   dashboard.post("/keys/:id/revoke", async (c) => {
-    if (!canManageKeys(c)) return renderKeys(c, 403, { notice: LACKS_KEYS_MANAGE });
+    const refused = keyManagementNotice(c);
+    if (refused) return renderKeys(c, 403, { notice: refused });
     const id = c.req.param("id");
-    const { tenantId, keyId } = c.get("principal");
+    const principal = c.get("principal");
     // Another tenant's key is as unknown here as one that never existed.
-    const revoked = KeyId.safeParse(id).success && (await services(c.env).apiKeys.revoke(tenantId, id));
-    if (!revoked) return renderKeys(c, 404, { notice: { kind: "error", text: `There is no live key ${id}.` } });
+    if (!KeyId.safeParse(id).success) {
+      return renderKeys(c, 404, { notice: { kind: "error", text: `There is no live key ${id}.` } });
+    }
+    try {
+      // The API's own rule: only keys this session's key could have created (keyRules.ts).
+      await revokeKeyAs(c.env, principal, id);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const text = error.code === "not_found" ? `There is no live key ${id}.` : error.detail;
+      return renderKeys(c, error.status as ContentfulStatusCode, { notice: { kind: "error", text } });
+    }
+    const { keyId } = principal;
     if (id === keyId) {
       // The session was this key; it has ended, so say so now rather than on the next page.
       clearSessionCookie(c);
@@ -91,8 +104,11 @@ export function registerKeysPages(dashboard: Hono<DashboardEnv>) {
   });
 }
 
-function canManageKeys(c: DashboardContext): boolean {
-  return hasScope(c, "keys:manage");
+/** Why this session may not manage keys (no `keys:manage`, or a key confined to some workspaces), or null. */
+function keyManagementNotice(c: DashboardContext): Notice | null {
+  if (!hasScope(c, "keys:manage")) return LACKS_KEYS_MANAGE;
+  const refused = keyManagementRefusal(c.get("principal"));
+  return refused ? { kind: "info", text: `${refused}. Sign in with an account-wide key to manage keys.` } : null;
 }
 
 async function readKeyForm(c: DashboardContext): Promise<KeyForm> {
@@ -111,14 +127,15 @@ interface RenderOptions {
 
 async function renderKeys(c: DashboardContext, status: ContentfulStatusCode, options: RenderOptions) {
   const principal = c.get("principal");
-  const canManage = canManageKeys(c);
+  const refused = keyManagementNotice(c);
+  const canManage = refused === null;
   // A cursor is a key id; anything else starts from the newest key.
   const cursor = options.cursor && KeyId.safeParse(options.cursor).success ? options.cursor : undefined;
   const [account, keys] = await Promise.all([
     accountOf(c.env, principal.tenantId),
     canManage ? services(c.env).apiKeys.list(principal.tenantId, dashboardLimits.pageRowsMax, cursor) : null,
   ]);
-  const notice = options.notice ?? (canManage ? undefined : LACKS_KEYS_MANAGE);
+  const notice = options.notice ?? refused ?? undefined;
   return c.html(
     <KeysPage
       account={account}

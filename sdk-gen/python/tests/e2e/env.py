@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import random
+import urllib.parse
 import urllib.request
 from typing import Any
 
@@ -19,10 +21,22 @@ def required(name: str) -> str:
 
 
 def signed_up_client(base_url: str, label: str, **options: Any) -> tuple[Cubicle, str]:
-    """Signs up once (signups are limited per client address, so each file uses its own)."""
-    address = {"cf-connecting-ip": f"10.{random.randint(0, 255)}.{random.randint(0, 255)}.{random.randint(1, 254)}"}
-    signed = Cubicle(base_url=base_url, default_headers=address).signup(email=f"{label}-{random.randint(0, 10**9)}@example.com")
-    return Cubicle(api_key=signed.api_key.key, base_url=base_url, **options), signed.api_key.key
+    """Signs up once, connecting from a loopback address of its own: signups are limited per
+    client address, which under `npm start` is the socket peer, so each file uses its own."""
+    source = f"127.{random.randint(0, 255)}.{random.randint(0, 255)}.{random.randint(1, 254)}"
+    url = urllib.parse.urlsplit(base_url)
+    connection = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port, timeout=30, source_address=(source, 0))
+    try:
+        body = json.dumps({"email": f"{label}-{random.randint(0, 10**9)}@example.com"})
+        connection.request("POST", "/v1/signup", body=body, headers={"content-type": "application/json"})
+        response = connection.getresponse()
+        text = response.read().decode()
+    finally:
+        connection.close()
+    if response.status != 201:
+        raise RuntimeError(f"signup failed: {response.status} {text}")
+    key: str = json.loads(text)["apiKey"]["key"]
+    return Cubicle(api_key=key, base_url=base_url, **options), key
 
 
 class ProxyControl:

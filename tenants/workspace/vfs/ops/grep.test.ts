@@ -29,6 +29,25 @@ describe("grep", () => {
     }));
 });
 
+describe("grep regular expressions", () => {
+  // On a backtracking engine each of these takes about 2^40 steps on one such line: the test
+  // would never end. A linear-time engine answers as fast as for any other pattern.
+  it("answers catastrophic patterns in linear time", () =>
+    withVfs(async (vfs) => {
+      ok(await vfs.write("/a.txt", bytes(`${"a".repeat(40)}!\n`.repeat(200))));
+      for (const pattern of ["(a+)+$", "(a|a)*b", "(a|aa)+$", "^(([a-z])+.)+[A-Z]([a-z])+$"]) {
+        expect(ok(await vfs.grep(pattern, "/")).matches).toEqual([]);
+      }
+      expect(ok(await vfs.grep("(a+)+!$", "/")).matches).toHaveLength(200);
+    }));
+
+  it("uses RE2 syntax: no backreferences or lookaround", () =>
+    withVfs(async (vfs) => {
+      expect(await vfs.grep("(a)\\1", "/")).toMatchObject({ ok: false, code: "EINVAL" });
+      expect(await vfs.grep("a(?=b)", "/")).toMatchObject({ ok: false, code: "EINVAL" });
+    }));
+});
+
 describe("grep streaming", () => {
   it("finds lines across chunk boundaries and numbers them exactly", () =>
     withVfs(async (vfs) => {

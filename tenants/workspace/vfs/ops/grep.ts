@@ -4,6 +4,7 @@
  * chunk) are skipped, as grep -I does. Output and bytes scanned are bounded.
  */
 import picomatch from "picomatch";
+import { RE2JS } from "re2js";
 import { workspaceLimits } from "../../limits.ts";
 import { type FsResult, fail } from "../errors.ts";
 import type { Store } from "../store.ts";
@@ -33,9 +34,13 @@ export async function grep(
   if (pattern.length === 0 || pattern.length > workspaceLimits.grepPatternLengthMax) {
     return fail("EINVAL", `a pattern is 1 to ${workspaceLimits.grepPatternLengthMax} characters`, path);
   }
-  let regex: RegExp;
+  // RE2 (re2js) rather than V8's backtracking RegExp: matching is linear in the line's
+  // length whatever the pattern, so `(a+)+$` cannot hold the object for seconds. It is the
+  // engine just-bash's own grep uses, so both greps read patterns the same way (RE2 syntax:
+  // no backreferences or lookaround).
+  let regex: RE2JS;
   try {
-    regex = new RegExp(pattern, options.ignoreCase ? "i" : "");
+    regex = RE2JS.compile(pattern, options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
   } catch (error) {
     return fail("EINVAL", `invalid regular expression: ${(error as Error).message}`, path);
   }
@@ -71,7 +76,7 @@ export async function grep(
 async function scanFile(
   store: Store,
   path: string,
-  regex: RegExp,
+  regex: RE2JS,
   matches: GrepMatch[],
   maxMatches: number,
 ): Promise<"more" | "full"> {
