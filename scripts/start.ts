@@ -7,8 +7,13 @@
  * (or SIGTERM) stops every child it started, each in its own process group so grandchildren
  * go too; the supervisor stops its daemons first (docs/container-local.md).
  *
+ * The supervisor finds or builds the box image every container command runs in
+ * (docs/container-image.md) in the background: the platform serves at once, shell and
+ * javascript runs work meanwhile, and container runs answer 503 `executor_starting` until
+ * the image is ready. Its progress is printed here as it goes.
+ *
  * Environment: PORT (default 8787), CUBICLE_STATE_DIR (default .wrangler/state; daemon
- * state goes in its `computers` folder).
+ * state goes in its `computers` folder), CUBICLE_IMAGES_DIR (default <state dir>/images).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -143,7 +148,7 @@ async function startSupervisor(attempt = 1): Promise<string | null> {
     await once(supervisor, "exit");
     return startSupervisor(attempt + 1);
   }
-  lines.on("line", (more) => console.log(more));
+  lines.on("line", (more) => printSupervisorLine(more));
   supervisor.on("exit", (code) => {
     if (stopping) return;
     console.error(`cubicle: the container supervisor exited (${code ?? "signal"})`);
@@ -151,6 +156,44 @@ async function startSupervisor(attempt = 1): Promise<string | null> {
     process.exit(code || 1);
   });
   return ready.url;
+}
+
+/** The box image's state as the supervisor last reported it (container/supervisor/image.ts). */
+let imageState = "not started";
+
+/** Prints the supervisor's image progress for a person; any other line as it came. */
+function printSupervisorLine(line: string) {
+  const status = parseImageLine(line);
+  if (!status) return console.log(line);
+  imageState = status.state;
+  if (status.state === "building") {
+    console.log(`cubicle: container image: ${status.phase} (${Math.round((status.elapsedMs ?? 0) / 1000)} s)`);
+  } else if (status.state === "ready") {
+    console.log(`cubicle: container image ready${status.built ? " (built)" : ""}: ${status.path}`);
+  } else {
+    const tail = status.logTail?.length ? `\n${status.logTail.join("\n")}` : "";
+    console.error(`cubicle: building the container image failed: ${status.error}${tail}`);
+    console.error("cubicle: the next container run starts the build again");
+  }
+}
+
+function parseImageLine(line: string) {
+  if (!line.startsWith('{"image":')) return null;
+  try {
+    return (JSON.parse(line) as { image: ImageLine }).image;
+  } catch {
+    return null;
+  }
+}
+
+interface ImageLine {
+  state: "building" | "ready" | "failed";
+  phase?: string;
+  elapsedMs?: number;
+  path?: string;
+  built?: boolean;
+  error?: string;
+  logTail?: string[];
 }
 
 let stopping = false;
@@ -216,7 +259,7 @@ if (!(await waitForHealthy())) {
 }
 console.log(`
 Cubicle is running at ${url}  (state in ${stateDir})
-  Computers:     ${supervisorUrl ?? "none (the container executor is unavailable)"}
+  Computers:     ${supervisorUrl ? `${supervisorUrl}  (container image: ${imageState})` : "none (the container executor is unavailable)"}
   API reference: ${url}/docs
   Dashboard:     ${url}/dashboard  (sign in with an API key)
   Sign up:       curl -s -X POST ${url}/v1/signup -H 'content-type: application/json' -d '{"email":"you@example.com"}'
