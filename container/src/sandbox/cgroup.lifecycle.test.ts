@@ -1,4 +1,5 @@
 /** A computer's cgroups from open to remove: layout, plan changes, restarts, and hosts without cgroups. */
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,12 +19,10 @@ const alive = (pid: number) => {
   }
 };
 
-/** Every directory named `cubicle-<name>` under the daemon's cgroup in every mounted controller. */
+/** Every directory named `cubicle-<name>` anywhere in the host's cgroup hierarchies, whichever controller. */
 function leftovers(name: string): string[] {
-  const own = ownCgroups();
-  return Object.values(own.v1)
-    .map((dir) => join(dir, `cubicle-${name}`))
-    .filter((dir) => existsSync(dir));
+  const found = execFileSync("find", ["/sys/fs/cgroup", "-maxdepth", "6", "-type", "d", "-name", `cubicle-${name}`]);
+  return found.toString().split("\n").filter(Boolean);
 }
 
 describe("computer cgroups", () => {
@@ -87,10 +86,12 @@ describe("computer cgroups", () => {
     await (await second.forCommand("ex_old")).remove();
   });
 
-  it("refuses names and ids that are not safe directory names", async () => {
+  it("refuses unsafe names and ids, an exec id twice, and limits no plan can mean", async () => {
     await expect(openComputerCgroups("../escape", smallLimits)).rejects.toThrow(/safe cgroup name/);
     const computer = await computers.open();
     await expect(computer.forCommand("a b")).rejects.toThrow(/safe cgroup name/);
+    const twice = await Promise.allSettled([computer.forCommand("ex_twice"), computer.forCommand("ex_twice")]);
+    expect(twice.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
     await expect(computer.update({ ...smallLimits, memoryBytesMax: 1 })).rejects.toThrow(/memoryBytesMax/);
   });
 });

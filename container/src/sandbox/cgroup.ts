@@ -101,6 +101,8 @@ export class ComputerCgroups {
   private readonly v1: V1Dirs;
   private readonly log: (message: string) => void;
   private readonly commands = new Map<string, CommandCgroup>();
+  /** Exec ids whose cgroups are being made: a second forCommand for one must not clear the first's. */
+  private readonly starting = new Set<string>();
   /** The limits the next command gets; the computer's own cgroup follows them where the kernel lets it. */
   private limits: ContainerResources;
 
@@ -131,11 +133,12 @@ export class ComputerCgroups {
    */
   async forCommand(execId: string): Promise<CommandCgroup> {
     if (!SAFE_NAME.test(execId)) throw new RangeError(`exec id ${JSON.stringify(execId)} is not a safe cgroup name`);
-    if (this.commands.has(execId)) throw new Error(`exec ${execId} already has cgroups`);
+    if (this.commands.has(execId) || this.starting.has(execId)) throw new Error(`exec ${execId} already has cgroups`);
+    this.starting.add(execId);
     const dirs = this.commandDirs(execId);
-    // A directory left by a crashed daemon would carry its old counters and processes.
-    await removeCommandDirs(dirs);
     try {
+      // A directory left by a crashed daemon would carry its old counters and processes.
+      await removeCommandDirs(dirs);
       for (const dir of Object.values(dirs)) await mkdir(dir);
       await applyLimits(dirs, this.limits, this.log);
       const baseline = {
@@ -148,6 +151,8 @@ export class ComputerCgroups {
     } catch (error) {
       await removeCommandDirs(dirs);
       throw error;
+    } finally {
+      this.starting.delete(execId);
     }
   }
 
