@@ -181,7 +181,16 @@ export interface ShareInfo {
 export interface Executor {
   run(request: ExecRequest, sink: OutputSink): Promise<ExecOutcome>;
   kill(execId: string): Promise<void>;
+  /**
+   * Asked before a run is recorded, by executors whose sandbox can be not there yet (the
+   * container's, while its root image builds on a fresh machine). `starting` turns the
+   * request into 503 `executor_starting` with Retry-After: no record, no charge, the
+   * concurrency slot freed. Any other trouble is the run's to report, as before.
+   */
+  ready?(): Promise<ExecutorReadiness>;
 }
+
+export type ExecutorReadiness = { ok: true } | { ok: false; retryAfterSeconds: number; message: string };
 
 export const EXECUTORS = ["shell", "javascript", "container"] as const;
 export type ExecutorName = (typeof EXECUTORS)[number];

@@ -8,6 +8,7 @@
  */
 import { newWebSocketRpcSession, type RpcStub } from "capnweb";
 import type { ComputerApi, WorkspaceSyncApi } from "../../container/wire/index.ts";
+import { ComputerStarting } from "./ComputerStarting.ts";
 import type { ContainerHost } from "./host.ts";
 import { containerLimits } from "./limits.ts";
 import { mintSessionToken, verifyComputerdAnswer } from "./sessionToken.ts";
@@ -43,7 +44,8 @@ export class ComputerLink {
         return (await pending).computer;
       } catch (error) {
         if (this.session === pending) this.session = null;
-        if (attempt >= containerLimits.connectAttempts) throw error;
+        // "Not yet, ask in a minute" is the answer: retrying within a second changes nothing.
+        if (error instanceof ComputerStarting || attempt >= containerLimits.connectAttempts) throw error;
         await new Promise((resolve) => setTimeout(resolve, containerLimits.connectRetryMs * attempt));
       }
     }

@@ -11,7 +11,8 @@ import { LocalSupervisorHost } from "./localHost.ts";
 export interface ContainerHost {
   /**
    * Makes sure a computerd serves `workspace` (starting one if needed) and opens a WebSocket
-   * to its `/session`, accepted and ready for capnweb. The caller owns and closes it.
+   * to its `/session`, accepted and ready for capnweb. The caller owns and closes it. Throws
+   * ComputerStarting (ComputerStarting.ts) when the computer cannot start yet but will.
    */
   connect(workspace: string): Promise<WebSocket>;
   /** Stops the workspace's computer, if one runs, and deletes what it kept on its disk (the workspace was deleted). */

@@ -50,6 +50,15 @@ export interface ExecResult {
   usage: { meter: string; quantity: number } | null;
 }
 
+/** Why a run was not started; nothing was recorded, and the caller frees its concurrency slot. */
+export interface ExecRefusal {
+  ok: false;
+  code: "executor_unavailable" | "executor_starting" | "rate_limited";
+  message: string;
+  /** executor_starting: when asking again makes sense. */
+  retryAfterSeconds?: number;
+}
+
 /** Runs at once per workspace, for executors whose runs each hold an isolate in this object's process. */
 const runsPerWorkspaceMax: Partial<Record<ExecutorName, number>> = {
   javascript: execLimits.javascriptRunsPerWorkspaceMax,
@@ -83,9 +92,7 @@ export class ExecRunner {
   ) {}
 
   /** Starts a run; answers when it ends, or at once (status `running`) for a background run. */
-  async start(
-    start: StartExec,
-  ): Promise<ExecResult | { ok: false; code: "executor_unavailable" | "rate_limited"; message: string }> {
+  async start(start: StartExec): Promise<ExecResult | ExecRefusal> {
     const executor = await this.executorFor(start);
     if (!executor)
       return {
@@ -93,6 +100,11 @@ export class ExecRunner {
         code: "executor_unavailable",
         message: `the ${start.executor} executor is not available here`,
       };
+    const readiness = (await executor.ready?.()) ?? { ok: true };
+    if (!readiness.ok) {
+      const { message, retryAfterSeconds } = readiness;
+      return { ok: false, code: "executor_starting", message, retryAfterSeconds };
+    }
     // Checked after the last await before the run is registered, so concurrent starts cannot both pass.
     const cap = runsPerWorkspaceMax[start.executor];
     if (cap !== undefined && [...this.running.values()].filter((run) => run.name === start.executor).length >= cap) {

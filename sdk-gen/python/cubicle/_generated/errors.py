@@ -11,6 +11,7 @@ __all__ = [
     "BadRequestError",
     "CODE_ERRORS",
     "ConflictError",
+    "ExecutorStartingError",
     "ExecutorUnavailableError",
     "ForbiddenError",
     "GatewayTimeoutError",
@@ -194,6 +195,12 @@ class ExecutorUnavailableError(ServiceUnavailableError):
     code = "executor_unavailable"
 
 
+class ExecutorStartingError(ServiceUnavailableError):
+    """503 `executor_starting`: Executor starting."""
+
+    code = "executor_starting"
+
+
 STATUS_ERRORS: dict[int, type[APIError]] = {
     400: BadRequestError,
     401: UnauthorizedError,
@@ -236,5 +243,6 @@ CODE_ERRORS: dict[str, type[APIError]] = {
     "quota_exceeded": QuotaExceededError,
     "internal": InternalError,
     "executor_unavailable": ExecutorUnavailableError,
+    "executor_starting": ExecutorStartingError,
 }
 """The class for each documented problem `code`."""

@@ -234,7 +234,7 @@ class Problem:
     title: str
     status: int
     detail: str
-    code: Literal["bad_request", "malformed_json", "validation_failed", "invalid_path", "unauthorized", "spend_cap_reached", "forbidden", "not_found", "method_not_allowed", "conflict", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "rate_limited", "insufficient_storage", "quota_exceeded", "internal", "executor_unavailable"]
+    code: Literal["bad_request", "malformed_json", "validation_failed", "invalid_path", "unauthorized", "spend_cap_reached", "forbidden", "not_found", "method_not_allowed", "conflict", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "rate_limited", "insufficient_storage", "quota_exceeded", "internal", "executor_unavailable", "executor_starting"]
     """Stable; clients switch on it. `x-cubicle-codes` gives each code's status and title."""
     request_id: str
     fs_code: str | None = None

@@ -150,6 +150,11 @@ export class ExecutorUnavailableError extends ServiceUnavailableError {
   override name = "ExecutorUnavailableError";
 }
 
+/** `executor_starting` (503): Executor starting. */
+export class ExecutorStartingError extends ServiceUnavailableError {
+  override name = "ExecutorStartingError";
+}
+
 export const statusErrors: Record<number, typeof APIError> = {
   400: BadRequestError,
   401: UnauthorizedError,
@@ -191,4 +196,5 @@ export const codeErrors: Record<string, typeof APIError> = {
   quota_exceeded: QuotaExceededError,
   internal: InternalError,
   executor_unavailable: ExecutorUnavailableError,
+  executor_starting: ExecutorStartingError,
 };
