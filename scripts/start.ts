@@ -2,8 +2,10 @@
  * `npm start`: serves the whole platform locally. It applies D1 migrations, starts the
  * container supervisor (container/supervisor: one computerd per workspace, in place of
  * Cloudflare Containers, which need Docker), starts `wrangler dev` (workerd with local D1,
- * Durable Objects and the Worker Loader) on 127.0.0.1 with the supervisor's URL and a
- * secret made for this start, waits until it answers, and prints how to sign up. Ctrl-C
+ * Durable Objects and the Worker Loader) on a loopback port of its own with the supervisor's
+ * URL and a secret made for this start, serves PORT through the local edge in front of it
+ * (localEdge.ts: the client address and the refusals Cloudflare's edge would make), waits
+ * until it answers, and prints how to sign up. Ctrl-C
  * (or SIGTERM) stops every child it started, each in its own process group so grandchildren
  * go too; the supervisor stops its daemons first (docs/container-local.md).
  *
@@ -24,6 +26,7 @@ import { delimiter, dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { localDevEnv, localDevFlags } from "./localDev.ts";
+import { freeLoopbackPort, startLocalEdge } from "./localEdge.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const wrangler = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin/wrangler.js");
@@ -41,6 +44,9 @@ const buildComputerd = join(root, "scripts/build-computerd.ts");
 // The supervisor's bearer and every computerd's token-signing secret. A new one each start,
 // so nothing that outlives this run can use it.
 const computerdSecret = randomBytes(32).toString("hex");
+// What the local edge (localEdge.ts) shows the Worker, so it trusts the client address the
+// edge sets; made for this start, like the secret above.
+const edgeSecret = randomBytes(32).toString("hex");
 
 const children = new Set<ChildProcess>();
 
@@ -229,16 +235,21 @@ if ((await exited(migrate)) !== 0) {
 ensureComputerdBundle();
 const supervisorUrl = await startSupervisor();
 
+// wrangler dev listens on a port of its own; PORT is the local edge's, which plays the part
+// Cloudflare's edge plays in production (client address, header-only refusals; localEdge.ts).
+const devPort = await freeLoopbackPort();
 const dev = run([
   "dev",
   "--ip",
   "127.0.0.1",
   "--port",
-  String(port),
+  String(devPort),
   "--persist-to",
   stateDir,
   "--show-interactive-dev-session=false",
   ...localDevFlags,
+  "--var",
+  `LOCAL_EDGE_SECRET:${edgeSecret}`,
   // Plain vars for this run only (wrangler splits KEY:VALUE at the first colon). They reach
   // the Worker's env, where the local ContainerHost finds the supervisor and signs tokens.
   ...(supervisorUrl
@@ -250,6 +261,12 @@ dev.on("exit", (code) => {
   console.error(`cubicle: wrangler dev exited (${code ?? "signal"})`);
   stopAll();
   process.exit(code ?? 1);
+});
+
+await startLocalEdge({ host: "127.0.0.1", port, upstreamPort: devPort, secret: edgeSecret }).catch((error: Error) => {
+  console.error(`cubicle: cannot listen on ${url}: ${error.message}`);
+  stopAll("SIGKILL");
+  process.exit(1);
 });
 
 if (!(await waitForHealthy())) {

@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },
   range_not_satisfiable: { status: 416, title: "Range not satisfiable" },
+  request_headers_too_large: { status: 431, title: "Request header fields too large" },
   rate_limited: { status: 429, title: "Rate limited" },
   insufficient_storage: { status: 507, title: "Insufficient storage" },
   quota_exceeded: { status: 429, title: "Quota exceeded" },
@@ -38,13 +39,22 @@ export interface FieldError {
 }
 
 export class ApiError extends Error {
+  // Fields assigned by hand rather than as parameter properties, so Node runs this file as it
+  // is (type stripping only): the local edge (scripts/localEdge.ts) answers with it too.
+  readonly code: ErrorCode;
+  readonly detail: string;
+  readonly extra: { errors?: FieldError[]; headers?: Record<string, string>; fsCode?: string };
+
   constructor(
-    readonly code: ErrorCode,
-    readonly detail: string,
-    readonly extra: { errors?: FieldError[]; headers?: Record<string, string>; fsCode?: string } = {},
+    code: ErrorCode,
+    detail: string,
+    extra: { errors?: FieldError[]; headers?: Record<string, string>; fsCode?: string } = {},
   ) {
     super(`${code}: ${detail}`);
     this.name = "ApiError";
+    this.code = code;
+    this.detail = detail;
+    this.extra = extra;
   }
 
   get status() {
@@ -58,9 +68,17 @@ export function problemType(code: ErrorCode): string {
 }
 
 export function problemResponse(c: Context, error: ApiError): Response {
-  const { status, title } = ERROR_CODES[error.code];
   const requestId = (c.get("requestId") as string | undefined) ?? "";
-  const body = {
+  const headers = new Headers(error.extra.headers);
+  headers.set("content-type", "application/problem+json");
+  headers.set("x-request-id", requestId);
+  return new Response(problemJson(error, requestId), { status: error.status, headers });
+}
+
+/** The problem+json text of an error; also written by the local edge (scripts/localEdge.ts), which has no Context. */
+export function problemJson(error: ApiError, requestId: string): string {
+  const { status, title } = ERROR_CODES[error.code];
+  return JSON.stringify({
     type: problemType(error.code),
     title,
     status,
@@ -69,9 +87,5 @@ export function problemResponse(c: Context, error: ApiError): Response {
     requestId,
     ...(error.extra.errors ? { errors: error.extra.errors } : {}),
     ...(error.extra.fsCode ? { fsCode: error.extra.fsCode } : {}),
-  };
-  const headers = new Headers(error.extra.headers);
-  headers.set("content-type", "application/problem+json");
-  headers.set("x-request-id", requestId);
-  return new Response(JSON.stringify(body), { status, headers });
+  });
 }

@@ -4,7 +4,7 @@ import { execLimits } from "../../../executors/limits.ts";
 import { newId } from "../../../tenants/ids.ts";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
-import { idempotency } from "../middleware/idempotency.ts";
+import { replayOrClaim } from "../middleware/idempotency.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, IdempotencyHeaders, WorkspaceParams } from "../schemas.ts";
 import { services } from "../services.ts";
@@ -87,7 +87,7 @@ const route = createRoute({
   description:
     "Answers when the run ends with its output, or at once with 202 for `background: true`. With `Accept: text/event-stream` it streams `stdout`, `stderr` and `exit` events whose ids are sequence numbers; a client that disconnects resumes from `GET …/execs/{execId}/output` with `Last-Event-ID`.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("exec"), idempotency("exec")] as const,
+  middleware: [requireScope("exec")] as const,
   request: {
     params: WorkspaceParams,
     headers: IdempotencyHeaders,
@@ -112,6 +112,9 @@ export function registerExecCreate(app: App) {
     const egress = egressPolicy(body.egress);
     const { object, recordStats } = await workspaceObject(c, workspaceId);
     const stream = wantsEventStream(c);
+    // Every check above runs before a stored answer is replayed.
+    const replay = await replayOrClaim(c, "exec", body);
+    if (replay) return replay;
     const execId = newId("ex");
     const { usage } = services(c.env);
     // A concurrency slot (and, on plans with hard caps, the time left) before any work.
