@@ -106,7 +106,12 @@ describe("a container run refused for a confined token", () => {
     const minted = await fetch(`${platform.url}/v1/tokens`, {
       method: "POST",
       headers: auth,
-      body: JSON.stringify({ scopes: ["exec", "workspaces:read"], workspaceId: ws, pathPrefix: "/src", ttlSeconds: 600 }),
+      body: JSON.stringify({
+        scopes: ["exec", "workspaces:read"],
+        workspaceId: ws,
+        pathPrefix: "/src",
+        ttlSeconds: 600,
+      }),
     });
     const { token } = (await minted.json()) as { token: string };
     const ran = await fetch(`${platform.url}/v1/workspaces/${ws}/exec`, {
