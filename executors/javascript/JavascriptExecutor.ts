@@ -43,7 +43,7 @@ async function workerFailure(error: unknown, sink: OutputSink, cpuMs: number): P
   if (/exceeded (its )?CPU/i.test(message)) {
     return fail(sink, `javascript: CPU limit of ${cpuMs} ms exceeded`, javascriptLimits.cpuExitCode);
   }
-  // Cloudflare ends an isolate over its memory ("Worker exceeded memory limit.", "… exceeded its memory limit …").
+  // The runtime ends an isolate over its memory ("Worker has exceeded memory limit.", "… exceeded its memory limit …").
   if (/exceeded (its )?memory limit/i.test(message)) {
     const stop = memoryLimitMessage(execLimits.javascriptMemoryBytesMax);
     return fail(sink, `javascript: ${stop}`, javascriptLimits.memoryExitCode);

@@ -86,8 +86,14 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     http.emit("connection", socket);
   });
   await listen(listener, options.socketPath);
-  if (options.boxUid !== null) await chown(options.socketPath, options.boxUid, options.boxUid);
-  await chmod(options.socketPath, 0o600);
+  try {
+    if (options.boxUid !== null) await chown(options.socketPath, options.boxUid, options.boxUid);
+    await chmod(options.socketPath, 0o600);
+  } catch (error) {
+    http.close(() => {});
+    await new Promise((resolve) => listener.close(resolve));
+    throw error;
+  }
 
   let closing: Promise<EgressUsage> | null = null;
   return {
@@ -126,11 +132,12 @@ function httpServer(room: ProxyRoom) {
   server.emit("listening");
   server.maxHeadersCount = limits.headerCountMax;
   server.timeout = limits.idleTimeoutMs;
+  // A bug in the proxy ends the one request it happened on, never the daemon.
   server.on("request", (request, response) => {
-    void forward(room, request, response).catch((error) => failed(room, response.socket, error));
+    void forward(room, request, response).catch((error) => room.answer(response, proxyError(error)));
   });
   server.on("connect", (request, socket: Socket, head: Buffer) => {
-    void tunnel(room, request, socket, head).catch((error) => failed(room, socket, error));
+    void tunnel(room, request, socket, head).catch((error) => room.answerRaw(socket, proxyError(error)));
   });
   // A WebSocket (or other upgrade) over plain http would turn the connection into an
   // unmetered pipe the policy never saw; such clients tunnel instead (wss://, or CONNECT).
@@ -164,11 +171,9 @@ function clientErrorAnswer(error: NodeJS.ErrnoException, limits: EgressProxyLimi
   };
 }
 
-/** A bug in the proxy ends the one connection it happened on, never the daemon. */
-function failed(room: ProxyRoom, socket: Socket | null, error: unknown): void {
+function proxyError(error: unknown): Answer {
   console.error("egress proxy:", error);
-  if (socket)
-    room.answerRaw(socket, { status: 502, text: `${REFUSAL_PREFIX} proxy error: ${(error as Error).message}` });
+  return { status: 502, text: `${REFUSAL_PREFIX} proxy error: ${(error as Error).message}` };
 }
 
 function listen(server: Server, path: string): Promise<void> {
