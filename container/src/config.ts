@@ -40,7 +40,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
       host: env[COMPUTERD_ENV.host] ?? "127.0.0.1",
       stateDir,
       mount,
-      rootfs: env.COMPUTERD_ROOTFS || null,
+      rootfs: env[COMPUTERD_ENV.rootfs] || null,
       boxUid,
     },
   };

@@ -17,9 +17,9 @@
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { chmod, chown, mkdir, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { boxLimits } from "../limits.ts";
 
@@ -83,6 +83,9 @@ export class Box {
   /** Mounts the box's /tmp and home (after clearing what a killed daemon left) and makes the egress directory. */
   async prepare(): Promise<void> {
     if (this.opts.hostUid === 0) throw new Error("the box must not run as host root");
+    // bwrap opens the image and the mount as the box's uid, so every directory above them
+    // must let others through; say which one does not instead of failing every command.
+    for (const path of [this.opts.rootfs, this.opts.mount]) assertReachable(path);
     await this.dispose();
     await mkdir(boxLimits.stagingRoot, { recursive: true, mode: 0o755 });
     await chmod(boxLimits.stagingRoot, 0o755);
@@ -137,7 +140,11 @@ export class Box {
       this.opts.trustStore ? ["--ro-bind", this.opts.trustStore, boxLimits.trustStore] : [],
     ].flat();
     const env = Object.entries(cmd.env).flatMap(([k, v]) => ["--setenv", k, v]);
-    const bridge = cmd.egressBridge ? `${cmd.egressBridge.map(shellQuote).join(" ")} >/dev/null 2>&1 & ` : "";
+    // The command starts once the bridge listens (a socket in LISTEN state, 0A, in the box's
+    // own /proc/net/tcp), so its first request finds the proxy; the wait is bounded.
+    const bridge = cmd.egressBridge
+      ? `${cmd.egressBridge.map(shellQuote).join(" ")} >/dev/null 2>&1 & for i in $(seq 200); do grep -q ' 0A ' /proc/net/tcp && break; sleep 0.01; done; `
+      : "";
     const inner = `${closeInheritedFds(2)} ${bridge}umask 022; cd -- "$1" || exit 126; exec /bin/sh -c "$2"`;
     const bwrapArgs = [
       "--unshare-all",
@@ -159,8 +166,12 @@ export class Box {
     // The host side joins the cgroups as root, before setpriv gives root up. Descriptors 3
     // and 4 are bwrap's (the seccomp program and the arguments); it reads and closes both.
     const launcher = `${closeInheritedFds(4)} for f in $CUBICLE_CGROUP_PROCS; do echo $$ > "$f" || exit 125; done; exec "$@"`;
+    // --norc: Node's stdio pipes are socket pairs, and bash reads ~/.bashrc when its input
+    // is a socket (it takes that for rshd).
     const argv = [
       "/bin/bash",
+      "--norc",
+      "--noprofile",
       "-c",
       launcher,
       "launch",
@@ -177,6 +188,8 @@ export class Box {
       "4",
       "--",
       "/bin/bash",
+      "--norc",
+      "--noprofile",
       "-c",
       inner,
       "sh",
@@ -188,6 +201,14 @@ export class Box {
       env: { PATH: boxLimits.hostPath, CUBICLE_CGROUP_PROCS: cmd.cgroupProcs.join(" ") },
       bwrapArgs: new TextEncoder().encode(bwrapArgs.map((a) => `${a}\0`).join("")),
     };
+  }
+}
+
+function assertReachable(path: string): void {
+  for (let dir = dirname(path); dir !== "/"; dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) {
+      throw new Error(`${dir} is not searchable by others, so the box cannot reach ${path} through it`);
+    }
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -45,6 +45,8 @@ export interface DaemonProcess {
 
 export async function makeDirs(): Promise<{ root: string; mount: string; stateDir: string; cleanup(): Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), "computerd-test-"));
+  // The box reaches the mount as an unprivileged uid, through every directory above it.
+  await chmod(root, 0o755);
   return {
     root,
     mount: join(root, "workspace"),
