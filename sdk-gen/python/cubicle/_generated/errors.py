@@ -28,6 +28,8 @@ __all__ = [
     "QuotaExceededError",
     "RangeNotSatisfiableError",
     "RateLimitedError",
+    "RequestHeaderFieldsTooLargeError",
+    "RequestHeadersTooLargeError",
     "RequestTimeoutError",
     "STATUS_ERRORS",
     "ServiceUnavailableError",
@@ -117,6 +119,12 @@ class TooManyRequestsError(APIError):
     status = 429
 
 
+class RequestHeaderFieldsTooLargeError(APIError):
+    """431 Request Header Fields Too Large."""
+
+    status = 431
+
+
 class InternalServerError(APIError):
     """500 Internal Server Error."""
 
@@ -171,6 +179,12 @@ class SpendCapReachedError(PaymentRequiredError):
     code = "spend_cap_reached"
 
 
+class RequestHeadersTooLargeError(RequestHeaderFieldsTooLargeError):
+    """431 `request_headers_too_large`: Request header fields too large."""
+
+    code = "request_headers_too_large"
+
+
 class RateLimitedError(TooManyRequestsError):
     """429 `rate_limited`: Rate limited."""
 
@@ -215,6 +229,7 @@ STATUS_ERRORS: dict[int, type[APIError]] = {
     415: UnsupportedMediaTypeError,
     416: RangeNotSatisfiableError,
     429: TooManyRequestsError,
+    431: RequestHeaderFieldsTooLargeError,
     500: InternalServerError,
     502: BadGatewayError,
     503: ServiceUnavailableError,
@@ -238,6 +253,7 @@ CODE_ERRORS: dict[str, type[APIError]] = {
     "payload_too_large": PayloadTooLargeError,
     "unsupported_media_type": UnsupportedMediaTypeError,
     "range_not_satisfiable": RangeNotSatisfiableError,
+    "request_headers_too_large": RequestHeadersTooLargeError,
     "rate_limited": RateLimitedError,
     "insufficient_storage": InsufficientStorageError,
     "quota_exceeded": QuotaExceededError,

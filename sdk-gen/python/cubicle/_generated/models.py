@@ -234,7 +234,7 @@ class Problem:
     title: str
     status: int
     detail: str
-    code: Literal["bad_request", "malformed_json", "validation_failed", "invalid_path", "unauthorized", "spend_cap_reached", "forbidden", "not_found", "method_not_allowed", "conflict", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "rate_limited", "insufficient_storage", "quota_exceeded", "internal", "executor_unavailable", "executor_starting"]
+    code: Literal["bad_request", "malformed_json", "validation_failed", "invalid_path", "unauthorized", "spend_cap_reached", "forbidden", "not_found", "method_not_allowed", "conflict", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "request_headers_too_large", "rate_limited", "insufficient_storage", "quota_exceeded", "internal", "executor_unavailable", "executor_starting"]
     """Stable; clients switch on it. `x-cubicle-codes` gives each code's status and title."""
     request_id: str
     fs_code: str | None = None
@@ -1621,6 +1621,7 @@ class CreateKeyRequest:
     scopes: list[Scope] | None = None
     workspace_ids: list[str] | None = None
     expires_at: str | None = None
+    """When the key stops working; it must be in the future (400 `validation_failed` otherwise)."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:

@@ -157,6 +157,8 @@ def list_keys(
 ) -> ApiKeyPage:
     """List live API keys, newest first (never their secrets)
 
+    Needs an account-wide API key: a key restricted to some workspaces or a scoped token gets 403.
+
     `GET /v1/keys` (`listKeys`). Retry-safe: yes.
     """
     query: dict[str, str] = {}
@@ -188,9 +190,10 @@ def create_key(
 ) -> NewApiKey:
     """Create an API key
 
-    The new key can never be wider than the credential that creates it: its scopes and workspaces must be within the caller's. Only an API key can create keys; a scoped token cannot (the key would outlive it and escape its path prefix). The secret is shown only in this response.
+    Needs an account-wide API key: a key restricted to some workspaces or a scoped token gets 403 (a token's key would outlive it). The new key's scopes must be within the caller's. The secret is shown only in this response.
 
     Args:
+        expires_at: When the key stops working; it must be in the future (400 `validation_failed` otherwise).
         idempotency_key: Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again.
 
     `POST /v1/keys` (`createKey`). Retry-safe: yes; an Idempotency-Key is always sent, generated when not given.
@@ -226,7 +229,7 @@ def revoke_key(
 ) -> None:
     """Revoke an API key
 
-    The key stops working at once in this region and everywhere within 10 seconds.
+    The key stops working at once in this region and everywhere within 10 seconds. Needs an account-wide API key, and a key may revoke only keys it could have created: none with a scope it lacks (403).
 
     `DELETE /v1/keys/{keyId}` (`revokeKey`). Retry-safe: yes.
     """
@@ -876,7 +879,7 @@ def grep(
 ) -> GrepResult:
     """Search file contents with a regular expression
 
-    JavaScript regular expression syntax, line by line, under `path`. `include`/`exclude` are globs on paths relative to `path`. Binary files are skipped.
+    RE2 regular expression syntax (as the shell's grep; no backreferences or lookaround), matched line by line under `path` in time linear in the text. `include`/`exclude` are globs on paths relative to `path`. Binary files are skipped.
 
     `POST /v1/workspaces/{workspaceId}/fs/grep` (`grep`). Retry-safe: no.
     """

@@ -80,6 +80,12 @@ export class TooManyRequestsError extends APIError {
   override name = "TooManyRequestsError";
 }
 
+/** HTTP 431 Request Header Fields Too Large. */
+export class RequestHeaderFieldsTooLargeError extends APIError {
+  static override readonly status: number | undefined = 431;
+  override name = "RequestHeaderFieldsTooLargeError";
+}
+
 /** HTTP 500 Internal Server Error. */
 export class InternalServerError extends APIError {
   static override readonly status: number | undefined = 500;
@@ -130,6 +136,11 @@ export class SpendCapReachedError extends PaymentRequiredError {
   override name = "SpendCapReachedError";
 }
 
+/** `request_headers_too_large` (431): Request header fields too large. */
+export class RequestHeadersTooLargeError extends RequestHeaderFieldsTooLargeError {
+  override name = "RequestHeadersTooLargeError";
+}
+
 /** `rate_limited` (429): Rate limited. */
 export class RateLimitedError extends TooManyRequestsError {
   override name = "RateLimitedError";
@@ -169,6 +180,7 @@ export const statusErrors: Record<number, typeof APIError> = {
   415: UnsupportedMediaTypeError,
   416: RangeNotSatisfiableError,
   429: TooManyRequestsError,
+  431: RequestHeaderFieldsTooLargeError,
   500: InternalServerError,
   502: BadGatewayError,
   503: ServiceUnavailableError,
@@ -191,6 +203,7 @@ export const codeErrors: Record<string, typeof APIError> = {
   payload_too_large: PayloadTooLargeError,
   unsupported_media_type: UnsupportedMediaTypeError,
   range_not_satisfiable: RangeNotSatisfiableError,
+  request_headers_too_large: RequestHeadersTooLargeError,
   rate_limited: RateLimitedError,
   insufficient_storage: InsufficientStorageError,
   quota_exceeded: QuotaExceededError,

@@ -44,6 +44,8 @@ export const getAccount = <ThrowOnError extends boolean = false>(options?: Optio
 
 /**
  * List live API keys, newest first (never their secrets)
+ *
+ * Needs an account-wide API key: a key restricted to some workspaces or a scoped token gets 403.
  */
 export const listKeys = <ThrowOnError extends boolean = false>(options?: Options<ListKeysData, ThrowOnError>): RequestResult<ListKeysResponses, ListKeysErrors, ThrowOnError> => (options?.client ?? client).get<ListKeysResponses, ListKeysErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -54,7 +56,7 @@ export const listKeys = <ThrowOnError extends boolean = false>(options?: Options
 /**
  * Create an API key
  *
- * The new key can never be wider than the credential that creates it: its scopes and workspaces must be within the caller's. Only an API key can create keys; a scoped token cannot (the key would outlive it and escape its path prefix). The secret is shown only in this response.
+ * Needs an account-wide API key: a key restricted to some workspaces or a scoped token gets 403 (a token's key would outlive it). The new key's scopes must be within the caller's. The secret is shown only in this response.
  */
 export const createKey = <ThrowOnError extends boolean = false>(options: Options<CreateKeyData, ThrowOnError>): RequestResult<CreateKeyResponses, CreateKeyErrors, ThrowOnError> => (options.client ?? client).post<CreateKeyResponses, CreateKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -69,7 +71,7 @@ export const createKey = <ThrowOnError extends boolean = false>(options: Options
 /**
  * Revoke an API key
  *
- * The key stops working at once in this region and everywhere within 10 seconds.
+ * The key stops working at once in this region and everywhere within 10 seconds. Needs an account-wide API key, and a key may revoke only keys it could have created: none with a scope it lacks (403).
  */
 export const revokeKey = <ThrowOnError extends boolean = false>(options: Options<RevokeKeyData, ThrowOnError>): RequestResult<RevokeKeyResponses, RevokeKeyErrors, ThrowOnError> => (options.client ?? client).delete<RevokeKeyResponses, RevokeKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -339,7 +341,7 @@ export const truncate = <ThrowOnError extends boolean = false>(options: Options<
 /**
  * Search file contents with a regular expression
  *
- * JavaScript regular expression syntax, line by line, under `path`. `include`/`exclude` are globs on paths relative to `path`. Binary files are skipped.
+ * RE2 regular expression syntax (as the shell's grep; no backreferences or lookaround), matched line by line under `path` in time linear in the text. `include`/`exclude` are globs on paths relative to `path`. Binary files are skipped.
  */
 export const grep = <ThrowOnError extends boolean = false>(options: Options<GrepData, ThrowOnError>): RequestResult<GrepResponses, GrepErrors, ThrowOnError> => (options.client ?? client).post<GrepResponses, GrepErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

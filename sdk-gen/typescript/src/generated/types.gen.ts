@@ -49,7 +49,7 @@ export type Problem = {
     /**
      * Stable; clients switch on it. `x-cubicle-codes` gives each code's status and title.
      */
-    code: 'bad_request' | 'malformed_json' | 'validation_failed' | 'invalid_path' | 'unauthorized' | 'spend_cap_reached' | 'forbidden' | 'not_found' | 'method_not_allowed' | 'conflict' | 'precondition_failed' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'rate_limited' | 'insufficient_storage' | 'quota_exceeded' | 'internal' | 'executor_unavailable' | 'executor_starting';
+    code: 'bad_request' | 'malformed_json' | 'validation_failed' | 'invalid_path' | 'unauthorized' | 'spend_cap_reached' | 'forbidden' | 'not_found' | 'method_not_allowed' | 'conflict' | 'precondition_failed' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'request_headers_too_large' | 'rate_limited' | 'insufficient_storage' | 'quota_exceeded' | 'internal' | 'executor_unavailable' | 'executor_starting';
     requestId: string;
     /**
      * For filesystem errors, the POSIX code (ENOENT, EEXIST, ENOTEMPTY…).
@@ -607,6 +607,9 @@ export type CreateKeyData = {
         name: string;
         scopes?: Array<Scope>;
         workspaceIds?: Array<string>;
+        /**
+         * When the key stops working; it must be in the future (400 `validation_failed` otherwise).
+         */
         expiresAt?: string;
     };
     headers?: {
