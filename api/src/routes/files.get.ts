@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { ifNoneMatchMatches } from "../../../tenants/workspace/vfs/preconditions.ts";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
 import { orThrow } from "../fsErrors.ts";
@@ -50,7 +51,7 @@ export function registerFilesGet(app: App) {
       "last-modified": new Date(stat.mtime).toUTCString(),
       "accept-ranges": "bytes",
     };
-    if (headers["if-none-match"] !== undefined && headers["if-none-match"] === stat.etag) {
+    if (headers["if-none-match"] !== undefined && ifNoneMatchMatches(headers["if-none-match"], stat)) {
       return new Response(null, { status: 304, headers: common });
     }
     const range = headers.range ? parseRange(headers.range, stat.size) : null;

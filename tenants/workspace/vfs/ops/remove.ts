@@ -1,11 +1,12 @@
 /** remove (rm, rm -r): files, links, and directories (empty, or any with `recursive`). */
 import { FsAbort, type FsResult, fail } from "../errors.ts";
+import { ifMatchHolds } from "../preconditions.ts";
 import type { Store } from "../store.ts";
 import { walk } from "../walk.ts";
 
 export interface RemoveOptions {
   recursive?: boolean;
-  /** Remove only if the file's ETag is this one. */
+  /** Remove only if the file's ETag is this one, one of a list, or for `*` anything (preconditions.ts). */
   ifMatch?: string;
 }
 
@@ -18,7 +19,7 @@ export function removeIn(store: Store, path: string, options: RemoveOptions = {}
   const target = store.resolve(path, false);
   if (!target.ok) throw new FsAbort(target);
   if (target.parent === 0) throw new FsAbort(fail("EINVAL", "the workspace root cannot be removed", path));
-  if (options.ifMatch !== undefined && target.inode.etag !== options.ifMatch) {
+  if (options.ifMatch !== undefined && !ifMatchHolds(options.ifMatch, target.inode)) {
     throw new FsAbort(fail("EPRECONDITION", `the file's ETag is not ${options.ifMatch}`, path));
   }
   let removed = 1;

@@ -7,12 +7,16 @@ import { workspaceLimits } from "../../limits.ts";
 import { normalizePath } from "../../paths.ts";
 import { type ChunkRef, ChunkStager, chunkHash, contentEtag } from "../content.ts";
 import { FsAbort, type FsResult, fail } from "../errors.ts";
+import { ifMatchHolds } from "../preconditions.ts";
 import { DEFAULT_FILE_MODE, type Inode, type Stat, type Store } from "../store.ts";
 
 export interface WriteOptions {
   /** `append` adds to the end (creating the file if needed); `exclusive` fails with EEXIST if the file exists. */
   mode?: "overwrite" | "append" | "exclusive";
-  /** Write only if the file's current ETag is this one (EPRECONDITION otherwise, or if it does not exist). */
+  /**
+   * Write only if the file's current ETag is this one, one of a comma-separated list, or for
+   * `*` any current file (EPRECONDITION otherwise, or if it does not exist): see preconditions.ts.
+   */
   ifMatch?: string;
   /** `*`: write only if nothing exists at the path (EPRECONDITION otherwise), as HTTP `If-None-Match: *`. */
   ifNoneMatch?: "*";
@@ -47,7 +51,7 @@ function locate(store: Store, path: string, options: WriteOptions): FsResult<Tar
   }
   if (options.mode === "exclusive" && target.existing) return fail("EEXIST", `file exists: ${target.path}`, path);
   if (options.ifNoneMatch === "*" && target.existing) return fail("EPRECONDITION", `file exists: ${target.path}`, path);
-  if (options.ifMatch !== undefined && target.existing?.etag !== options.ifMatch) {
+  if (options.ifMatch !== undefined && !ifMatchHolds(options.ifMatch, target.existing)) {
     return fail("EPRECONDITION", `the file's ETag is not ${options.ifMatch}`, path);
   }
   return { ok: true, ...target };
