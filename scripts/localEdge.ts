@@ -43,8 +43,11 @@ const HOP_BY_HOP = new Set([
   "transfer-encoding",
   "upgrade",
 ]);
-/** Headers only this edge may set. */
-const EDGE_SET = new Set(["cf-connecting-ip", "cubicle-edge-secret"]);
+/**
+ * Headers only this edge may set, and `Expect`, which it answers itself: a client waiting for
+ * `100 Continue` gets it here, or gets its refusal without sending the body at all.
+ */
+const EDGE_SET = new Set(["cf-connecting-ip", "cubicle-edge-secret", "expect"]);
 /** Generous for cookies and tokens, and still a bound (Node's default is 16 KiB). */
 const HEADER_BYTES_MAX = 64 * 1024;
 
@@ -55,6 +58,10 @@ export function startLocalEdge(options: LocalEdgeOptions): Promise<Server> {
   );
   // Count every header (Node stops at 2,000 by default and drops the rest silently).
   server.maxHeadersCount = 0;
+  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+    if (!refusalOf(req)) res.writeContinue();
+    forward(options, agent, req, res);
+  });
   server.on("upgrade", (req: IncomingMessage, socket: Socket, head: Buffer) => splice(options, req, socket, head));
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
