@@ -51,8 +51,9 @@ export default defineConfig({
           environment: "node",
           include: ["scripts/**/*.test.ts", "openapi/**/*.test.ts", "sdk-gen/**/*.test.ts", "container/**/*.test.ts"],
           exclude: ["sdk-gen/**/*.workerd.test.ts", "**/node_modules/**"],
-          // computerd tests mount FUSE filesystems and run real processes.
+          // computerd tests mount FUSE filesystems and run real processes, in the box image.
           testTimeout: 60_000,
+          globalSetup: ["./container/image/testGlobalSetup.ts"],
         },
       },
       {
@@ -62,7 +63,8 @@ export default defineConfig({
           include: ["api/e2e/**/*.test.ts"],
           // One platform for the files that can share it (api/e2e/sharedPlatform.ts); it
           // starts before the first test file of any project and stops after the last.
-          globalSetup: ["./api/e2e/globalSetup.ts"],
+          // The box image first: the platform's supervisor finds it ready instead of building its own.
+          globalSetup: ["./container/image/testGlobalSetup.ts", "./api/e2e/globalSetup.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,

@@ -116,7 +116,7 @@ async function ensure(imagesDir: string, report: (progress: ImageProgress) => vo
       try {
         // Another process may have finished between our look and our lock.
         if (isReady(imagesDir, hash)) return { path, hash, built: false };
-        await build(recipe, imagesDir, startedMs, progress);
+        await build(recipe, imagesDir, progress);
         progress("removing older images");
         await pruneImages(imagesDir, hash);
         return { path, hash, built: true };
@@ -129,7 +129,10 @@ async function ensure(imagesDir: string, report: (progress: ImageProgress) => vo
   }
 }
 
-async function build(recipe: Recipe, imagesDir: string, startedMs: number, progress: (phase: string) => void) {
+async function build(recipe: Recipe, imagesDir: string, progress: (phase: string) => void) {
+  // From here, not from the call: time spent waiting for another builder is not build time,
+  // and buildMs is what the next Retry-After estimate starts from.
+  const startedMs = Date.now();
   const { hash } = recipe;
   const target = imagePaths.building(imagesDir, hash);
   const aptCache = imagePaths.aptCache(imagesDir);

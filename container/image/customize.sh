@@ -9,6 +9,10 @@ set -eu
 root="$1"
 [ -d "$root/etc" ] || { echo "customize.sh: $root is not a root directory" >&2; exit 2; }
 
+# What the build's processes left in /run goes (mmdebstrap's own clean-up of /run is skipped
+# so that the mount point below stays); /run/lock stays, /var/lock points to it.
+find "$root/run" -mindepth 1 -maxdepth 1 ! -name lock ! -name cubicle -exec rm -rf {} +
+
 # Mount points. The root is bound read-only, and bubblewrap cannot create a directory in
 # it, so everything the sandbox mounts over must exist already (container/src/sandbox).
 mkdir -p "$root/workspace" "$root/home/user" "$root/tmp" "$root/run/cubicle" "$root/proc" "$root/dev"

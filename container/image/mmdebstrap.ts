@@ -53,8 +53,13 @@ export function mmdebstrapArgs(run: Pick<MmdebstrapRun, "recipe" | "target" | "a
     // Package descriptions in other languages: nothing reads them, and they are a download.
     '--aptopt=Acquire::Languages "none"',
     `--dpkgopt=${recipeFiles.dpkgConfig}`,
+    // No fsync per unpacked file: a build that dies is thrown away whole, never resumed.
+    "--dpkgopt=force-unsafe-io",
     // Keeps the essential packages' archives until the end, so the cache gets them too.
     "--skip=essential/unlink",
+    // mmdebstrap empties /run at the end, which would take the mount point /run/cubicle
+    // (customize.sh) with it; customize.sh empties it itself.
+    "--skip=cleanup/run",
     `--setup-hook=mkdir -p "$1/var/cache/apt/archives"`,
     `--setup-hook=sync-in ${aptCache} /var/cache/apt/archives/`,
     `--customize-hook=sync-out /var/cache/apt/archives ${aptCacheNext}`,

@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { findNodeDistribution, type NodeDistribution } from "./node.ts";
 
 /** The build steps' version; bump it when build.ts or mmdebstrap.ts changes what lands in the tree. */
-export const IMAGE_FORMAT = 1;
+export const IMAGE_FORMAT = 2;
 export const DEBIAN_SUITE = "bookworm";
 
 const here = dirname(fileURLToPath(import.meta.url));
