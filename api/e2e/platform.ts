@@ -37,11 +37,11 @@ export function newStateDir(): string {
   return mkdtempSync(join(tmpdir(), "cubicle-e2e-"));
 }
 
-export async function startPlatform(stateDir = newStateDir()): Promise<Platform> {
+export async function startPlatform(stateDir = newStateDir(), env: NodeJS.ProcessEnv = {}): Promise<Platform> {
   const port = await freePort();
   const child = spawn(process.execPath, [join(root, "scripts/start.ts")], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), CUBICLE_STATE_DIR: stateDir },
+    env: { ...process.env, ...env, PORT: String(port), CUBICLE_STATE_DIR: stateDir },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
