@@ -14,7 +14,7 @@ import { ExecRunner } from "./exec/runner.ts";
 import { type Mounted, mountFuse } from "./fs/mount.ts";
 import { makeOps } from "./fs/ops.ts";
 import { Replica } from "./fs/replica.ts";
-import { boxResourcesDefault } from "./limits.ts";
+import { cgroupLimits } from "./limits.ts";
 import { Box, hostTrustStore } from "./sandbox/box.ts";
 import { type CommandCgroup, type ComputerCgroups, openComputerCgroups } from "./sandbox/cgroup.ts";
 import { seccompProgram } from "./sandbox/seccomp.ts";
@@ -37,7 +37,7 @@ export class Daemon {
   private readonly box: Box | null;
   private cgroups: Promise<ComputerCgroups | null> | null = null;
   /** The limits the last command carried (the defaults until one carries its plan's). */
-  private resources: ContainerResources = boxResourcesDefault;
+  private resources: ContainerResources = cgroupLimits.resourcesDefault;
   private mounted: Mounted | null = null;
   private lastActivityMs = Date.now();
 
@@ -66,7 +66,7 @@ export class Daemon {
           mount: config.mount,
           hostUid: config.boxUid,
           daemonKey: config.stateDir,
-          tmpBytesMax: boxResourcesDefault.tmpBytesMax,
+          tmpBytesMax: cgroupLimits.resourcesDefault.tmpBytesMax,
           trustStore: hostTrustStore(),
         })
       : null;

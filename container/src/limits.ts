@@ -65,8 +65,6 @@ export const boxLimits = {
   /** HOME inside the box; the image names it in /etc/passwd for uid 1000. */
   home: "/home/user",
   hostname: "cubicle",
-  /** The run's egress proxy socket inside the box; the bridge listens on 127.0.0.1:egressPort. */
-  egressSocket: "/run/cubicle/egress.sock",
   /** Debian's CA bundle, in the image and on a Debian host; the box sees the host's (sandbox/box.ts says why). */
   trustStore: "/etc/ssl/certs/ca-certificates.crt",
   /** Root-owned, 0755 on the host: the box user reaches its /tmp, home and sockets through it. */
@@ -107,16 +105,4 @@ export const cgroupLimits = {
     cpuMillicores: 1_000,
     tmpBytesMax: 256 * 1024 * 1024,
   },
-} as const;
-
-/**
- * A computer's limits until a command carries its plan's (ContainerResources): the free
- * plan's (tenants/account/plans.ts), the smallest any tenant gets, so an object too old to
- * send limits never gets more than it should.
- */
-export const boxResourcesDefault = {
-  memoryBytesMax: 512 * 1024 * 1024,
-  pidsMax: 128,
-  cpuMillicores: 1_000,
-  tmpBytesMax: 256 * 1024 * 1024,
 } as const;

@@ -92,7 +92,13 @@ export class ExecRunner {
 
     const cwd = boxLimits.workspace + request.cwd.slice(this.opts.mount.length);
     if (request.resources) await box.resize(request.resources.tmpBytesMax);
-    const cgroup = await this.opts.cgroupFor(request.execId, request);
+    // A command is never run without the limits its computer has: no cgroups, no run.
+    let cgroup: CommandCgroup | null;
+    try {
+      cgroup = await this.opts.cgroupFor(request.execId, request);
+    } catch (error) {
+      return failed(`the command's resource limits could not be set up: ${(error as Error).message}`, 126);
+    }
     const egress = request.egress ? await this.opts.egressFor(request.execId, request) : null;
     const launch = box.launch({
       cwd,
@@ -122,7 +128,7 @@ export class ExecRunner {
     feed(child.stdio[4], launch.bwrapArgs);
     const pgid = child.pid;
 
-    let reason: "timeout" | "cancel" | "pids_limit" | null = null;
+    let reason: "timeout" | "cancel" | LimitHit | null = null;
     let killTimer: NodeJS.Timeout | null = null;
     const killNow = () => {
       signalGroup(pgid, "SIGKILL");
@@ -134,8 +140,11 @@ export class ExecRunner {
     };
     this.running.set(request.execId, { pgid, cancel });
     if (this.killedEarly.delete(request.execId)) cancel();
-    const unwatch = cgroup?.watchPids(() => {
-      reason ??= "pids_limit";
+    // The kernel's OOM killer ends one process and a refused fork ends none, so the first hit
+    // of either limit ends the whole command: the caller gets a clear reason at once, not a
+    // half-dead command running on until its timeout.
+    const unwatch = cgroup?.watch((hit) => {
+      reason ??= hit;
       killNow();
     });
     this.opts.activity();
@@ -169,7 +178,7 @@ export class ExecRunner {
     this.running.delete(request.execId);
     this.opts.activity();
     const egressBytes = (await egress?.close()) ?? 0;
-    const hit = reason === "pids_limit" ? "pids_limit" : await cgroup?.limitHit();
+    const hit = reason === "memory_limit" || reason === "pids_limit" ? reason : await cgroup?.limitHit();
     await cgroup?.remove();
 
     const revision = await this.opts.flush();

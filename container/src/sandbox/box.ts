@@ -21,6 +21,7 @@ import { existsSync, statSync } from "node:fs";
 import { chmod, chown, mkdir, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { egressBox } from "../egress/box.ts";
 import { boxLimits } from "../limits.ts";
 
 const run = promisify(execFile);
@@ -135,7 +136,7 @@ export class Box {
       ["--bind", this.home, boxLimits.home],
       // The image's /run is read-only and the egress socket needs a place to appear in.
       ["--size", String(boxLimits.runBytesMax), "--perms", "0755", "--tmpfs", "/run", "--dir", "/run/cubicle"],
-      cmd.egressSocket ? ["--bind", cmd.egressSocket, boxLimits.egressSocket] : [],
+      cmd.egressSocket ? ["--bind", cmd.egressSocket, egressBox.socket] : [],
       ["--remount-ro", "/run"],
       this.opts.trustStore ? ["--ro-bind", this.opts.trustStore, boxLimits.trustStore] : [],
     ].flat();

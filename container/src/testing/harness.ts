@@ -223,7 +223,8 @@ export function useDaemon(makeTwin: () => MemoryWorkspace = () => new MemoryWork
     fixture.daemon = await startDaemon(dirs);
     fixture.twin = makeTwin();
     fixture.session = await openSession(fixture.daemon.port, fixture.twin);
-  });
+    // A daemon starts in about a second; CI runs several test files at once on two cores.
+  }, 30_000);
   afterAll(async () => {
     fixture.session?.close();
     await fixture.daemon?.stop();
