@@ -59,7 +59,8 @@ export class ImageBuildError extends Error {
 /** `CUBICLE_IMAGES_DIR`, else `<CUBICLE_STATE_DIR or .wrangler/state>/images`, relative to the repo. */
 export function defaultImagesDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.CUBICLE_IMAGES_DIR) return resolve(repoRoot, env.CUBICLE_IMAGES_DIR);
-  return join(resolve(repoRoot, env.CUBICLE_STATE_DIR ?? ".wrangler/state"), "images");
+  // `||`: an empty variable means unset, never the repo root (which resolve would make of "").
+  return join(resolve(repoRoot, env.CUBICLE_STATE_DIR || ".wrangler/state"), "images");
 }
 
 /** Why this machine cannot build an image, or null when it can. */

@@ -15,7 +15,7 @@ import { cannotBuild, ensureImage } from "./build.ts";
 import { repoRoot } from "./recipe.ts";
 
 export default async function setup(): Promise<void> {
-  const imagesDir = process.env.CUBICLE_IMAGES_DIR ?? join(repoRoot, ".wrangler/state/images");
+  const imagesDir = process.env.CUBICLE_IMAGES_DIR || join(repoRoot, ".wrangler/state/images");
   const why = cannotBuild();
   const startedMs = Date.now();
   const image = await ensureImage({

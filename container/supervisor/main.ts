@@ -47,8 +47,9 @@ if (!secret) {
 const daemon = resolve(root, flags.daemon ?? env.COMPUTERD_SUPERVISOR_DAEMON ?? ".build/computerd/computerd.mjs");
 if (!existsSync(daemon)) console.error(`supervisor: ${daemon} does not exist yet; starting a computer will fail`);
 
-const stateRoot = resolve(root, flags["state-root"] ?? env.CUBICLE_STATE_DIR ?? ".wrangler/state");
-const imagesDir = resolve(root, flags["images-dir"] ?? env.CUBICLE_IMAGES_DIR ?? join(stateRoot, "images"));
+// `||`: an empty variable means unset, never the repo root (which resolve would make of "").
+const stateRoot = resolve(root, flags["state-root"] || env.CUBICLE_STATE_DIR || ".wrangler/state");
+const imagesDir = resolve(root, flags["images-dir"] || env.CUBICLE_IMAGES_DIR || join(stateRoot, "images"));
 const image = new BoxImage({
   build: (onProgress) => ensureImage({ imagesDir, onProgress }),
   estimateMs: () => lastBuildMs(imagesDir) ?? imageLimits.buildMsEstimate,
