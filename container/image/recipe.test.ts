@@ -31,5 +31,9 @@ describe("image recipe", () => {
     }
     expect(dockerfile).toContain("apt-get install -y --no-install-recommends $(grep -v '^#' /tmp/packages.txt)");
     expect(dockerfile).toContain("COMPUTERD_ROOTFS=/opt/cubicle/rootfs");
+    // The build context ignores everything it does not name.
+    const dockerignore = readFileSync(join(repoRoot, ".dockerignore"), "utf8").split("\n");
+    for (const file of Object.values(recipeFiles))
+      expect(dockerignore).toContain(`!${file.slice(repoRoot.length + 1)}`);
   });
 });
