@@ -64,7 +64,12 @@ export interface ExecOutcome {
   result?: JsonValue;
   /** Why the executor itself failed or stopped the run (a limit, a crash), for the record; not user output. */
   error?: string;
+  /** Which resource limit of the sandbox ended the run, when one did (exit 137). */
+  reason?: ExecStopReason;
 }
+
+/** Resource limits that end a run: the container's memory and process limits (its cgroup). */
+export type ExecStopReason = "memory_limit" | "pids_limit";
 
 /**
  * The file capability an executor's sandbox gets: the workspace tree and nothing else.

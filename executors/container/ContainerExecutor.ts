@@ -78,6 +78,7 @@ export function createContainerExecutor(link: ComputerLink, options: ContainerRu
         status: outcome.status,
         exitCode: outcome.exitCode,
         ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+        ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
       };
     },
 

@@ -48,6 +48,10 @@ export interface ExecResult {
   durationMs: number | null;
   truncated: boolean;
   usage: { meter: string; quantity: number } | null;
+  /** Why the run stopped early (a limit, a kill, a crash), or null. */
+  error: string | null;
+  /** Which resource limit ended it, or null. */
+  reason: ExecRecord["reason"];
 }
 
 /** Why a run was not started; nothing was recorded, and the caller frees its concurrency slot. */
@@ -257,6 +261,8 @@ export class ExecRunner {
       durationMs: record.durationMs,
       truncated: record.truncated,
       usage: record.durationMs === null ? null : { meter: `${record.executor}_ms`, quantity: record.durationMs },
+      error: record.error,
+      reason: record.reason,
     };
   }
 }

@@ -6,7 +6,7 @@
  */
 
 import type { EgressPolicy } from "../../../container/wire/egress/allowList.ts";
-import type { ExecOutcome, ExecStatus, OutputStream } from "../../../executors/contract.ts";
+import type { ExecOutcome, ExecStatus, ExecStopReason, OutputStream } from "../../../executors/contract.ts";
 import { execLimits } from "../../../executors/limits.ts";
 
 export const EXEC_MIGRATION = [
@@ -42,15 +42,19 @@ export const EXEC_MIGRATION_2 = ["ALTER TABLE execs ADD COLUMN path_prefix TEXT"
 /** Version 3: what the run could reach (its egress policy as JSON; NULL for no network). */
 export const EXEC_MIGRATION_3 = ["ALTER TABLE execs ADD COLUMN egress TEXT"];
 
+/** Version 4: which resource limit ended the run (`memory_limit`, `pids_limit`), NULL for none. */
+export const EXEC_MIGRATION_4 = ["ALTER TABLE execs ADD COLUMN reason TEXT"];
+
 /** Creates and upgrades the exec tables; versioned in `meta` beside the filesystem's schema version. */
 export function migrateExecs(sql: SqlStorage): void {
   const version =
     sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'exec_schema_version'").toArray()[0]?.value ?? 0;
-  if (version >= 3) return;
+  if (version >= 4) return;
   if (version < 1) for (const statement of EXEC_MIGRATION) sql.exec(statement);
   if (version < 2) for (const statement of EXEC_MIGRATION_2) sql.exec(statement);
-  for (const statement of EXEC_MIGRATION_3) sql.exec(statement);
-  sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('exec_schema_version', 3)");
+  if (version < 3) for (const statement of EXEC_MIGRATION_3) sql.exec(statement);
+  for (const statement of EXEC_MIGRATION_4) sql.exec(statement);
+  sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('exec_schema_version', 4)");
 }
 
 export type ExecState = "running" | ExecStatus;
@@ -63,6 +67,8 @@ export interface ExecRecord {
   status: ExecState;
   exitCode: number | null;
   error: string | null;
+  /** Which resource limit ended the run, or null. */
+  reason: ExecStopReason | null;
   startedAt: string;
   endedAt: string | null;
   durationMs: number | null;
@@ -98,6 +104,7 @@ type Row = {
   status: string;
   exit_code: number | null;
   error: string | null;
+  reason: string | null;
   started_ms: number;
   ended_ms: number | null;
   output_bytes: number;
@@ -217,7 +224,12 @@ export class ExecRecords {
       seq: row.next_seq,
       stream: "exit" as const,
       data: new TextEncoder().encode(
-        JSON.stringify({ status: outcome.status, exitCode: outcome.exitCode, durationMs: now - row.started_ms }),
+        JSON.stringify({
+          status: outcome.status,
+          exitCode: outcome.exitCode,
+          durationMs: now - row.started_ms,
+          ...(outcome.reason ? { reason: outcome.reason } : {}),
+        }),
       ),
     };
     this.sql.exec(
@@ -228,10 +240,11 @@ export class ExecRecords {
       exit.data,
     );
     this.sql.exec(
-      "UPDATE execs SET status = ?, exit_code = ?, error = ?, ended_ms = ?, next_seq = ?, result = ? WHERE id = ?",
+      "UPDATE execs SET status = ?, exit_code = ?, error = ?, reason = ?, ended_ms = ?, next_seq = ?, result = ? WHERE id = ?",
       outcome.status,
       outcome.exitCode,
       outcome.error ?? null,
+      outcome.reason ?? null,
       now,
       exit.seq + 1,
       outcome.result === undefined ? null : JSON.stringify(outcome.result),
@@ -290,6 +303,7 @@ function toRecord(row: Row): ExecRecord {
     status: row.status as ExecState,
     exitCode: row.exit_code,
     error: row.error,
+    reason: row.reason as ExecStopReason | null,
     startedAt: new Date(row.started_ms).toISOString(),
     endedAt: row.ended_ms === null ? null : new Date(row.ended_ms).toISOString(),
     durationMs: row.ended_ms === null ? null : row.ended_ms - row.started_ms,
