@@ -20,7 +20,8 @@ export const PROJECT: Record<string, string> = {
       type: "module",
       scripts: {
         build: "esbuild src/index.ts --bundle --format=esm --platform=neutral --outfile=dist/worker.js",
-        test: "node --test test/",
+        // Node 22 and later read a bare directory as a file name; the glob is what they expect.
+        test: "node --test 'test/**/*.test.mjs'",
       },
       devDependencies: { esbuild: "0.28.2" },
     },
