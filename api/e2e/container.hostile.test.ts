@@ -76,13 +76,13 @@ function stateSqliteFiles(dir: string, found: string[] = []): string[] {
 
 let key: string;
 let ws: string;
-let other: { key: string; ws: string };
+let other: { key: string; ws: string; tenantId: string };
 
 beforeAll(async () => {
   ({ key } = await api.signup());
   ws = await api.createWorkspace(key);
   const second = await api.signup();
-  other = { key: second.key, ws: await api.createWorkspace(second.key) };
+  other = { key: second.key, ws: await api.createWorkspace(second.key), tenantId: second.tenantId };
   // The other tenant's computer runs and holds a file, so there is something to steal.
   await api.call("PUT", `/v1/workspaces/${other.ws}/files/secret.txt`, { key: other.key, body: "other-tenant-secret" });
   await run(other.key, other.ws, "cat secret.txt");
@@ -122,6 +122,20 @@ describe("the filesystem a command sees", () => {
       "cat /proc/1/environ | tr '\\0' '\\n'; grep -a -l -s -r COMPUTERD /proc/[0-9]*/environ /proc/[0-9]*/cmdline /etc /home /tmp 2>/dev/null; env | grep -i -e computerd -e secret; true",
     );
     expect(out).not.toMatch(/COMPUTERD|SECRET/i);
+  });
+
+  it("finds nothing that names another tenant: not its id, nor its workspace's", async () => {
+    // Everything the kernel and the box tell a process about where it runs.
+    const places =
+      "/proc/self/mountinfo /proc/self/cgroup /proc/[0-9]*/cmdline /proc/[0-9]*/environ /etc/hostname /etc/hosts";
+    const out = await run(
+      key,
+      ws,
+      `cat ${places} 2>/dev/null | tr '\\0' '\\n'; hostname; env; ls -la /run /run/cubicle /tmp /home/user /dev/shm`,
+    );
+    expect(out.length).toBeGreaterThan(0);
+    expect(out).not.toContain(other.tenantId);
+    expect(out).not.toContain(other.ws);
   });
 
   it("writes only to /workspace, /tmp, its home and /dev/shm", async () => {
