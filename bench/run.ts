@@ -7,6 +7,7 @@ import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { admissionBench } from "./admission.bench.ts";
+import { boxBench } from "./box.bench.ts";
 import { containerBench } from "./container.bench.ts";
 import { filesystemBench } from "./filesystem.bench.ts";
 import { gatewayBench } from "./gateway.bench.ts";
@@ -22,6 +23,7 @@ const benches: Record<string, () => Promise<string>> = {
   shell: shellBench,
   javascript: javascriptBench,
   container: containerBench,
+  box: boxBench,
 };
 
 const sections: string[] = [];
