@@ -215,6 +215,8 @@ export interface ContainerExecOutcome {
    * overhead (container/src/egress/proxy.ts says exactly). 0 without egress.
    */
   egressBytes: number;
+  /** Set when a limit of the computer ended the command (exit 137): which one. */
+  reason?: "memory_limit" | "pids_limit";
   error?: string;
 }
 
@@ -278,6 +280,9 @@ export const COMPUTERD_ENV = {
   rootfs: "COMPUTERD_ROOTFS",
   /** Where the workspace is mounted. Default /workspace. */
   mount: "COMPUTERD_MOUNT",
-  /** HOME for commands (npm's cache, git config): outside the mount so it never syncs. Default <stateDir>/home. */
-  home: "COMPUTERD_HOME",
+  /**
+   * The host uid and gid every command's box runs as: never 0, and different for every
+   * computer on one host (the supervisor assigns them). Default 100000.
+   */
+  boxUid: "COMPUTERD_BOX_UID",
 } as const;
