@@ -1,8 +1,10 @@
 /** Zod schemas shared by several routes; each becomes a named component in the OpenAPI document. */
 import { z } from "@hono/zod-openapi";
+import { regexes } from "zod";
 import { accountLimits } from "../../tenants/account/limits.ts";
 import { SCOPES } from "../../tenants/account/scopes.ts";
 import { workspaceLimits } from "../../tenants/workspace/limits.ts";
+import { pathPatterns } from "../../tenants/workspace/pathPatterns.ts";
 import { normalizePath } from "../../tenants/workspace/paths.ts";
 import { ERROR_CODES } from "./errors.ts";
 
@@ -30,25 +32,53 @@ export const Problem = z
 
 export const Scope = z.enum(SCOPES).openapi("Scope");
 
-export const Timestamp = z.iso.datetime({ offset: true }).openapi({ example: "2026-11-29T12:00:00.000Z" });
+/**
+ * An RFC 3339 instant with a `T`, seconds and a `Z` or `±hh:mm` offset. The pattern is the
+ * one zod checks, spelled out in the document: `format: date-time` alone admits forms the
+ * server refuses (a lowercase `t`, a leap second).
+ */
+export const Timestamp = z.iso
+  .datetime({ offset: true })
+  .openapi({ pattern: regexes.datetime({ offset: true }).source, example: "2026-11-29T12:00:00.000Z" });
 
 export const Id = (prefix: string) =>
   z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{26}$`), `must be a ${prefix}_ id`);
 
 export const Name = z.string().min(1).max(accountLimits.nameLengthMax);
 
+/**
+ * A record's key rules and size for the document: the generator drops a record's key
+ * schema and a refinement's bound, so both are spelled out as `propertyNames` and
+ * `maxProperties` (OpenAPI 3.1 has both; the metadata type lacks the first, hence the
+ * plain return type).
+ */
+export function recordKeys(
+  keys: { pattern: string; minLength?: number; maxLength: number },
+  maxProperties: number,
+): { maxProperties: number } {
+  return { propertyNames: { type: "string", ...keys }, maxProperties } as { maxProperties: number };
+}
+
+const METADATA_KEY = /^[A-Za-z0-9_.-]+$/;
+
 export const Metadata = z
   .record(
     z
       .string()
-      .regex(/^[A-Za-z0-9_.-]+$/, "metadata keys are letters, digits, `_`, `.` and `-`")
+      .regex(METADATA_KEY, "metadata keys are letters, digits, `_`, `.` and `-`")
       .max(workspaceLimits.metadataKeyLengthMax),
     z.string().max(workspaceLimits.metadataValueLengthMax),
   )
   .refine((m) => Object.keys(m).length <= workspaceLimits.metadataKeysMax, {
     message: `at most ${workspaceLimits.metadataKeysMax} metadata keys`,
   })
-  .openapi("Metadata", { example: { project: "demo" } });
+  .openapi("Metadata", {
+    ...recordKeys(
+      { pattern: METADATA_KEY.source, minLength: 1, maxLength: workspaceLimits.metadataKeyLengthMax },
+      workspaceLimits.metadataKeysMax,
+    ),
+    example: { project: "demo" },
+  });
 
 export const Tenant = z
   .object({
@@ -104,16 +134,32 @@ export const WorkspaceParams = z.object({
     .openapi({ param: { name: "workspaceId", in: "path" }, example: "ws_01kb1m2x3y4z5a6b7c8d9e0f1g" }),
 });
 
+/** Visible ASCII, as the idempotency middleware requires of the header. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]+$/;
+
 export const IdempotencyHeaders = z.object({
-  "idempotency-key": z.string().optional().openapi({
-    description:
-      "Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again.",
-  }),
+  "idempotency-key": z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(IDEMPOTENCY_KEY, "1 to 255 visible ASCII characters")
+    .optional()
+    .openapi({
+      description:
+        "Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again. 1 to 255 visible ASCII characters.",
+      example: "4f1c2a9e-run-42",
+    }),
 });
 
-/** Error responses every authenticated route can give, for the OpenAPI document. */
+/**
+ * Error responses every authenticated route can give, for the OpenAPI document: a bad
+ * request, a credential refused or too narrow, the spend cap reached (402) and the rate or
+ * a quota (429), all decided before the route runs; plus the route's own `statuses`.
+ * Statuses that follow from the request's shape (413, 415, 431) are added to every
+ * operation that can get them by openApiDocument().
+ */
 export function errorResponses(...statuses: number[]) {
-  const all = [400, 401, 403, 429, ...statuses];
+  const all = [...new Set([400, 401, 402, 403, 429, ...statuses])];
   return Object.fromEntries(
     all.map((status) => [
       status,
@@ -127,13 +173,32 @@ function describeStatus(status: number): string {
   return entry?.title ?? "Error";
 }
 
-/** An absolute path inside a workspace, in a JSON body; refused with the reason when hostile. */
-export const WorkspacePathField = z
-  .string()
-  .transform((value, ctx) => {
-    const result = normalizePath(value);
-    if (result.ok) return result.path;
-    ctx.addIssue({ code: "custom", message: result.detail });
-    return z.NEVER;
-  })
-  .openapi({ example: "/src/main.ts" });
+/**
+ * A workspace path in a JSON body, normalised (`src/a.ts` → `/src/a.ts`) and refused with
+ * the reason when hostile. The document states the rules as a pattern (pathPatterns.ts,
+ * held to normalizePath by its test); normalizePath enforces them, so a refusal names
+ * the exact rule broken rather than a pattern.
+ */
+function pathField(pattern: string, rootRefusal: string | null) {
+  return z
+    .string()
+    .transform((value, ctx) => {
+      const result = normalizePath(value);
+      if (!result.ok) {
+        ctx.addIssue({ code: "custom", message: result.detail });
+        return z.NEVER;
+      }
+      if (rootRefusal !== null && result.path === "/") {
+        ctx.addIssue({ code: "custom", message: rootRefusal });
+        return z.NEVER;
+      }
+      return result.path;
+    })
+    .openapi({ pattern, maxLength: workspaceLimits.pathLengthMax, example: "/src/main.ts" });
+}
+
+/** Any workspace path, the root (`/`) included. */
+export const WorkspacePathField = pathField(pathPatterns.any, null);
+
+/** A path below the root: what a move, copy, link or delete names (none can act on the root itself). */
+export const EntryPathField = pathField(pathPatterns.belowRoot, "the workspace root cannot be named here");

@@ -1,6 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { JsonValue } from "../../../executors/contract.ts";
-import { execLimits } from "../../../executors/limits.ts";
 import { newId } from "../../../tenants/ids.ts";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
@@ -8,61 +6,10 @@ import { replayOrClaim } from "../middleware/idempotency.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, IdempotencyHeaders, WorkspaceParams } from "../schemas.ts";
 import { services } from "../services.ts";
-import { EgressField, egressPolicy } from "./execEgress.ts";
+import { egressPolicy } from "./execEgress.ts";
+import { ExecBody, sourceOf } from "./execRequest.ts";
 import { execCwd, SSE_HEADERS, wantsEventStream, withResult } from "./execShared.ts";
 import { workspaceObject } from "./filePath.ts";
-
-const ExecBody = z
-  .object({
-    executor: z.enum(["shell", "javascript", "container"]),
-    command: z
-      .string()
-      .min(1)
-      .max(execLimits.sourceBytesMax)
-      .optional()
-      .openapi({ description: "shell, container: the script." }),
-    code: z
-      .string()
-      .min(1)
-      .max(execLimits.sourceBytesMax)
-      .optional()
-      .openapi({ description: "javascript: the ES module." }),
-    input: z
-      .unknown()
-      .optional()
-      .openapi({ description: "javascript: the value passed to the module's default export." }),
-    cwd: z.string().max(4096).optional().openapi({
-      description:
-        "Under /workspace (the workspace root) or /tmp. Default /workspace, or for a token confined to a path prefix, that directory (`/workspace/src`).",
-    }),
-    env: z
-      .record(
-        z
-          .string()
-          .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
-          .max(256),
-        z.string().max(execLimits.envValueBytesMax),
-      )
-      .refine((e) => Object.keys(e).length <= execLimits.envEntriesMax, `at most ${execLimits.envEntriesMax} variables`)
-      .default({}),
-    stdin: z
-      .string()
-      .max(execLimits.stdinBytesMax)
-      .optional()
-      .openapi({ description: "UTF-8 text fed to standard input." }),
-    timeoutMs: z.number().int().min(1).max(execLimits.timeoutMsMax).default(execLimits.timeoutMsDefault),
-    outputBytesMax: z.number().int().min(1).max(execLimits.outputBytesMax).default(execLimits.outputBytesMax).openapi({
-      description: "Output kept for this run; past it a truncation marker is written and output is dropped.",
-    }),
-    background: z.boolean().default(false),
-    egress: EgressField,
-  })
-  .superRefine((body, ctx) => {
-    if (body.executor === "javascript" ? !body.code : !body.command) {
-      const field = body.executor === "javascript" ? "code" : "command";
-      ctx.addIssue({ code: "custom", path: [field], message: `${body.executor} needs \`${field}\`` });
-    }
-  });
 
 const ExecResult = z
   .object({
@@ -135,9 +82,7 @@ export function registerExecCreate(app: App) {
     const started = await object.exec({
       execId,
       executor: body.executor,
-      ...(body.command !== undefined ? { command: body.command } : {}),
-      ...(body.code !== undefined ? { code: body.code } : {}),
-      ...(body.input !== undefined ? { input: body.input as JsonValue } : {}),
+      ...sourceOf(body),
       cwd,
       env: body.env,
       stdin: new TextEncoder().encode(body.stdin ?? ""),

@@ -13,8 +13,21 @@ import {
 import { egressLimits } from "../../../container/wire/egress/limits.ts";
 import { ApiError } from "../errors.ts";
 
+/**
+ * One entry's shape as the document states it: no spaces or URL punctuation, `*` only as a
+ * leading `*.` label. The rest (the host parses under IDNA; the port is a number; the
+ * address is public) is checked by normaliseAllowEntry and documented as a rule a pattern
+ * cannot state, with its reason at the entry's pointer.
+ */
+const AllowEntry = z.string().openapi({
+  minLength: 1,
+  maxLength: egressLimits.allowEntryCharsMax,
+  pattern: "^(?:\\*\\.)?[^\\s/?#@\\\\*]+$",
+  example: "*.npmjs.org",
+});
+
 const AllowList = z
-  .array(z.string())
+  .array(AllowEntry)
   .min(1)
   // Counted here rather than with `.max()`: zod aborts on an array's too_big, and the union
   // then reports only "invalid" at /egress instead of the list's own pointer.
@@ -39,7 +52,8 @@ export const EgressField = z
     error: "must be true, false or { allow: [hosts] }",
   })
   .default(false)
-  .openapi({
+  // Named, so the three executors' request shapes share one type in every SDK.
+  .openapi("Egress", {
     description:
       "Network access, on plans that include egress. `false` (the default): none. `true`: any public host. `{ allow: [...] }`: only these hosts; any other request, redirect hops included, gets a 403 whose body starts `cubicle egress: refused <origin>: not in this run's allow list`, and is not billed. Private and loopback addresses are refused either way.",
   });

@@ -68,6 +68,7 @@ export async function execObject(c: AppContext, workspaceId: string, execId: str
 }
 
 const MOUNT = "/workspace";
+const SCRATCH = "/tmp";
 
 /**
  * A run's working directory: under /workspace (the workspace root) or /tmp (scratch). A
@@ -77,8 +78,9 @@ const MOUNT = "/workspace";
 export function execCwd(raw: string | undefined, prefix: string | null): string {
   if (raw === undefined) return prefix === null ? MOUNT : `${MOUNT}${prefix}`;
   const cwd = normalizePath(raw);
-  const inWorkspace = cwd.ok && (cwd.path === MOUNT || cwd.path.startsWith(`${MOUNT}/`));
-  if (!cwd.ok || !(inWorkspace || cwd.path.startsWith("/tmp"))) {
+  const inWorkspace = cwd.ok && isWithin(cwd.path, MOUNT);
+  // `/tmpfoo` is not under /tmp: the same whole-name rule as the workspace's.
+  if (!cwd.ok || !(inWorkspace || isWithin(cwd.path, SCRATCH))) {
     throw new ApiError("validation_failed", "`cwd` must be /workspace, a path under it, or under /tmp", {
       errors: [{ in: "body", pointer: "/cwd", detail: cwd.ok ? "outside /workspace and /tmp" : cwd.detail }],
     });

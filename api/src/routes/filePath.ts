@@ -1,5 +1,7 @@
 /** The `{path}` part of file URLs: everything after `/files/`, checked by the workspace's path rules. */
 import { z } from "@hono/zod-openapi";
+import { workspaceLimits } from "../../../tenants/workspace/limits.ts";
+import { pathPatterns } from "../../../tenants/workspace/pathPatterns.ts";
 import { normalizePath } from "../../../tenants/workspace/paths.ts";
 import type { AppContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
@@ -14,9 +16,16 @@ import { loadWorkspace } from "../workspaceAccess.ts";
  */
 export const FILE_ROUTE_PATH = "/v1/workspaces/{workspaceId}/files/{path{[\\s\\S]+}}";
 
+/**
+ * The pattern is documentation: `workspacePath` below enforces the same rules (the root is
+ * refused, being a directory), answering 400 `invalid_path` with the rule broken.
+ */
 export const FilePath = z.string().openapi({
   param: { name: "path", in: "path" },
-  description: "The file's path inside the workspace, without the leading slash; `/` separators are allowed.",
+  description:
+    "The file's path inside the workspace, without the leading slash; `/` separators are allowed. No control characters, empty segments (`//`) or `..` segments; names of at most 255 UTF-8 bytes.",
+  pattern: pathPatterns.belowRoot,
+  maxLength: workspaceLimits.pathLengthMax,
   example: "src/main.ts",
 });
 

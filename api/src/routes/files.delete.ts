@@ -12,7 +12,7 @@ const route = createRoute({
   tags: ["Files"],
   summary: "Delete a file, link or directory",
   description:
-    "A non-empty directory needs `?recursive=true` (409 otherwise). `If-Match: <etag>` deletes only that version of a file (412 otherwise).",
+    "A non-empty directory needs `?recursive=true` (409 otherwise). `If-Match: <etag>` deletes only that version of a file (a comma-separated list: any of them; `*`: whatever exists), 412 otherwise.",
   security: [{ bearer: [] }],
   middleware: [requireScope("workspaces:write")] as const,
   request: {

@@ -16,7 +16,7 @@ const route = createRoute({
   tags: ["Files"],
   summary: "Read a file",
   description:
-    "Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` answers 304 when unchanged.",
+    "Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` (a list, or `*`) answers 304 when unchanged.",
   security: [{ bearer: [] }],
   middleware: [requireScope("workspaces:read")] as const,
   request: {

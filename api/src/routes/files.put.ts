@@ -28,7 +28,7 @@ const route = createRoute({
   tags: ["Files"],
   summary: "Write a file",
   description:
-    "The raw body is the file's bytes, streamed into the workspace (up to 2 GiB); missing parent directories are created. `If-Match: <etag>` writes only over that version, `If-None-Match: *` only if nothing is there (412 otherwise). `?append=true` appends.",
+    "The raw body is the file's bytes, streamed into the workspace (up to 2 GiB); missing parent directories are created. `If-Match: <etag>` writes only over that version (a comma-separated list: any of them; `*`: any existing file), `If-None-Match: *` only if nothing is there (412 otherwise). `?append=true` appends.",
   security: [{ bearer: [] }],
   middleware: [requireScope("workspaces:write")] as const,
   request: {

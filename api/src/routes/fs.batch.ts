@@ -1,8 +1,9 @@
 import { z } from "@hono/zod-openapi";
+import { regexes } from "zod";
 import { workspaceLimits } from "../../../tenants/workspace/limits.ts";
 import type { BatchOp } from "../../../tenants/workspace/vfs/ops/batch.ts";
 import type { App } from "../app.ts";
-import { WorkspacePathField } from "../schemas.ts";
+import { EntryPathField, WorkspacePathField } from "../schemas.ts";
 import { FileInfo } from "./files.put.ts";
 import { registerFsOp } from "./fsOp.ts";
 
@@ -10,20 +11,25 @@ const WriteOp = z.object({
   op: z.literal("write"),
   path: WorkspacePathField,
   content: z.string().optional().openapi({ description: "UTF-8 text content." }),
-  contentBase64: z.string().optional().openapi({ description: "Binary content, base64-encoded." }),
+  contentBase64: z
+    .string()
+    // Padded standard base64, which `atob` below always decodes; anything else is refused here.
+    .regex(regexes.base64, "must be padded base64 (A–Z, a–z, 0–9, `+`, `/`, `=`)")
+    .optional()
+    .openapi({ description: "Binary content, base64-encoded (padded); it wins over `content` when both are given." }),
   ifMatch: z.string().optional(),
   exclusive: z.boolean().optional().openapi({ description: "Fail if the file exists." }),
 });
 const DeleteOp = z.object({
   op: z.literal("delete"),
-  path: WorkspacePathField,
+  path: EntryPathField,
   recursive: z.boolean().optional(),
   ifMatch: z.string().optional(),
 });
 const MoveOp = z.object({
   op: z.literal("move"),
-  from: WorkspacePathField,
-  to: WorkspacePathField,
+  from: EntryPathField,
+  to: EntryPathField,
   overwrite: z.boolean().optional(),
 });
 

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
-import { WorkspacePathField } from "../schemas.ts";
+import { EntryPathField } from "../schemas.ts";
 import { FileInfo } from "./files.put.ts";
 import { registerFsOp } from "./fsOp.ts";
 
@@ -10,9 +10,9 @@ export function registerFsCopy(app: App) {
     operationId: "copy",
     summary: "Copy a file or directory",
     description:
-      "Content is shared with the source, not duplicated. An existing target is 409 unless `overwrite: true` (files only).",
+      "Content is shared with the source, not duplicated. An existing target is 409 unless `overwrite: true` (files only). `to` may not lie below `from`, nor be the same file (400 `bad_request`, `fsCode` EINVAL).",
     scope: "workspaces:write",
-    body: z.object({ from: WorkspacePathField, to: WorkspacePathField, overwrite: z.boolean().default(false) }),
+    body: z.object({ from: EntryPathField, to: EntryPathField, overwrite: z.boolean().default(false) }),
     response: FileInfo,
     run: (object, body, prefix) => object.copy(body.from, body.to, { overwrite: body.overwrite }, prefix),
     respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,

@@ -11,6 +11,9 @@ const GrepResult = z
   })
   .openapi("GrepResult");
 
+/** A glob on a path relative to the search's `path`; an empty one names nothing and is refused. */
+const Glob = z.string().min(1).max(1024).openapi({ example: "**/*.ts" });
+
 export function registerFsGrep(app: App) {
   registerFsOp(app, {
     op: "grep",
@@ -20,10 +23,14 @@ export function registerFsGrep(app: App) {
       "RE2 regular expression syntax (as the shell's grep; no backreferences or lookaround), matched line by line under `path` in time linear in the text. `include`/`exclude` are globs on paths relative to `path`. Binary files are skipped.",
     scope: "workspaces:read",
     body: z.object({
-      pattern: z.string().min(1).max(workspaceLimits.grepPatternLengthMax),
+      pattern: z.string().min(1).max(workspaceLimits.grepPatternLengthMax).openapi({
+        description:
+          "The regular expression; one that does not compile answers 400 `bad_request` with `fsCode` EINVAL (a schema cannot say which texts compile).",
+        example: "TODO|FIXME",
+      }),
       path: WorkspacePathField.default("/"),
-      include: z.array(z.string().max(1024)).max(64).optional(),
-      exclude: z.array(z.string().max(1024)).max(64).optional(),
+      include: z.array(Glob).max(64).optional(),
+      exclude: z.array(Glob).max(64).optional(),
       ignoreCase: z.boolean().default(false),
       maxMatches: z.number().int().min(1).max(workspaceLimits.grepMatchesMax).optional(),
     }),

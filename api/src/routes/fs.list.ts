@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { workspaceLimits } from "../../../tenants/workspace/limits.ts";
+import { pathPatterns } from "../../../tenants/workspace/pathPatterns.ts";
 import type { App } from "../app.ts";
 import { orThrow } from "../fsErrors.ts";
 import { requireScope } from "../middleware/requireScope.ts";
@@ -19,7 +20,8 @@ const route = createRoute({
   request: {
     params: WorkspaceParams,
     query: z.object({
-      path: z.string().default("/"),
+      // Checked by workspacePath() below, which names the rule broken (400 `invalid_path`).
+      path: z.string().default("/").openapi({ pattern: pathPatterns.any, maxLength: workspaceLimits.pathLengthMax }),
       recursive: z.enum(["true", "false"]).default("false"),
       limit: z.coerce.number().int().min(1).max(workspaceLimits.listPageMax).default(workspaceLimits.listPageDefault),
       cursor: z.string().max(workspaceLimits.pathLengthMax).optional(),

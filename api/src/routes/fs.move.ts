@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
-import { WorkspacePathField } from "../schemas.ts";
+import { EntryPathField } from "../schemas.ts";
 import { FileInfo } from "./files.put.ts";
 import { registerFsOp } from "./fsOp.ts";
 
@@ -10,9 +10,9 @@ export function registerFsMove(app: App) {
     operationId: "move",
     summary: "Move or rename (atomic)",
     description:
-      "rename(2): one step however large the directory. Replaces a file target, or an empty directory with a directory, unless `overwrite: false`.",
+      "rename(2): one step however large the directory. Replaces a file target, or an empty directory with a directory, unless `overwrite: false`. `to` may not be `from` itself or lie below it (400 `bad_request`, `fsCode` EINVAL).",
     scope: "workspaces:write",
-    body: z.object({ from: WorkspacePathField, to: WorkspacePathField, overwrite: z.boolean().default(true) }),
+    body: z.object({ from: EntryPathField, to: EntryPathField, overwrite: z.boolean().default(true) }),
     response: FileInfo,
     run: (object, body, prefix) => object.move(body.from, body.to, { overwrite: body.overwrite }, prefix),
     respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,

@@ -8,6 +8,7 @@ export function registerFsReadlink(app: App) {
     op: "readlink",
     operationId: "readlink",
     summary: "Read a symbolic link's target",
+    description: "An entry that is not a symbolic link answers 400 `bad_request` with `fsCode` EINVAL, as readlink(2).",
     scope: "workspaces:read",
     body: z.object({ path: WorkspacePathField }),
     response: z.object({ target: z.string() }),

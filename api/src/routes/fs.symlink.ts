@@ -1,6 +1,8 @@
 import { z } from "@hono/zod-openapi";
+import { workspaceLimits } from "../../../tenants/workspace/limits.ts";
+import { pathPatterns } from "../../../tenants/workspace/pathPatterns.ts";
 import type { App } from "../app.ts";
-import { WorkspacePathField } from "../schemas.ts";
+import { EntryPathField } from "../schemas.ts";
 import { FileInfo } from "./files.put.ts";
 import { registerFsOp } from "./fsOp.ts";
 
@@ -12,7 +14,14 @@ export function registerFsSymlink(app: App) {
     description:
       "`target` is relative to the link's directory, or absolute within the workspace; it never leads outside it.",
     scope: "workspaces:write",
-    body: z.object({ target: z.string().min(1).max(4096), path: WorkspacePathField }),
+    body: z.object({
+      target: z
+        .string()
+        .min(1)
+        .max(workspaceLimits.symlinkTargetLengthMax)
+        .regex(new RegExp(pathPatterns.linkTarget), "a link target may not contain NUL"),
+      path: EntryPathField,
+    }),
     response: FileInfo,
     run: (object, body, prefix) => object.symlink(body.target, body.path, prefix),
     respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { workspaceLimits } from "../../../tenants/workspace/limits.ts";
 import type { App } from "../app.ts";
 import { WorkspacePathField } from "../schemas.ts";
 import { FileInfo } from "./files.put.ts";
@@ -10,7 +11,15 @@ export function registerFsTruncate(app: App) {
     operationId: "truncate",
     summary: "Cut a file to a size, or extend it with zero bytes",
     scope: "workspaces:write",
-    body: z.object({ path: WorkspacePathField, size: z.number().int().min(0) }),
+    body: z.object({
+      path: WorkspacePathField,
+      size: z
+        .number()
+        .int()
+        .min(0)
+        .max(workspaceLimits.fileBytesMax)
+        .openapi({ description: "Bytes; at most the file size limit." }),
+    }),
     response: FileInfo,
     run: (object, body, prefix) => object.truncate(body.path, body.size, prefix),
     respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { regexes } from "zod";
 import { accountLimits } from "../../../tenants/account/limits.ts";
 import type { App } from "../app.ts";
 import { clientAddress } from "../clientAddress.ts";
@@ -23,7 +24,11 @@ const route = createRoute({
       content: {
         "application/json": {
           schema: z.object({
-            email: z.email().max(accountLimits.emailLengthMax),
+            // The pattern is the one zod checks; `format: email` alone admits addresses it refuses.
+            email: z
+              .email()
+              .max(accountLimits.emailLengthMax)
+              .openapi({ pattern: regexes.email.source, example: "you@example.com" }),
             name: z.string().min(1).max(accountLimits.nameLengthMax).optional(),
           }),
         },

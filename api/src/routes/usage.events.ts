@@ -27,7 +27,7 @@ const route = createRoute({
   tags: ["Usage"],
   summary: "The usage ledger, event by event",
   description: [
-    "Every metered event in [from, to), oldest first (by `at`, then `id`), with optional filters.",
+    "Every metered event in [from, to), oldest first (by `at`, then `id`), with optional filters. `from` must be before `to` (400 `validation_failed` otherwise).",
     `Defaults: \`to\` is now, \`from\` is as far back as the ledger keeps events (${RETENTION_DAYS} days).`,
     "JSON answers a page; pass `nextCursor` as `cursor`, with the same filters and an explicit `to`, for the next one (without `to`, each page reads up to its own moment).",
     "`Accept: text/csv` answers every event in the range as one RFC 4180 file (header row, CRLF line ends, `limit` ignored; `cursor` still sets the start), as an attachment named `usage-<from>-<to>.csv` with compact UTC timestamps (`20260101T000000Z`).",
@@ -43,7 +43,14 @@ const route = createRoute({
       workspaceId: Id("ws").optional(),
       keyId: Id("key").optional(),
       limit: z.coerce.number().int().min(1).max(usageLimits.eventsPageMax).default(usageLimits.eventsPageMax),
-      cursor: z.string().max(usageLimits.cursorLengthMax).optional(),
+      cursor: z
+        .string()
+        .max(usageLimits.cursorLengthMax)
+        .regex(/^[A-Za-z0-9_-]+$/, "a cursor is base64url text")
+        .optional()
+        .openapi({
+          description: "A page's `nextCursor`, unchanged; any other value is refused (400 `validation_failed`).",
+        }),
     }),
   },
   responses: {

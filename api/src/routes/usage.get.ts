@@ -44,7 +44,7 @@ const route = createRoute({
   description: [
     "Sums of each meter per UTC hour or day in [from, to), one series per meter, or per meter and workspace (`groupBy=workspace`) or key (`groupBy=key`).",
     `\`from\` is aligned down and \`to\` up to the granularity; the answer reports the range it used. Defaults: the last ${usageLimits.dayRangeDaysDefault} days by day, the last ${usageLimits.hourRangeHoursDefault} hours by hour, ending with the current bucket.`,
-    `A range may span at most ${usageLimits.dayRangeDaysMax} days by day and ${usageLimits.hourRangeDaysMax} days by hour.`,
+    `\`from\` must be before \`to\`, and a range may span at most ${usageLimits.dayRangeDaysMax} days by day and ${usageLimits.hourRangeDaysMax} days by hour (400 \`validation_failed\` otherwise).`,
     "Points are sparse: only buckets with usage appear, and meters with none in the range have no series.",
     "The numbers include this request.",
   ].join(" "),

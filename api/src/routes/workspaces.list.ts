@@ -11,7 +11,8 @@ const route = createRoute({
   operationId: "listWorkspaces",
   tags: ["Workspaces"],
   summary: "List workspaces, oldest first",
-  description: "Filter by labels with `?metadata.<key>=<value>` (repeatable; all must match).",
+  description:
+    "Filter by labels with `?metadata.<key>=<value>` (repeatable; all must match). `<key>` follows the metadata key rules (1 to 64 letters, digits, `_`, `.` and `-`); a `metadata.` parameter with any other key is refused (400 `validation_failed`).",
   security: [{ bearer: [] }],
   middleware: [requireScope("workspaces:read")] as const,
   request: { query: PageQuery.passthrough() },

@@ -7,6 +7,7 @@ import { pascal, snake } from "./names.ts";
 import type { Schema, SchemaReader } from "./schema.ts";
 import { isObjectSchema } from "./schema.ts";
 import type { PyType } from "./types.ts";
+import { unionBodyArguments } from "./unionBody.ts";
 
 export interface Argument {
   py: string;
@@ -128,6 +129,8 @@ function readBody(body: Schema | undefined, id: string, reader: SchemaReader): A
     return [{ py: "content", wire: "", where: "content", type, ...RAW }];
   }
   const resolved = reader.resolve(json);
+  const variants = (resolved.oneOf ?? resolved.anyOf) as Schema[] | undefined;
+  if (variants !== undefined) return unionBodyArguments(variants, id, reader);
   if (!isObjectSchema(resolved)) throw new Error(`${id}: a JSON body that is not an object is not supported`);
   // Named like the response models so users can build the body themselves, too.
   const model = typeof json.$ref === "string" ? null : `${pascal(id)}Request`;

@@ -45,7 +45,10 @@ export class SchemaReader {
     }
     const existing = this.registry.aliases.get(name);
     if (existing !== undefined) return { kind: "alias", name, target: existing.type };
+    if (this.registry.unions.has(name)) return { kind: "union", name };
     const target = this.type(schema, name);
+    // A component that is a union of shapes is that union, under its own name: no alias to itself.
+    if (target.kind === "union" && target.name === name) return target;
     this.registry.aliases.set(name, { name, type: target, description: describe(schema) });
     return { kind: "alias", name, target };
   }

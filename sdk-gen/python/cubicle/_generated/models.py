@@ -34,19 +34,20 @@ __all__ = [
     "ChangePageChange",
     "ChangePlanRequest",
     "ChmodRequest",
+    "ContainerRun",
     "CopyRequest",
     "CreateKeyRequest",
     "CreateShareRequest",
     "CreateTokenRequest",
     "CreateWorkspaceRequest",
     "DirectoryPage",
+    "Egress",
+    "EgressObject",
     "ExecRecord",
     "ExecRecordEgress",
     "ExecRecordEgressObject",
     "ExecRecordPage",
     "ExecRequest",
-    "ExecRequestEgress",
-    "ExecRequestEgressObject",
     "ExecResult",
     "ExecResultUsage",
     "FileInfo",
@@ -58,6 +59,7 @@ __all__ = [
     "Invoice",
     "InvoiceLine",
     "InvoicePage",
+    "JavascriptRun",
     "KillExecRequest",
     "Metadata",
     "Meter",
@@ -81,6 +83,7 @@ __all__ = [
     "SetSpendCapRequest",
     "Share",
     "SharePage",
+    "ShellRun",
     "SignupRequest",
     "SignupResponse",
     "StatPathRequest",
@@ -749,6 +752,192 @@ class ExecResultUsage:
     def to_dict(self) -> dict[str, Any]:
         """The camelCase JSON object."""
         return {"meter": self.meter, "quantity": self.quantity}
+
+
+@dataclass(frozen=True, kw_only=True)
+class ShellRun:
+    """The `ShellRun` object."""
+
+    executor: Literal["shell"] = "shell"
+    command: str
+    """The bash script, run by the just-bash interpreter."""
+    cwd: str | None = None
+    """/workspace (the workspace root), /tmp, or a directory below either, by the workspace's path rules. Default /workspace, or for a token confined to a path prefix, that directory (`/workspace/src`)."""
+    env: dict[str, str] | None = None
+    stdin: str | None = None
+    """UTF-8 text fed to standard input."""
+    timeout_ms: int | None = None
+    output_bytes_max: int | None = None
+    """Output kept for this run; past it a truncation marker is written and output is dropped."""
+    background: bool | None = None
+    egress: Egress | None = None
+    """Network access, on plans that include egress. `false` (the default): none. `true`: any public host. `{ allow: [...] }`: only these hosts; any other request, redirect hops included, gets a 403 whose body starts `cubicle egress: refused <origin>: not in this run's allow list`, and is not billed. Private and loopback addresses are refused either way."""
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            executor=data["executor"],
+            command=data["command"],
+            cwd=data.get("cwd"),
+            env=data.get("env"),
+            stdin=data.get("stdin"),
+            timeout_ms=data.get("timeoutMs"),
+            output_bytes_max=data.get("outputBytesMax"),
+            background=data.get("background"),
+            egress=None if data.get("egress") is None else parse_egress(data["egress"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        out: dict[str, Any] = {"executor": self.executor, "command": self.command}
+        if self.cwd is not None:
+            out["cwd"] = self.cwd
+        if self.env is not None:
+            out["env"] = self.env
+        if self.stdin is not None:
+            out["stdin"] = self.stdin
+        if self.timeout_ms is not None:
+            out["timeoutMs"] = self.timeout_ms
+        if self.output_bytes_max is not None:
+            out["outputBytesMax"] = self.output_bytes_max
+        if self.background is not None:
+            out["background"] = self.background
+        if self.egress is not None:
+            out["egress"] = dump_egress(self.egress)
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class EgressObject:
+    """The `EgressObject` object."""
+
+    allow: list[str]
+    """1 to 64 hosts the run may reach, each `host`, `*.domain` or a public IP literal (`[…]` for IPv6), optionally with `:port` (without one, any port; http and https alike). `*.npmjs.org` matches every subdomain of npmjs.org at any depth, but not npmjs.org itself. Entries are normalised as URL hosts are (lowercase, IDNA to punycode, trailing dot dropped)."""
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            allow=data["allow"],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        return {"allow": self.allow}
+
+
+@dataclass(frozen=True, kw_only=True)
+class JavascriptRun:
+    """The `JavascriptRun` object."""
+
+    executor: Literal["javascript"] = "javascript"
+    code: str
+    """The ES module; its default export is called with `input` and its return value is the result."""
+    input: Any = None
+    """The value passed to the module's default export."""
+    cwd: str | None = None
+    """/workspace (the workspace root), /tmp, or a directory below either, by the workspace's path rules. Default /workspace, or for a token confined to a path prefix, that directory (`/workspace/src`)."""
+    env: dict[str, str] | None = None
+    stdin: str | None = None
+    """UTF-8 text fed to standard input."""
+    timeout_ms: int | None = None
+    output_bytes_max: int | None = None
+    """Output kept for this run; past it a truncation marker is written and output is dropped."""
+    background: bool | None = None
+    egress: Egress | None = None
+    """Network access, on plans that include egress. `false` (the default): none. `true`: any public host. `{ allow: [...] }`: only these hosts; any other request, redirect hops included, gets a 403 whose body starts `cubicle egress: refused <origin>: not in this run's allow list`, and is not billed. Private and loopback addresses are refused either way."""
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            executor=data["executor"],
+            code=data["code"],
+            input=data.get("input"),
+            cwd=data.get("cwd"),
+            env=data.get("env"),
+            stdin=data.get("stdin"),
+            timeout_ms=data.get("timeoutMs"),
+            output_bytes_max=data.get("outputBytesMax"),
+            background=data.get("background"),
+            egress=None if data.get("egress") is None else parse_egress(data["egress"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        out: dict[str, Any] = {"executor": self.executor, "code": self.code}
+        if self.input is not None:
+            out["input"] = self.input
+        if self.cwd is not None:
+            out["cwd"] = self.cwd
+        if self.env is not None:
+            out["env"] = self.env
+        if self.stdin is not None:
+            out["stdin"] = self.stdin
+        if self.timeout_ms is not None:
+            out["timeoutMs"] = self.timeout_ms
+        if self.output_bytes_max is not None:
+            out["outputBytesMax"] = self.output_bytes_max
+        if self.background is not None:
+            out["background"] = self.background
+        if self.egress is not None:
+            out["egress"] = dump_egress(self.egress)
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class ContainerRun:
+    """The `ContainerRun` object."""
+
+    executor: Literal["container"] = "container"
+    command: str
+    """The shell command line, run by bash in the container."""
+    cwd: str | None = None
+    """/workspace (the workspace root), /tmp, or a directory below either, by the workspace's path rules. Default /workspace, or for a token confined to a path prefix, that directory (`/workspace/src`)."""
+    env: dict[str, str] | None = None
+    stdin: str | None = None
+    """UTF-8 text fed to standard input."""
+    timeout_ms: int | None = None
+    output_bytes_max: int | None = None
+    """Output kept for this run; past it a truncation marker is written and output is dropped."""
+    background: bool | None = None
+    egress: Egress | None = None
+    """Network access, on plans that include egress. `false` (the default): none. `true`: any public host. `{ allow: [...] }`: only these hosts; any other request, redirect hops included, gets a 403 whose body starts `cubicle egress: refused <origin>: not in this run's allow list`, and is not billed. Private and loopback addresses are refused either way."""
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            executor=data["executor"],
+            command=data["command"],
+            cwd=data.get("cwd"),
+            env=data.get("env"),
+            stdin=data.get("stdin"),
+            timeout_ms=data.get("timeoutMs"),
+            output_bytes_max=data.get("outputBytesMax"),
+            background=data.get("background"),
+            egress=None if data.get("egress") is None else parse_egress(data["egress"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        out: dict[str, Any] = {"executor": self.executor, "command": self.command}
+        if self.cwd is not None:
+            out["cwd"] = self.cwd
+        if self.env is not None:
+            out["env"] = self.env
+        if self.stdin is not None:
+            out["stdin"] = self.stdin
+        if self.timeout_ms is not None:
+            out["timeoutMs"] = self.timeout_ms
+        if self.output_bytes_max is not None:
+            out["outputBytesMax"] = self.output_bytes_max
+        if self.background is not None:
+            out["background"] = self.background
+        if self.egress is not None:
+            out["egress"] = dump_egress(self.egress)
+        return out
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -1908,6 +2097,7 @@ class TruncateRequest:
 
     path: str
     size: int
+    """Bytes; at most the file size limit."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
@@ -1927,6 +2117,7 @@ class GrepRequest:
     """The `GrepRequest` object."""
 
     pattern: str
+    """The regular expression; one that does not compile answers 400 `bad_request` with `fsCode` EINVAL (a schema cannot say which texts compile)."""
     path: str | None = None
     include: list[str] | None = None
     exclude: list[str] | None = None
@@ -2037,7 +2228,7 @@ class BatchRequestOpWrite:
     content: str | None = None
     """UTF-8 text content."""
     content_base64: str | None = None
-    """Binary content, base64-encoded."""
+    """Binary content, base64-encoded (padded); it wins over `content` when both are given."""
     if_match: str | None = None
     exclusive: bool | None = None
     """Fail if the file exists."""
@@ -2122,91 +2313,6 @@ class BatchRequestOpMove:
         if self.overwrite is not None:
             out["overwrite"] = self.overwrite
         return out
-
-
-@dataclass(frozen=True, kw_only=True)
-class ExecRequest:
-    """The `ExecRequest` object."""
-
-    executor: Literal["shell", "javascript", "container"]
-    command: str | None = None
-    """shell, container: the script."""
-    code: str | None = None
-    """javascript: the ES module."""
-    input: Any = None
-    """javascript: the value passed to the module's default export."""
-    cwd: str | None = None
-    """Under /workspace (the workspace root) or /tmp. Default /workspace, or for a token confined to a path prefix, that directory (`/workspace/src`)."""
-    env: dict[str, str] | None = None
-    stdin: str | None = None
-    """UTF-8 text fed to standard input."""
-    timeout_ms: int | None = None
-    output_bytes_max: int | None = None
-    """Output kept for this run; past it a truncation marker is written and output is dropped."""
-    background: bool | None = None
-    egress: ExecRequestEgress | None = None
-    """Network access, on plans that include egress. `false` (the default): none. `true`: any public host. `{ allow: [...] }`: only these hosts; any other request, redirect hops included, gets a 403 whose body starts `cubicle egress: refused <origin>: not in this run's allow list`, and is not billed. Private and loopback addresses are refused either way."""
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        """Reads the JSON object; keys this version does not know are ignored."""
-        return cls(
-            executor=data["executor"],
-            command=data.get("command"),
-            code=data.get("code"),
-            input=data.get("input"),
-            cwd=data.get("cwd"),
-            env=data.get("env"),
-            stdin=data.get("stdin"),
-            timeout_ms=data.get("timeoutMs"),
-            output_bytes_max=data.get("outputBytesMax"),
-            background=data.get("background"),
-            egress=None if data.get("egress") is None else parse_exec_request_egress(data["egress"]),
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        """The camelCase JSON object."""
-        out: dict[str, Any] = {"executor": self.executor}
-        if self.command is not None:
-            out["command"] = self.command
-        if self.code is not None:
-            out["code"] = self.code
-        if self.input is not None:
-            out["input"] = self.input
-        if self.cwd is not None:
-            out["cwd"] = self.cwd
-        if self.env is not None:
-            out["env"] = self.env
-        if self.stdin is not None:
-            out["stdin"] = self.stdin
-        if self.timeout_ms is not None:
-            out["timeoutMs"] = self.timeout_ms
-        if self.output_bytes_max is not None:
-            out["outputBytesMax"] = self.output_bytes_max
-        if self.background is not None:
-            out["background"] = self.background
-        if self.egress is not None:
-            out["egress"] = dump_exec_request_egress(self.egress)
-        return out
-
-
-@dataclass(frozen=True, kw_only=True)
-class ExecRequestEgressObject:
-    """The `ExecRequestEgressObject` object."""
-
-    allow: list[str]
-    """1 to 64 hosts the run may reach, each `host`, `*.domain` or a public IP literal (`[…]` for IPv6), optionally with `:port` (without one, any port; http and https alike). `*.npmjs.org` matches every subdomain of npmjs.org at any depth, but not npmjs.org itself. Entries are normalised as URL hosts are (lowercase, IDNA to punycode, trailing dot dropped)."""
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        """Reads the JSON object; keys this version does not know are ignored."""
-        return cls(
-            allow=data["allow"],
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        """The camelCase JSON object."""
-        return {"allow": self.allow}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -2329,6 +2435,45 @@ def dump_batch_result_result(value: BatchResultResult) -> Any:
     return value.to_dict()
 
 
+Egress = bool | EgressObject
+"""Network access, on plans that include egress. `false` (the default): none. `true`: any public host. `{ allow: [...] }`: only these hosts; any other request, redirect hops included, gets a 403 whose body starts `cubicle egress: refused <origin>: not in this run's allow list`, and is not billed. Private and loopback addresses are refused either way."""
+
+
+def parse_egress(value: Any) -> Egress:
+    """Reads a `Egress` from JSON."""
+    if isinstance(value, bool):
+        return value
+    return EgressObject.from_dict(value)
+
+
+def dump_egress(value: Egress) -> Any:
+    """Writes a `Egress` as JSON."""
+    if isinstance(value, EgressObject):
+        return value.to_dict()
+    return value
+
+
+ExecRequest = ShellRun | JavascriptRun | ContainerRun
+
+
+def parse_exec_request(value: Any) -> ExecRequest:
+    """Reads a `ExecRequest` from JSON."""
+    if is_object(value) and value.get("executor") == "shell":
+        return ShellRun.from_dict(value)
+    if is_object(value) and value.get("executor") == "javascript":
+        return JavascriptRun.from_dict(value)
+    return ContainerRun.from_dict(value)
+
+
+def dump_exec_request(value: ExecRequest) -> Any:
+    """Writes a `ExecRequest` as JSON."""
+    if isinstance(value, ShellRun):
+        return value.to_dict()
+    if isinstance(value, JavascriptRun):
+        return value.to_dict()
+    return value.to_dict()
+
+
 ExecRecordEgress = bool | ExecRecordEgressObject
 """What the run could reach: `false` (no network), `true` (any public host) or `{ allow }`, its allow list as normalised (lowercase, punycode, deduplicated, sorted)."""
 
@@ -2366,21 +2511,3 @@ def dump_batch_request_op(value: BatchRequestOp) -> Any:
     if isinstance(value, BatchRequestOpDelete):
         return value.to_dict()
     return value.to_dict()
-
-
-ExecRequestEgress = bool | ExecRequestEgressObject
-"""Network access, on plans that include egress. `false` (the default): none. `true`: any public host. `{ allow: [...] }`: only these hosts; any other request, redirect hops included, gets a 403 whose body starts `cubicle egress: refused <origin>: not in this run's allow list`, and is not billed. Private and loopback addresses are refused either way."""
-
-
-def parse_exec_request_egress(value: Any) -> ExecRequestEgress:
-    """Reads a `ExecRequestEgress` from JSON."""
-    if isinstance(value, bool):
-        return value
-    return ExecRequestEgressObject.from_dict(value)
-
-
-def dump_exec_request_egress(value: ExecRequestEgress) -> Any:
-    """Writes a `ExecRequestEgress` as JSON."""
-    if isinstance(value, ExecRequestEgressObject):
-        return value.to_dict()
-    return value

@@ -17,9 +17,9 @@ from .models import (
     BillingState,
     ChangePage,
     DirectoryPage,
+    Egress,
     ExecRecord,
     ExecRecordPage,
-    ExecRequestEgress,
     ExecResult,
     FileInfo,
     FindResult,
@@ -44,7 +44,7 @@ from .models import (
     Workspace,
     WorkspacePage,
     dump_batch_request_op,
-    dump_exec_request_egress,
+    dump_egress,
 )
 
 __all__ = [
@@ -194,7 +194,7 @@ def create_key(
 
     Args:
         expires_at: When the key stops working; it must be in the future (400 `validation_failed` otherwise).
-        idempotency_key: Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again.
+        idempotency_key: Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again. 1 to 255 visible ASCII characters.
 
     `POST /v1/keys` (`createKey`). Retry-safe: yes; an Idempotency-Key is always sent, generated when not given.
     """
@@ -290,7 +290,7 @@ def list_workspaces(
 ) -> WorkspacePage:
     """List workspaces, oldest first
 
-    Filter by labels with `?metadata.<key>=<value>` (repeatable; all must match).
+    Filter by labels with `?metadata.<key>=<value>` (repeatable; all must match). `<key>` follows the metadata key rules (1 to 64 letters, digits, `_`, `.` and `-`); a `metadata.` parameter with any other key is refused (400 `validation_failed`).
 
     `GET /v1/workspaces` (`listWorkspaces`). Retry-safe: yes.
     """
@@ -322,7 +322,7 @@ def create_workspace(
     """Create a workspace
 
     Args:
-        idempotency_key: Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again.
+        idempotency_key: Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again. 1 to 255 visible ASCII characters.
 
     `POST /v1/workspaces` (`createWorkspace`). Retry-safe: yes; an Idempotency-Key is always sent, generated when not given.
     """
@@ -431,10 +431,10 @@ def get_file(
 ) -> bytes:
     """Read a file
 
-    Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` answers 304 when unchanged.
+    Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` (a list, or `*`) answers 304 when unchanged.
 
     Args:
-        path: The file's path inside the workspace, without the leading slash; `/` separators are allowed.
+        path: The file's path inside the workspace, without the leading slash; `/` separators are allowed. No control characters, empty segments (`//`) or `..` segments; names of at most 255 UTF-8 bytes.
 
     `GET /v1/workspaces/{workspaceId}/files/{path}` (`getFile`). Retry-safe: yes.
     """
@@ -467,7 +467,7 @@ def head_file(
     `X-File-Size`, `ETag`, `Last-Modified`, `X-File-Type` and `X-File-Mode` for a file or directory, without its bytes.
 
     Args:
-        path: The file's path inside the workspace, without the leading slash; `/` separators are allowed.
+        path: The file's path inside the workspace, without the leading slash; `/` separators are allowed. No control characters, empty segments (`//`) or `..` segments; names of at most 255 UTF-8 bytes.
 
     `HEAD /v1/workspaces/{workspaceId}/files/{path}` (`headFile`). Retry-safe: yes.
     """
@@ -495,10 +495,10 @@ def put_file(
 ) -> FileInfo:
     """Write a file
 
-    The raw body is the file's bytes, streamed into the workspace (up to 2 GiB); missing parent directories are created. `If-Match: <etag>` writes only over that version, `If-None-Match: *` only if nothing is there (412 otherwise). `?append=true` appends.
+    The raw body is the file's bytes, streamed into the workspace (up to 2 GiB); missing parent directories are created. `If-Match: <etag>` writes only over that version (a comma-separated list: any of them; `*`: any existing file), `If-None-Match: *` only if nothing is there (412 otherwise). `?append=true` appends.
 
     Args:
-        path: The file's path inside the workspace, without the leading slash; `/` separators are allowed.
+        path: The file's path inside the workspace, without the leading slash; `/` separators are allowed. No control characters, empty segments (`//`) or `..` segments; names of at most 255 UTF-8 bytes.
         content: The raw request body.
 
     `PUT /v1/workspaces/{workspaceId}/files/{path}` (`putFile`). Retry-safe: unless `append` is set.
@@ -536,10 +536,10 @@ def delete_file(
 ) -> Removed:
     """Delete a file, link or directory
 
-    A non-empty directory needs `?recursive=true` (409 otherwise). `If-Match: <etag>` deletes only that version of a file (412 otherwise).
+    A non-empty directory needs `?recursive=true` (409 otherwise). `If-Match: <etag>` deletes only that version of a file (a comma-separated list: any of them; `*`: whatever exists), 412 otherwise.
 
     Args:
-        path: The file's path inside the workspace, without the leading slash; `/` separators are allowed.
+        path: The file's path inside the workspace, without the leading slash; `/` separators are allowed. No control characters, empty segments (`//`) or `..` segments; names of at most 255 UTF-8 bytes.
 
     `DELETE /v1/workspaces/{workspaceId}/files/{path}` (`deleteFile`). Retry-safe: yes.
     """
@@ -704,7 +704,7 @@ def move(
 ) -> FileInfo:
     """Move or rename (atomic)
 
-    rename(2): one step however large the directory. Replaces a file target, or an empty directory with a directory, unless `overwrite: false`.
+    rename(2): one step however large the directory. Replaces a file target, or an empty directory with a directory, unless `overwrite: false`. `to` may not be `from` itself or lie below it (400 `bad_request`, `fsCode` EINVAL).
 
     `POST /v1/workspaces/{workspaceId}/fs/move` (`move`). Retry-safe: no.
     """
@@ -736,7 +736,7 @@ def copy(
 ) -> FileInfo:
     """Copy a file or directory
 
-    Content is shared with the source, not duplicated. An existing target is 409 unless `overwrite: true` (files only).
+    Content is shared with the source, not duplicated. An existing target is 409 unless `overwrite: true` (files only). `to` may not lie below `from`, nor be the same file (400 `bad_request`, `fsCode` EINVAL).
 
     `POST /v1/workspaces/{workspaceId}/fs/copy` (`copy`). Retry-safe: no.
     """
@@ -795,6 +795,8 @@ def readlink(
 ) -> ReadlinkResponse:
     """Read a symbolic link's target
 
+    An entry that is not a symbolic link answers 400 `bad_request` with `fsCode` EINVAL, as readlink(2).
+
     `POST /v1/workspaces/{workspaceId}/fs/readlink` (`readlink`). Retry-safe: no.
     """
     body: dict[str, Any] = {}
@@ -848,6 +850,9 @@ def truncate(
 ) -> FileInfo:
     """Cut a file to a size, or extend it with zero bytes
 
+    Args:
+        size: Bytes; at most the file size limit.
+
     `POST /v1/workspaces/{workspaceId}/fs/truncate` (`truncate`). Retry-safe: no.
     """
     body: dict[str, Any] = {}
@@ -880,6 +885,9 @@ def grep(
     """Search file contents with a regular expression
 
     RE2 regular expression syntax (as the shell's grep; no backreferences or lookaround), matched line by line under `path` in time linear in the text. `include`/`exclude` are globs on paths relative to `path`. Binary files are skipped.
+
+    Args:
+        pattern: The regular expression; one that does not compile answers 400 `bad_request` with `fsCode` EINVAL (a schema cannot say which texts compile).
 
     `POST /v1/workspaces/{workspaceId}/fs/grep` (`grep`). Retry-safe: no.
     """
@@ -997,7 +1005,7 @@ def exec(
     timeout_ms: int | None = None,
     output_bytes_max: int | None = None,
     background: bool | None = None,
-    egress: ExecRequestEgress | None = None,
+    egress: Egress | None = None,
     idempotency_key: str | None = None,
     timeout: float | None = None,
 ) -> ExecResult:
@@ -1006,14 +1014,14 @@ def exec(
     Answers when the run ends with its output, or at once with 202 for `background: true`. With `Accept: text/event-stream` it streams `stdout`, `stderr` and `exit` events whose ids are sequence numbers; a client that disconnects resumes from `GET …/execs/{execId}/output` with `Last-Event-ID`.
 
     Args:
-        command: shell, container: the script.
-        code: javascript: the ES module.
-        input: javascript: the value passed to the module's default export.
-        cwd: Under /workspace (the workspace root) or /tmp. Default /workspace, or for a token confined to a path prefix, that directory (`/workspace/src`).
+        command: shell: The bash script, run by the just-bash interpreter. container: The shell command line, run by bash in the container.
+        code: javascript: The ES module; its default export is called with `input` and its return value is the result.
+        input: javascript: The value passed to the module's default export.
+        cwd: /workspace (the workspace root), /tmp, or a directory below either, by the workspace's path rules. Default /workspace, or for a token confined to a path prefix, that directory (`/workspace/src`).
         stdin: UTF-8 text fed to standard input.
         output_bytes_max: Output kept for this run; past it a truncation marker is written and output is dropped.
         egress: Network access, on plans that include egress. `false` (the default): none. `true`: any public host. `{ allow: [...] }`: only these hosts; any other request, redirect hops included, gets a 403 whose body starts `cubicle egress: refused <origin>: not in this run's allow list`, and is not billed. Private and loopback addresses are refused either way.
-        idempotency_key: Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again.
+        idempotency_key: Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again. 1 to 255 visible ASCII characters.
 
     `POST /v1/workspaces/{workspaceId}/exec` (`exec`). Retry-safe: yes; an Idempotency-Key is always sent, generated when not given.
     """
@@ -1040,7 +1048,7 @@ def exec(
     if background is not None:
         body["background"] = background
     if egress is not None:
-        body["egress"] = dump_exec_request_egress(egress)
+        body["egress"] = dump_egress(egress)
     response = transport.request(
         Request(
             method="POST",
@@ -1371,7 +1379,7 @@ def get_usage(
 ) -> UsageReport:
     """Usage per meter over time
 
-    Sums of each meter per UTC hour or day in [from, to), one series per meter, or per meter and workspace (`groupBy=workspace`) or key (`groupBy=key`). `from` is aligned down and `to` up to the granularity; the answer reports the range it used. Defaults: the last 30 days by day, the last 24 hours by hour, ending with the current bucket. A range may span at most 92 days by day and 31 days by hour. Points are sparse: only buckets with usage appear, and meters with none in the range have no series. The numbers include this request.
+    Sums of each meter per UTC hour or day in [from, to), one series per meter, or per meter and workspace (`groupBy=workspace`) or key (`groupBy=key`). `from` is aligned down and `to` up to the granularity; the answer reports the range it used. Defaults: the last 30 days by day, the last 24 hours by hour, ending with the current bucket. `from` must be before `to`, and a range may span at most 92 days by day and 31 days by hour (400 `validation_failed` otherwise). Points are sparse: only buckets with usage appear, and meters with none in the range have no series. The numbers include this request.
 
     `GET /v1/usage` (`getUsage`). Retry-safe: yes.
     """
@@ -1412,7 +1420,10 @@ def list_usage_events(
 ) -> UsageEventPage:
     """The usage ledger, event by event
 
-    Every metered event in [from, to), oldest first (by `at`, then `id`), with optional filters. Defaults: `to` is now, `from` is as far back as the ledger keeps events (35 days). JSON answers a page; pass `nextCursor` as `cursor`, with the same filters and an explicit `to`, for the next one (without `to`, each page reads up to its own moment). `Accept: text/csv` answers every event in the range as one RFC 4180 file (header row, CRLF line ends, `limit` ignored; `cursor` still sets the start), as an attachment named `usage-<from>-<to>.csv` with compact UTC timestamps (`20260101T000000Z`). `storage_byte_hours` events are dated at the start of the hour they measure and written when the hour is integrated, so a range ending in the current hour may not show them yet.
+    Every metered event in [from, to), oldest first (by `at`, then `id`), with optional filters. `from` must be before `to` (400 `validation_failed` otherwise). Defaults: `to` is now, `from` is as far back as the ledger keeps events (35 days). JSON answers a page; pass `nextCursor` as `cursor`, with the same filters and an explicit `to`, for the next one (without `to`, each page reads up to its own moment). `Accept: text/csv` answers every event in the range as one RFC 4180 file (header row, CRLF line ends, `limit` ignored; `cursor` still sets the start), as an attachment named `usage-<from>-<to>.csv` with compact UTC timestamps (`20260101T000000Z`). `storage_byte_hours` events are dated at the start of the hour they measure and written when the hour is integrated, so a range ending in the current hour may not show them yet.
+
+    Args:
+        cursor: A page's `nextCursor`, unchanged; any other value is refused (400 `validation_failed`).
 
     `GET /v1/usage/events` (`listUsageEvents`). Retry-safe: yes.
     """

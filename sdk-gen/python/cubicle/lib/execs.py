@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal, Required, TypedDict, Unpack
 
 from .._generated import operations as ops
-from .._generated.models import ExecRecord, ExecRequestEgress, ExecResult
+from .._generated.models import Egress, ExecRecord, ExecResult
 from .exec_stream import OutputStream
 from .http import HttpTransport
 from .pager import Page, Pager
@@ -33,7 +33,7 @@ class ExecParams(TypedDict, total=False):
     stdin: str
     timeout_ms: int
     output_bytes_max: int
-    egress: ExecRequestEgress
+    egress: Egress
 
 
 class Exec:

@@ -97,7 +97,7 @@ export const createToken = <ThrowOnError extends boolean = false>(options: Optio
 /**
  * List workspaces, oldest first
  *
- * Filter by labels with `?metadata.<key>=<value>` (repeatable; all must match).
+ * Filter by labels with `?metadata.<key>=<value>` (repeatable; all must match). `<key>` follows the metadata key rules (1 to 64 letters, digits, `_`, `.` and `-`); a `metadata.` parameter with any other key is refused (400 `validation_failed`).
  */
 export const listWorkspaces = <ThrowOnError extends boolean = false>(options?: Options<ListWorkspacesData, ThrowOnError>): RequestResult<ListWorkspacesResponses, ListWorkspacesErrors, ThrowOnError> => (options?.client ?? client).get<ListWorkspacesResponses, ListWorkspacesErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -156,7 +156,7 @@ export const updateWorkspace = <ThrowOnError extends boolean = false>(options: O
 /**
  * Delete a file, link or directory
  *
- * A non-empty directory needs `?recursive=true` (409 otherwise). `If-Match: <etag>` deletes only that version of a file (412 otherwise).
+ * A non-empty directory needs `?recursive=true` (409 otherwise). `If-Match: <etag>` deletes only that version of a file (a comma-separated list: any of them; `*`: whatever exists), 412 otherwise.
  */
 export const deleteFile = <ThrowOnError extends boolean = false>(options: Options<DeleteFileData, ThrowOnError>): RequestResult<DeleteFileResponses, DeleteFileErrors, ThrowOnError> => (options.client ?? client).delete<DeleteFileResponses, DeleteFileErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -167,7 +167,7 @@ export const deleteFile = <ThrowOnError extends boolean = false>(options: Option
 /**
  * Read a file
  *
- * Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` answers 304 when unchanged.
+ * Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` (a list, or `*`) answers 304 when unchanged.
  */
 export const getFile = <ThrowOnError extends boolean = false>(options: Options<GetFileData, ThrowOnError>): RequestResult<GetFileResponses, GetFileErrors, ThrowOnError> => (options.client ?? client).get<GetFileResponses, GetFileErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -189,7 +189,7 @@ export const headFile = <ThrowOnError extends boolean = false>(options: Options<
 /**
  * Write a file
  *
- * The raw body is the file's bytes, streamed into the workspace (up to 2 GiB); missing parent directories are created. `If-Match: <etag>` writes only over that version, `If-None-Match: *` only if nothing is there (412 otherwise). `?append=true` appends.
+ * The raw body is the file's bytes, streamed into the workspace (up to 2 GiB); missing parent directories are created. `If-Match: <etag>` writes only over that version (a comma-separated list: any of them; `*`: any existing file), `If-None-Match: *` only if nothing is there (412 otherwise). `?append=true` appends.
  */
 export const putFile = <ThrowOnError extends boolean = false>(options: Options<PutFileData, ThrowOnError>): RequestResult<PutFileResponses, PutFileErrors, ThrowOnError> => (options.client ?? client).put<PutFileResponses, PutFileErrors, ThrowOnError>({
     bodySerializer: null,
@@ -257,7 +257,7 @@ export const mkdir = <ThrowOnError extends boolean = false>(options: Options<Mkd
 /**
  * Move or rename (atomic)
  *
- * rename(2): one step however large the directory. Replaces a file target, or an empty directory with a directory, unless `overwrite: false`.
+ * rename(2): one step however large the directory. Replaces a file target, or an empty directory with a directory, unless `overwrite: false`. `to` may not be `from` itself or lie below it (400 `bad_request`, `fsCode` EINVAL).
  */
 export const move = <ThrowOnError extends boolean = false>(options: Options<MoveData, ThrowOnError>): RequestResult<MoveResponses, MoveErrors, ThrowOnError> => (options.client ?? client).post<MoveResponses, MoveErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -272,7 +272,7 @@ export const move = <ThrowOnError extends boolean = false>(options: Options<Move
 /**
  * Copy a file or directory
  *
- * Content is shared with the source, not duplicated. An existing target is 409 unless `overwrite: true` (files only).
+ * Content is shared with the source, not duplicated. An existing target is 409 unless `overwrite: true` (files only). `to` may not lie below `from`, nor be the same file (400 `bad_request`, `fsCode` EINVAL).
  */
 export const copy = <ThrowOnError extends boolean = false>(options: Options<CopyData, ThrowOnError>): RequestResult<CopyResponses, CopyErrors, ThrowOnError> => (options.client ?? client).post<CopyResponses, CopyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -301,6 +301,8 @@ export const symlink = <ThrowOnError extends boolean = false>(options: Options<S
 
 /**
  * Read a symbolic link's target
+ *
+ * An entry that is not a symbolic link answers 400 `bad_request` with `fsCode` EINVAL, as readlink(2).
  */
 export const readlink = <ThrowOnError extends boolean = false>(options: Options<ReadlinkData, ThrowOnError>): RequestResult<ReadlinkResponses, ReadlinkErrors, ThrowOnError> => (options.client ?? client).post<ReadlinkResponses, ReadlinkErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -532,7 +534,7 @@ export const revokeShare = <ThrowOnError extends boolean = false>(options: Optio
 /**
  * Usage per meter over time
  *
- * Sums of each meter per UTC hour or day in [from, to), one series per meter, or per meter and workspace (`groupBy=workspace`) or key (`groupBy=key`). `from` is aligned down and `to` up to the granularity; the answer reports the range it used. Defaults: the last 30 days by day, the last 24 hours by hour, ending with the current bucket. A range may span at most 92 days by day and 31 days by hour. Points are sparse: only buckets with usage appear, and meters with none in the range have no series. The numbers include this request.
+ * Sums of each meter per UTC hour or day in [from, to), one series per meter, or per meter and workspace (`groupBy=workspace`) or key (`groupBy=key`). `from` is aligned down and `to` up to the granularity; the answer reports the range it used. Defaults: the last 30 days by day, the last 24 hours by hour, ending with the current bucket. `from` must be before `to`, and a range may span at most 92 days by day and 31 days by hour (400 `validation_failed` otherwise). Points are sparse: only buckets with usage appear, and meters with none in the range have no series. The numbers include this request.
  */
 export const getUsage = <ThrowOnError extends boolean = false>(options?: Options<GetUsageData, ThrowOnError>): RequestResult<GetUsageResponses, GetUsageErrors, ThrowOnError> => (options?.client ?? client).get<GetUsageResponses, GetUsageErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -543,7 +545,7 @@ export const getUsage = <ThrowOnError extends boolean = false>(options?: Options
 /**
  * The usage ledger, event by event
  *
- * Every metered event in [from, to), oldest first (by `at`, then `id`), with optional filters. Defaults: `to` is now, `from` is as far back as the ledger keeps events (35 days). JSON answers a page; pass `nextCursor` as `cursor`, with the same filters and an explicit `to`, for the next one (without `to`, each page reads up to its own moment). `Accept: text/csv` answers every event in the range as one RFC 4180 file (header row, CRLF line ends, `limit` ignored; `cursor` still sets the start), as an attachment named `usage-<from>-<to>.csv` with compact UTC timestamps (`20260101T000000Z`). `storage_byte_hours` events are dated at the start of the hour they measure and written when the hour is integrated, so a range ending in the current hour may not show them yet.
+ * Every metered event in [from, to), oldest first (by `at`, then `id`), with optional filters. `from` must be before `to` (400 `validation_failed` otherwise). Defaults: `to` is now, `from` is as far back as the ledger keeps events (35 days). JSON answers a page; pass `nextCursor` as `cursor`, with the same filters and an explicit `to`, for the next one (without `to`, each page reads up to its own moment). `Accept: text/csv` answers every event in the range as one RFC 4180 file (header row, CRLF line ends, `limit` ignored; `cursor` still sets the start), as an attachment named `usage-<from>-<to>.csv` with compact UTC timestamps (`20260101T000000Z`). `storage_byte_hours` events are dated at the start of the hour they measure and written when the hour is integrated, so a range ending in the current hour may not show them yet.
  */
 export const listUsageEvents = <ThrowOnError extends boolean = false>(options?: Options<ListUsageEventsData, ThrowOnError>): RequestResult<ListUsageEventsResponses, ListUsageEventsErrors, ThrowOnError> => (options?.client ?? client).get<ListUsageEventsResponses, ListUsageEventsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

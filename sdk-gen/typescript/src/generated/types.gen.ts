@@ -194,6 +194,106 @@ export type ExecResult = {
     } | null;
 };
 
+export type ExecRequest = ({
+    executor: 'shell';
+} & ShellRun) | ({
+    executor: 'javascript';
+} & JavascriptRun) | ({
+    executor: 'container';
+} & ContainerRun);
+
+export type ShellRun = {
+    executor: 'shell';
+    /**
+     * The bash script, run by the just-bash interpreter.
+     */
+    command: string;
+    /**
+     * /workspace (the workspace root), /tmp, or a directory below either, by the workspace's path rules. Default /workspace, or for a token confined to a path prefix, that directory (`/workspace/src`).
+     */
+    cwd?: string;
+    env?: {
+        [key: string]: string;
+    };
+    /**
+     * UTF-8 text fed to standard input.
+     */
+    stdin?: string;
+    timeoutMs?: number;
+    /**
+     * Output kept for this run; past it a truncation marker is written and output is dropped.
+     */
+    outputBytesMax?: number;
+    background?: boolean;
+    egress?: Egress;
+};
+
+/**
+ * Network access, on plans that include egress. `false` (the default): none. `true`: any public host. `{ allow: [...] }`: only these hosts; any other request, redirect hops included, gets a 403 whose body starts `cubicle egress: refused <origin>: not in this run's allow list`, and is not billed. Private and loopback addresses are refused either way.
+ */
+export type Egress = boolean | {
+    /**
+     * 1 to 64 hosts the run may reach, each `host`, `*.domain` or a public IP literal (`[…]` for IPv6), optionally with `:port` (without one, any port; http and https alike). `*.npmjs.org` matches every subdomain of npmjs.org at any depth, but not npmjs.org itself. Entries are normalised as URL hosts are (lowercase, IDNA to punycode, trailing dot dropped).
+     */
+    allow: Array<string>;
+};
+
+export type JavascriptRun = {
+    executor: 'javascript';
+    /**
+     * The ES module; its default export is called with `input` and its return value is the result.
+     */
+    code: string;
+    /**
+     * The value passed to the module's default export.
+     */
+    input?: unknown;
+    /**
+     * /workspace (the workspace root), /tmp, or a directory below either, by the workspace's path rules. Default /workspace, or for a token confined to a path prefix, that directory (`/workspace/src`).
+     */
+    cwd?: string;
+    env?: {
+        [key: string]: string;
+    };
+    /**
+     * UTF-8 text fed to standard input.
+     */
+    stdin?: string;
+    timeoutMs?: number;
+    /**
+     * Output kept for this run; past it a truncation marker is written and output is dropped.
+     */
+    outputBytesMax?: number;
+    background?: boolean;
+    egress?: Egress;
+};
+
+export type ContainerRun = {
+    executor: 'container';
+    /**
+     * The shell command line, run by bash in the container.
+     */
+    command: string;
+    /**
+     * /workspace (the workspace root), /tmp, or a directory below either, by the workspace's path rules. Default /workspace, or for a token confined to a path prefix, that directory (`/workspace/src`).
+     */
+    cwd?: string;
+    env?: {
+        [key: string]: string;
+    };
+    /**
+     * UTF-8 text fed to standard input.
+     */
+    stdin?: string;
+    timeoutMs?: number;
+    /**
+     * Output kept for this run; past it a truncation marker is written and output is dropped.
+     */
+    outputBytesMax?: number;
+    background?: boolean;
+    egress?: Egress;
+};
+
 export type ExecRecordPage = {
     data: Array<ExecRecord>;
     nextCursor: string | null;
@@ -506,9 +606,21 @@ export type SignupErrors = {
      */
     409: Problem;
     /**
+     * The body is larger than 1 MiB
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Too many signups from this address
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type SignupError = SignupErrors[keyof SignupErrors];
@@ -542,6 +654,10 @@ export type GetAccountErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -549,6 +665,10 @@ export type GetAccountErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type GetAccountError = GetAccountErrors[keyof GetAccountErrors];
@@ -582,6 +702,10 @@ export type ListKeysErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -589,6 +713,10 @@ export type ListKeysErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type ListKeysError = ListKeysErrors[keyof ListKeysErrors];
@@ -614,7 +742,7 @@ export type CreateKeyData = {
     };
     headers?: {
         /**
-         * Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again.
+         * Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again. 1 to 255 visible ASCII characters.
          */
         'idempotency-key'?: string;
     };
@@ -633,6 +761,10 @@ export type CreateKeyErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -641,9 +773,21 @@ export type CreateKeyErrors = {
      */
     409: Problem;
     /**
+     * The body is larger than 1 MiB
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type CreateKeyError = CreateKeyErrors[keyof CreateKeyErrors];
@@ -676,6 +820,10 @@ export type RevokeKeyErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -687,6 +835,10 @@ export type RevokeKeyErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type RevokeKeyError = RevokeKeyErrors[keyof RevokeKeyErrors];
@@ -728,6 +880,10 @@ export type CreateTokenErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -736,9 +892,21 @@ export type CreateTokenErrors = {
      */
     404: Problem;
     /**
+     * The body is larger than 1 MiB
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type CreateTokenError = CreateTokenErrors[keyof CreateTokenErrors];
@@ -772,6 +940,10 @@ export type ListWorkspacesErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -779,6 +951,10 @@ export type ListWorkspacesErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type ListWorkspacesError = ListWorkspacesErrors[keyof ListWorkspacesErrors];
@@ -799,7 +975,7 @@ export type CreateWorkspaceData = {
     };
     headers?: {
         /**
-         * Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again.
+         * Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again. 1 to 255 visible ASCII characters.
          */
         'idempotency-key'?: string;
     };
@@ -818,6 +994,10 @@ export type CreateWorkspaceErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -826,9 +1006,21 @@ export type CreateWorkspaceErrors = {
      */
     409: Problem;
     /**
+     * The body is larger than 1 MiB
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type CreateWorkspaceError = CreateWorkspaceErrors[keyof CreateWorkspaceErrors];
@@ -861,6 +1053,10 @@ export type DeleteWorkspaceErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -872,6 +1068,10 @@ export type DeleteWorkspaceErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type DeleteWorkspaceError = DeleteWorkspaceErrors[keyof DeleteWorkspaceErrors];
@@ -904,6 +1104,10 @@ export type GetWorkspaceErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -915,6 +1119,10 @@ export type GetWorkspaceErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type GetWorkspaceError = GetWorkspaceErrors[keyof GetWorkspaceErrors];
@@ -950,6 +1158,10 @@ export type UpdateWorkspaceErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -958,9 +1170,21 @@ export type UpdateWorkspaceErrors = {
      */
     404: Problem;
     /**
+     * The body is larger than 1 MiB
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type UpdateWorkspaceError = UpdateWorkspaceErrors[keyof UpdateWorkspaceErrors];
@@ -982,7 +1206,7 @@ export type DeleteFileData = {
     path: {
         workspaceId: string;
         /**
-         * The file's path inside the workspace, without the leading slash; `/` separators are allowed.
+         * The file's path inside the workspace, without the leading slash; `/` separators are allowed. No control characters, empty segments (`//`) or `..` segments; names of at most 255 UTF-8 bytes.
          */
         path: string;
     };
@@ -1001,6 +1225,10 @@ export type DeleteFileErrors = {
      * Unauthorized
      */
     401: Problem;
+    /**
+     * Spend cap reached
+     */
+    402: Problem;
     /**
      * Forbidden
      */
@@ -1021,6 +1249,10 @@ export type DeleteFileErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type DeleteFileError = DeleteFileErrors[keyof DeleteFileErrors];
@@ -1043,7 +1275,7 @@ export type GetFileData = {
     path: {
         workspaceId: string;
         /**
-         * The file's path inside the workspace, without the leading slash; `/` separators are allowed.
+         * The file's path inside the workspace, without the leading slash; `/` separators are allowed. No control characters, empty segments (`//`) or `..` segments; names of at most 255 UTF-8 bytes.
          */
         path: string;
     };
@@ -1060,6 +1292,10 @@ export type GetFileErrors = {
      * Unauthorized
      */
     401: Problem;
+    /**
+     * Spend cap reached
+     */
+    402: Problem;
     /**
      * Forbidden
      */
@@ -1080,6 +1316,10 @@ export type GetFileErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type GetFileError = GetFileErrors[keyof GetFileErrors];
@@ -1102,7 +1342,7 @@ export type HeadFileData = {
     path: {
         workspaceId: string;
         /**
-         * The file's path inside the workspace, without the leading slash; `/` separators are allowed.
+         * The file's path inside the workspace, without the leading slash; `/` separators are allowed. No control characters, empty segments (`//`) or `..` segments; names of at most 255 UTF-8 bytes.
          */
         path: string;
     };
@@ -1120,6 +1360,10 @@ export type HeadFileErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -1131,6 +1375,10 @@ export type HeadFileErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type HeadFileError = HeadFileErrors[keyof HeadFileErrors];
@@ -1151,7 +1399,7 @@ export type PutFileData = {
     path: {
         workspaceId: string;
         /**
-         * The file's path inside the workspace, without the leading slash; `/` separators are allowed.
+         * The file's path inside the workspace, without the leading slash; `/` separators are allowed. No control characters, empty segments (`//`) or `..` segments; names of at most 255 UTF-8 bytes.
          */
         path: string;
     };
@@ -1170,6 +1418,10 @@ export type PutFileErrors = {
      * Unauthorized
      */
     401: Problem;
+    /**
+     * Spend cap reached
+     */
+    402: Problem;
     /**
      * Forbidden
      */
@@ -1194,6 +1446,10 @@ export type PutFileErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
     /**
      * Insufficient storage
      */
@@ -1235,6 +1491,10 @@ export type ListPathErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -1250,6 +1510,10 @@ export type ListPathErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type ListPathError = ListPathErrors[keyof ListPathErrors];
@@ -1285,6 +1549,10 @@ export type ListChangesErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -1296,6 +1564,10 @@ export type ListChangesErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type ListChangesError = ListChangesErrors[keyof ListChangesErrors];
@@ -1331,6 +1603,10 @@ export type StatPathErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -1351,9 +1627,17 @@ export type StatPathErrors = {
      */
     413: Problem;
     /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
     /**
      * Insufficient storage
      */
@@ -1394,6 +1678,10 @@ export type MkdirErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -1414,9 +1702,17 @@ export type MkdirErrors = {
      */
     413: Problem;
     /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
     /**
      * Insufficient storage
      */
@@ -1457,6 +1753,10 @@ export type MoveErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -1477,9 +1777,17 @@ export type MoveErrors = {
      */
     413: Problem;
     /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
     /**
      * Insufficient storage
      */
@@ -1520,6 +1828,10 @@ export type CopyErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -1540,9 +1852,17 @@ export type CopyErrors = {
      */
     413: Problem;
     /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
     /**
      * Insufficient storage
      */
@@ -1582,6 +1902,10 @@ export type SymlinkErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -1602,9 +1926,17 @@ export type SymlinkErrors = {
      */
     413: Problem;
     /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
     /**
      * Insufficient storage
      */
@@ -1643,6 +1975,10 @@ export type ReadlinkErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -1663,9 +1999,17 @@ export type ReadlinkErrors = {
      */
     413: Problem;
     /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
     /**
      * Insufficient storage
      */
@@ -1707,6 +2051,10 @@ export type ChmodErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -1727,9 +2075,17 @@ export type ChmodErrors = {
      */
     413: Problem;
     /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
     /**
      * Insufficient storage
      */
@@ -1750,6 +2106,9 @@ export type ChmodResponse = ChmodResponses[keyof ChmodResponses];
 export type TruncateData = {
     body: {
         path: string;
+        /**
+         * Bytes; at most the file size limit.
+         */
         size: number;
     };
     path: {
@@ -1768,6 +2127,10 @@ export type TruncateErrors = {
      * Unauthorized
      */
     401: Problem;
+    /**
+     * Spend cap reached
+     */
+    402: Problem;
     /**
      * Forbidden
      */
@@ -1789,9 +2152,17 @@ export type TruncateErrors = {
      */
     413: Problem;
     /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
     /**
      * Insufficient storage
      */
@@ -1811,6 +2182,9 @@ export type TruncateResponse = TruncateResponses[keyof TruncateResponses];
 
 export type GrepData = {
     body: {
+        /**
+         * The regular expression; one that does not compile answers 400 `bad_request` with `fsCode` EINVAL (a schema cannot say which texts compile).
+         */
         pattern: string;
         path?: string;
         include?: Array<string>;
@@ -1835,6 +2209,10 @@ export type GrepErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -1855,9 +2233,17 @@ export type GrepErrors = {
      */
     413: Problem;
     /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
     /**
      * Insufficient storage
      */
@@ -1903,6 +2289,10 @@ export type FindErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -1923,9 +2313,17 @@ export type FindErrors = {
      */
     413: Problem;
     /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
     /**
      * Insufficient storage
      */
@@ -1953,7 +2351,7 @@ export type BatchData = {
              */
             content?: string;
             /**
-             * Binary content, base64-encoded.
+             * Binary content, base64-encoded (padded); it wins over `content` when both are given.
              */
             contentBase64?: string;
             ifMatch?: string;
@@ -1990,6 +2388,10 @@ export type BatchErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -2010,9 +2412,17 @@ export type BatchErrors = {
      */
     413: Problem;
     /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
     /**
      * Insufficient storage
      */
@@ -2031,50 +2441,10 @@ export type BatchResponses = {
 export type BatchResponse = BatchResponses[keyof BatchResponses];
 
 export type ExecData = {
-    body: {
-        executor: 'shell' | 'javascript' | 'container';
-        /**
-         * shell, container: the script.
-         */
-        command?: string;
-        /**
-         * javascript: the ES module.
-         */
-        code?: string;
-        /**
-         * javascript: the value passed to the module's default export.
-         */
-        input?: unknown;
-        /**
-         * Under /workspace (the workspace root) or /tmp. Default /workspace, or for a token confined to a path prefix, that directory (`/workspace/src`).
-         */
-        cwd?: string;
-        env?: {
-            [key: string]: string;
-        };
-        /**
-         * UTF-8 text fed to standard input.
-         */
-        stdin?: string;
-        timeoutMs?: number;
-        /**
-         * Output kept for this run; past it a truncation marker is written and output is dropped.
-         */
-        outputBytesMax?: number;
-        background?: boolean;
-        /**
-         * Network access, on plans that include egress. `false` (the default): none. `true`: any public host. `{ allow: [...] }`: only these hosts; any other request, redirect hops included, gets a 403 whose body starts `cubicle egress: refused <origin>: not in this run's allow list`, and is not billed. Private and loopback addresses are refused either way.
-         */
-        egress?: boolean | {
-            /**
-             * 1 to 64 hosts the run may reach, each `host`, `*.domain` or a public IP literal (`[…]` for IPv6), optionally with `:port` (without one, any port; http and https alike). `*.npmjs.org` matches every subdomain of npmjs.org at any depth, but not npmjs.org itself. Entries are normalised as URL hosts are (lowercase, IDNA to punycode, trailing dot dropped).
-             */
-            allow: Array<string>;
-        };
-    };
+    body: ExecRequest;
     headers?: {
         /**
-         * Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again.
+         * Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again. 1 to 255 visible ASCII characters.
          */
         'idempotency-key'?: string;
     };
@@ -2095,6 +2465,10 @@ export type ExecErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -2103,9 +2477,21 @@ export type ExecErrors = {
      */
     404: Problem;
     /**
+     * The body is larger than 1 MiB
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
     /**
      * Executor unavailable
      */
@@ -2149,6 +2535,10 @@ export type ListExecsErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -2160,6 +2550,10 @@ export type ListExecsErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type ListExecsError = ListExecsErrors[keyof ListExecsErrors];
@@ -2193,6 +2587,10 @@ export type GetExecErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -2204,6 +2602,10 @@ export type GetExecErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type GetExecError = GetExecErrors[keyof GetExecErrors];
@@ -2243,6 +2645,10 @@ export type GetExecOutputErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -2254,6 +2660,10 @@ export type GetExecOutputErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type GetExecOutputError = GetExecOutputErrors[keyof GetExecOutputErrors];
@@ -2289,6 +2699,10 @@ export type KillExecErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -2297,9 +2711,21 @@ export type KillExecErrors = {
      */
     404: Problem;
     /**
+     * The body is larger than 1 MiB
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type KillExecError = KillExecErrors[keyof KillExecErrors];
@@ -2334,6 +2760,10 @@ export type PublishArtifactErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -2346,9 +2776,17 @@ export type PublishArtifactErrors = {
      */
     413: Problem;
     /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type PublishArtifactError = PublishArtifactErrors[keyof PublishArtifactErrors];
@@ -2386,6 +2824,10 @@ export type ListArtifactsErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -2393,6 +2835,10 @@ export type ListArtifactsErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type ListArtifactsError = ListArtifactsErrors[keyof ListArtifactsErrors];
@@ -2425,6 +2871,10 @@ export type GetArtifactErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -2436,6 +2886,10 @@ export type GetArtifactErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type GetArtifactError = GetArtifactErrors[keyof GetArtifactErrors];
@@ -2468,6 +2922,10 @@ export type DownloadArtifactErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -2479,6 +2937,10 @@ export type DownloadArtifactErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type DownloadArtifactError = DownloadArtifactErrors[keyof DownloadArtifactErrors];
@@ -2514,6 +2976,10 @@ export type ListSharesErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -2525,6 +2991,10 @@ export type ListSharesErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type ListSharesError = ListSharesErrors[keyof ListSharesErrors];
@@ -2560,6 +3030,10 @@ export type CreateShareErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -2572,9 +3046,21 @@ export type CreateShareErrors = {
      */
     409: Problem;
     /**
+     * The body is larger than 1 MiB
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type CreateShareError = CreateShareErrors[keyof CreateShareErrors];
@@ -2607,6 +3093,10 @@ export type RevokeShareErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -2618,6 +3108,10 @@ export type RevokeShareErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type RevokeShareError = RevokeShareErrors[keyof RevokeShareErrors];
@@ -2654,6 +3148,10 @@ export type GetUsageErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -2661,6 +3159,10 @@ export type GetUsageErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type GetUsageError = GetUsageErrors[keyof GetUsageErrors];
@@ -2684,6 +3186,9 @@ export type ListUsageEventsData = {
         workspaceId?: string;
         keyId?: string;
         limit?: number;
+        /**
+         * A page's `nextCursor`, unchanged; any other value is refused (400 `validation_failed`).
+         */
         cursor?: string;
     };
     url: '/v1/usage/events';
@@ -2699,6 +3204,10 @@ export type ListUsageEventsErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -2706,6 +3215,10 @@ export type ListUsageEventsErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type ListUsageEventsError = ListUsageEventsErrors[keyof ListUsageEventsErrors];
@@ -2736,6 +3249,10 @@ export type GetQuotasErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -2743,6 +3260,10 @@ export type GetQuotasErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type GetQuotasError = GetQuotasErrors[keyof GetQuotasErrors];
@@ -2773,6 +3294,10 @@ export type GetBillingErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -2780,6 +3305,10 @@ export type GetBillingErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type GetBillingError = GetBillingErrors[keyof GetBillingErrors];
@@ -2812,13 +3341,29 @@ export type ChangePlanErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
     /**
+     * The body is larger than 1 MiB
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type ChangePlanError = ChangePlanErrors[keyof ChangePlanErrors];
@@ -2854,6 +3399,10 @@ export type SetSpendCapErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -2862,9 +3411,21 @@ export type SetSpendCapErrors = {
      */
     409: Problem;
     /**
+     * The body is larger than 1 MiB
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type SetSpendCapError = SetSpendCapErrors[keyof SetSpendCapErrors];
@@ -2895,6 +3456,10 @@ export type GetUpcomingInvoiceErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -2902,6 +3467,10 @@ export type GetUpcomingInvoiceErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type GetUpcomingInvoiceError = GetUpcomingInvoiceErrors[keyof GetUpcomingInvoiceErrors];
@@ -2935,6 +3504,10 @@ export type ListInvoicesErrors = {
      */
     401: Problem;
     /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
      * Forbidden
      */
     403: Problem;
@@ -2942,6 +3515,10 @@ export type ListInvoicesErrors = {
      * Rate limited
      */
     429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
 };
 
 export type ListInvoicesError = ListInvoicesErrors[keyof ListInvoicesErrors];

@@ -9,7 +9,11 @@ import type { Core, IdempotentOptions, RequestOptions } from "./core.ts";
 import { ExecStream } from "./execStream.ts";
 import { Pager } from "./pagination.ts";
 
-export type ExecParams = Omit<ExecData["body"], "background">;
+/** `Omit` for each member of a union: the plain one merges the members and loses which fields go together. */
+type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A run: `{ executor: "shell" | "container", command }` or `{ executor: "javascript", code, input? }`, and the shared options. */
+export type ExecParams = OmitEach<ExecData["body"], "background">;
 
 /** Room on top of the run's own time limit for the answer to come back. */
 const ANSWER_MARGIN_MS = 30_000;

@@ -1,4 +1,5 @@
 /** mkdir, and mkdir -p with `recursive`. */
+import { normalizePath } from "../../paths.ts";
 import { type FsResult, fail } from "../errors.ts";
 import { DEFAULT_DIR_MODE, type Inode, type Stat, type Store } from "../store.ts";
 
@@ -26,6 +27,9 @@ export function mkdir(
 }
 
 function make(store: Store, path: string, mode = DEFAULT_DIR_MODE): FsResult<{ stat: Stat }> {
+  // The root always exists, so making it is EEXIST, as mkdir(2) says for `/`.
+  const normalized = normalizePath(path);
+  if (normalized.ok && normalized.path === "/") return fail("EEXIST", "file exists: /", path);
   const parent = store.resolveParent(path);
   if (!parent.ok) return parent;
   if (parent.existing) return fail("EEXIST", `file exists: ${parent.path}`, path);
