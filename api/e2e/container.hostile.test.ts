@@ -82,7 +82,8 @@ beforeAll(async () => {
   ({ key } = await api.signup());
   ws = await api.createWorkspace(key);
   const second = await api.signup();
-  other = { key: second.key, ws: await api.createWorkspace(second.key), tenantId: second.tenantId };
+  const account = (await (await api.call("GET", "/v1/account", { key: second.key })).json()) as { id: string };
+  other = { key: second.key, ws: await api.createWorkspace(second.key), tenantId: account.id };
   // The other tenant's computer runs and holds a file, so there is something to steal.
   await api.call("PUT", `/v1/workspaces/${other.ws}/files/secret.txt`, { key: other.key, body: "other-tenant-secret" });
   await run(other.key, other.ws, "cat secret.txt");
@@ -134,6 +135,7 @@ describe("the filesystem a command sees", () => {
       `cat ${places} 2>/dev/null | tr '\\0' '\\n'; hostname; env; ls -la /run /run/cubicle /tmp /home/user /dev/shm`,
     );
     expect(out.length).toBeGreaterThan(0);
+    expect(other.tenantId).toMatch(/^ten_/);
     expect(out).not.toContain(other.tenantId);
     expect(out).not.toContain(other.ws);
   });
