@@ -455,10 +455,12 @@ export class TenantDO extends DurableObject<Env> {
     if (amountMicros !== null && !account.plan.spendCap) {
       return { ok: false, detail: `the ${account.plan.id} plan has hard limits and no charges to cap` };
     }
-    if (amountMicros !== null && amountMicros < account.periodFeeMicros) {
+    // Admission refuses once the charges reach the cap, and the fee alone is a charge: a cap
+    // equal to the fee would refuse every request, this one's own correction included.
+    if (amountMicros !== null && amountMicros <= account.periodFeeMicros) {
       return {
         ok: false,
-        detail: `a spend cap below this period's plan fee (${account.periodFeeMicros} micro-dollars) would refuse every request`,
+        detail: `a spend cap at or below this period's plan fee (${account.periodFeeMicros} micro-dollars) would refuse every request`,
       };
     }
     account.spendCapMicros = amountMicros;

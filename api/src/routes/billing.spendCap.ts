@@ -14,7 +14,7 @@ const route = createRoute({
   tags: ["Billing"],
   summary: "Set or clear the spend cap",
   description:
-    "Once this period's charges reach `amountMicros`, requests are refused with 402 `spend_cap_reached` until the cap is raised or the period ends; null clears the cap. A cap the account cannot take answers 409 `conflict` with the reason: on a plan with hard limits and nothing to cap, or below the period's plan fee (which would refuse every request).",
+    "Once this period's charges reach `amountMicros`, requests are refused with 402 `spend_cap_reached` until the cap is raised or the period ends; null clears the cap. A cap the account cannot take answers 409 `conflict` with the reason: on a plan with hard limits and nothing to cap, or at or below the period's plan fee (which would refuse every request).",
   security: [{ bearer: [] }],
   middleware: [requireScope("billing:manage"), requireAccountWide()] as const,
   request: {

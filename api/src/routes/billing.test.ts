@@ -85,12 +85,16 @@ describe("billing", () => {
     expect(kept).toMatchObject({ plan: "pro", pendingPlan: null });
   });
 
-  it("on pro, refuses a spend cap below the fee and keeps a valid one", async () => {
+  it("on pro, refuses a spend cap at or below the fee and keeps a valid one", async () => {
     const { key } = await signup();
     await put(key, "/v1/billing/plan", { plan: "pro" });
     const { feeMicros } = await get<InvoiceBody>(key, "/v1/billing/invoices/upcoming");
     const low = await put(key, "/v1/billing/spend-cap", { amountMicros: feeMicros - 1 });
     expect((await expectProblem(low, 409, "conflict")).detail).toMatch(/fee/);
+    // A cap equal to the fee was taken, and then every request answered 402, raising it too.
+    const atFee = await put(key, "/v1/billing/spend-cap", { amountMicros: feeMicros });
+    expect((await expectProblem(atFee, 409, "conflict")).detail).toMatch(/fee/);
+    expect((await get<BillingState>(key, "/v1/billing")).spendCapMicros).toBeNull();
 
     const set = await put(key, "/v1/billing/spend-cap", { amountMicros: 50_000_000 });
     expect(set.status).toBe(200);

@@ -1530,7 +1530,7 @@ def set_spend_cap(
 ) -> BillingState:
     """Set or clear the spend cap
 
-    Once this period's charges reach `amountMicros`, requests are refused with 402 `spend_cap_reached` until the cap is raised or the period ends; null clears the cap. A cap the account cannot take answers 409 `conflict` with the reason: on a plan with hard limits and nothing to cap, or below the period's plan fee (which would refuse every request).
+    Once this period's charges reach `amountMicros`, requests are refused with 402 `spend_cap_reached` until the cap is raised or the period ends; null clears the cap. A cap the account cannot take answers 409 `conflict` with the reason: on a plan with hard limits and nothing to cap, or at or below the period's plan fee (which would refuse every request).
 
     Args:
         amount_micros: Integer micro-dollars (1 000 000 = $1), or null for no cap.

@@ -591,7 +591,7 @@ export const changePlan = <ThrowOnError extends boolean = false>(options: Option
 /**
  * Set or clear the spend cap
  *
- * Once this period's charges reach `amountMicros`, requests are refused with 402 `spend_cap_reached` until the cap is raised or the period ends; null clears the cap. A cap the account cannot take answers 409 `conflict` with the reason: on a plan with hard limits and nothing to cap, or below the period's plan fee (which would refuse every request).
+ * Once this period's charges reach `amountMicros`, requests are refused with 402 `spend_cap_reached` until the cap is raised or the period ends; null clears the cap. A cap the account cannot take answers 409 `conflict` with the reason: on a plan with hard limits and nothing to cap, or at or below the period's plan fee (which would refuse every request).
  */
 export const setSpendCap = <ThrowOnError extends boolean = false>(options: Options<SetSpendCapData, ThrowOnError>): RequestResult<SetSpendCapResponses, SetSpendCapErrors, ThrowOnError> => (options.client ?? client).put<SetSpendCapResponses, SetSpendCapErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
