@@ -8,7 +8,7 @@ import { errorResponses, IdempotencyHeaders, WorkspaceParams } from "../schemas.
 import { services } from "../services.ts";
 import { egressPolicy } from "./execEgress.ts";
 import { ExecBody, sourceOf } from "./execRequest.ts";
-import { execCwd, SSE_HEADERS, wantsEventStream, withResult } from "./execShared.ts";
+import { ExecRecordView, execCwd, SSE_HEADERS, wantsEventStream, withResult } from "./execShared.ts";
 import { workspaceObject } from "./filePath.ts";
 
 const ExecResult = z
@@ -22,6 +22,8 @@ const ExecResult = z
     durationMs: z.number().int().nullable(),
     truncated: z.boolean(),
     usage: z.object({ meter: z.string(), quantity: z.number().int() }).nullable(),
+    error: ExecRecordView.shape.error,
+    reason: ExecRecordView.shape.reason,
   })
   .openapi("ExecResult");
 

@@ -17,6 +17,10 @@ export const ExecRecordView = z
       .string()
       .nullable()
       .openapi({ description: "Why the run stopped early (a limit, a kill, a crash), if it did." }),
+    reason: z.enum(["memory_limit", "pids_limit"]).nullable().openapi({
+      description:
+        "Which resource limit of the sandbox ended the run (exit code 137), or null: the container's memory or process limit under the plan.",
+    }),
     startedAt: Timestamp,
     endedAt: Timestamp.nullable(),
     durationMs: z.number().int().nullable(),

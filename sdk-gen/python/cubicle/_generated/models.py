@@ -700,6 +700,10 @@ class ExecResult:
     duration_ms: int | None
     truncated: bool
     usage: ExecResultUsage | None
+    error: str | None
+    """Why the run stopped early (a limit, a kill, a crash), if it did."""
+    reason: Literal["memory_limit", "pids_limit", null] | None
+    """Which resource limit of the sandbox ended the run (exit code 137), or null: the container's memory or process limit under the plan."""
     result: Any = None
 
     @classmethod
@@ -715,6 +719,8 @@ class ExecResult:
             duration_ms=data["durationMs"],
             truncated=data["truncated"],
             usage=None if data["usage"] is None else ExecResultUsage.from_dict(data["usage"]),
+            error=data["error"],
+            reason=data["reason"],
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -728,6 +734,8 @@ class ExecResult:
             "durationMs": self.duration_ms,
             "truncated": self.truncated,
             "usage": None if self.usage is None else self.usage.to_dict(),
+            "error": self.error,
+            "reason": self.reason,
         }
         if self.result is not None:
             out["result"] = self.result
@@ -972,6 +980,8 @@ class ExecRecord:
     exit_code: int | None
     error: str | None
     """Why the run stopped early (a limit, a kill, a crash), if it did."""
+    reason: Literal["memory_limit", "pids_limit", null] | None
+    """Which resource limit of the sandbox ended the run (exit code 137), or null: the container's memory or process limit under the plan."""
     started_at: str
     ended_at: str | None
     duration_ms: int | None
@@ -995,6 +1005,7 @@ class ExecRecord:
             status=data["status"],
             exit_code=data["exitCode"],
             error=data["error"],
+            reason=data["reason"],
             started_at=data["startedAt"],
             ended_at=data["endedAt"],
             duration_ms=data["durationMs"],
@@ -1015,6 +1026,7 @@ class ExecRecord:
             "status": self.status,
             "exitCode": self.exit_code,
             "error": self.error,
+            "reason": self.reason,
             "startedAt": self.started_at,
             "endedAt": self.ended_at,
             "durationMs": self.duration_ms,

@@ -192,6 +192,14 @@ export type ExecResult = {
         meter: string;
         quantity: number;
     } | null;
+    /**
+     * Why the run stopped early (a limit, a kill, a crash), if it did.
+     */
+    error: string | null;
+    /**
+     * Which resource limit of the sandbox ended the run (exit code 137), or null: the container's memory or process limit under the plan.
+     */
+    reason: 'memory_limit' | 'pids_limit' | null;
 };
 
 export type ExecRequest = ({
@@ -312,6 +320,10 @@ export type ExecRecord = {
      * Why the run stopped early (a limit, a kill, a crash), if it did.
      */
     error: string | null;
+    /**
+     * Which resource limit of the sandbox ended the run (exit code 137), or null: the container's memory or process limit under the plan.
+     */
+    reason: 'memory_limit' | 'pids_limit' | null;
     startedAt: string;
     endedAt: string | null;
     durationMs: number | null;
