@@ -61,7 +61,10 @@ export class SchemaReader {
     const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string | undefined];
     if (types.includes("null")) {
       const rest = types.filter((type) => type !== "null");
-      const inner = this.type({ ...schema, type: rest.length === 1 ? rest[0] : rest }, name);
+      // A nullable enum lists null among its values (JSON Schema needs it there); the
+      // Optional around the Literal says it, so the Literal holds only the real values.
+      const values = Array.isArray(schema.enum) ? { enum: schema.enum.filter((value) => value !== null) } : {};
+      const inner = this.type({ ...schema, ...values, type: rest.length === 1 ? rest[0] : rest }, name);
       return { kind: "nullable", inner };
     }
     if (Array.isArray(schema.enum)) return { kind: "literal", values: schema.enum as string[] };

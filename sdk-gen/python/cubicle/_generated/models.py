@@ -702,7 +702,7 @@ class ExecResult:
     usage: ExecResultUsage | None
     error: str | None
     """Why the run stopped early (a limit, a kill, a crash), if it did."""
-    reason: Literal["memory_limit", "pids_limit", null] | None
+    reason: Literal["memory_limit", "pids_limit"] | None
     """Which resource limit of the sandbox ended the run (exit code 137), or null: the container's memory or process limit under the plan."""
     result: Any = None
 
@@ -980,7 +980,7 @@ class ExecRecord:
     exit_code: int | None
     error: str | None
     """Why the run stopped early (a limit, a kill, a crash), if it did."""
-    reason: Literal["memory_limit", "pids_limit", null] | None
+    reason: Literal["memory_limit", "pids_limit"] | None
     """Which resource limit of the sandbox ended the run (exit code 137), or null: the container's memory or process limit under the plan."""
     started_at: str
     ended_at: str | None
