@@ -52,8 +52,13 @@ export async function createFixture(url: string): Promise<Fixture> {
   const workspaceId = (await api("POST", "/v1/workspaces", { name: "fuzz" })).id as string;
   const ws = `/v1/workspaces/${workspaceId}`;
   const restoreFiles = async () => {
+    // Fuzzed calls may have turned any of these into something else (a file into a
+    // directory, a link into a file): clear them first, whatever they are now.
+    for (const path of ["hello.txt", "dir", "src", "link"]) {
+      await call(url, key, "DELETE", `${ws}/files/${path}?recursive=true`, undefined, {}, [200, 404]);
+    }
     await api("POST", `${ws}/fs/batch`, { ops: FILES });
-    await call(url, key, "POST", `${ws}/fs/symlink`, { target: "hello.txt", path: "/link" }, {}, [200, 409]);
+    await api("POST", `${ws}/fs/symlink`, { target: "hello.txt", path: "/link" });
   };
   await restoreFiles();
   const helloEtag = (await api("POST", `${ws}/fs/stat`, { path: "/hello.txt" })).etag as string;
@@ -74,7 +79,10 @@ export async function createFixture(url: string): Promise<Fixture> {
     if (kind === "workspace") return (await api("POST", "/v1/workspaces", { name: "disposable" })).id as string;
     if (kind === "key")
       return (await api("POST", "/v1/keys", { name: "disposable", scopes: ["workspaces:read"] })).id as string;
-    return (await api("POST", `${ws}/shares`, { path: "/dir/a.txt" })).id as string;
+    // A file of its own at the root, which always exists, so no fuzzed move or delete is in the way.
+    const path = `/disposable-${crypto.randomUUID()}.txt`;
+    await call(url, key, "PUT", `${ws}/files${path}`, undefined, {}, [200]);
+    return (await api("POST", `${ws}/shares`, { path })).id as string;
   };
   return {
     url,

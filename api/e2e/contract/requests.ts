@@ -19,6 +19,8 @@ export interface Draw {
   credential: CredentialName;
   /** Send it twice: the second time exercises `Idempotency-Key` replays and mismatches. */
   twice: boolean;
+  /** An `Accept` header asking for another media type a success documents (CSV, an event stream), or null. */
+  accept: string | null;
   params: Record<string, unknown>;
   body: { kind: "absent" } | { kind: "value"; value: unknown } | { kind: "malformed"; text: string };
 }
@@ -59,9 +61,26 @@ export function drawFor(spec: Spec, operation: Operation, hints: Hints): fc.Arbi
   );
   const idempotent = operation.parameters.some((p) => p.name === "idempotency-key");
   const valid = fc
-    .record({ params: validParams, body: validBody, credential, twice: idempotent ? fc.boolean() : fc.constant(false) })
-    .map(({ params, body, credential, twice }): Draw => ({ operation, aim: "valid", params, body, credential, twice }));
+    .record({
+      params: validParams,
+      body: validBody,
+      credential,
+      twice: idempotent ? fc.boolean() : fc.constant(false),
+      accept: acceptFor(operation),
+    })
+    .map((parts): Draw => ({ operation, aim: "valid", ...parts }));
   return fc.oneof({ weight: 3, arbitrary: valid }, { weight: 1, arbitrary: breakOne(spec, operation, valid, hints) });
+}
+
+/** Mostly no `Accept`, sometimes one of the non-JSON media types the operation's successes document. */
+function acceptFor(operation: Operation): fc.Arbitrary<string | null> {
+  const others = new Set<string>();
+  for (const [status, media] of operation.responses) {
+    if (status >= 200 && status < 300) for (const type of media.keys()) if (!type.endsWith("json")) others.add(type);
+  }
+  // Bytes are what file and archive reads answer anyway; asking for them changes nothing.
+  const asked = [...others].filter((type) => type !== "application/octet-stream" && type !== "application/gzip");
+  return asked.length === 0 ? fc.constant(null) : fc.option(fc.constantFrom(...asked), { freq: 2 });
 }
 
 /** A valid draw with one thing broken: a parameter, the body, or the body's JSON itself. */
@@ -134,6 +153,7 @@ export function toWire(draw: Draw, resolve: (value: unknown) => unknown): WireRe
     body = value instanceof Uint8Array ? value : JSON.stringify(value);
   }
   if (body !== null) headers["content-type"] = operation.body?.contentType ?? "application/json";
+  if (draw.accept !== null) headers.accept = draw.accept;
   const search = query.toString();
   return { method: operation.method, target: search ? `${path}?${search}` : path, headers, body };
 }

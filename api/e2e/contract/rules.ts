@@ -126,15 +126,15 @@ export const CROSS_FIELD_RULES: CrossFieldRule[] = [
     operations: PATH_OPERATIONS,
     status: 400,
     code: "invalid_path",
-    detail: /a name is longer than \d+ bytes/,
-    why: "names are limited in UTF-8 bytes; a pattern counts characters",
+    detail: /a name is longer than \d+ bytes|path is longer than \d+ characters/,
+    why: "names are limited in UTF-8 bytes and paths in UTF-16 units; a schema counts characters",
   },
   {
     operations: PATH_OPERATIONS,
     status: 400,
     code: "validation_failed",
-    detail: /a name is longer than \d+ bytes/,
-    why: "names are limited in UTF-8 bytes; a pattern counts characters",
+    detail: /a name is longer than \d+ bytes|path is longer than \d+ characters/,
+    why: "names are limited in UTF-8 bytes and paths in UTF-16 units; a schema counts characters",
   },
 ];
 

@@ -32,6 +32,8 @@ export interface FuzzReport {
   /** Schema-invalid requests the server accepted (2xx): the schema is stricter than the server there. */
   acceptedInvalid: { operationId: string; problems: string }[];
   statuses: Record<string, number>;
+  /** Requests sent again after their connection was lost before any answer (see send()). */
+  transportRetries: number;
   /** Time spent making the fixture, before the first case. */
   fixtureMs: number;
   /** Time spent waiting for answers, per operation. */
@@ -65,6 +67,7 @@ export async function fuzzContract(options: FuzzOptions): Promise<FuzzReport> {
     acceptedInvalid: [],
     statuses: {},
     fixtureMs,
+    transportRetries: 0,
     waitMs: {},
     failure: null,
     durationMs: 0,
@@ -85,10 +88,10 @@ export async function fuzzContract(options: FuzzOptions): Promise<FuzzReport> {
       return;
     }
     const sentMs = Date.now();
-    let answer = await send(fixture, draw, wire);
+    let answer = await send(fixture, draw, wire, report);
     if (draw.twice && answer.status !== 0) {
       const first = verdict(validator, draw.operation, answer, problems);
-      if (first === null) answer = await send(fixture, draw, wire);
+      if (first === null) answer = await send(fixture, draw, wire, report);
     }
     const { operationId } = draw.operation;
     if (operationId === "signup" && answer.status === 201) signups++;
@@ -128,7 +131,24 @@ async function withDisposables(draw: Draw, fixture: Fixture): Promise<Draw> {
   return { ...draw, params };
 }
 
-async function send(fixture: Fixture, draw: Draw, wire: WireRequest): Promise<Answer> {
+/**
+ * Sends once more, on a new connection, when the first attempt lost its connection before
+ * any answer (a reset while a large body was still being written, seen a few times in tens
+ * of thousands of requests under load): a client retries those, and the count is reported
+ * so a platform that starts dropping connections shows.
+ */
+async function send(fixture: Fixture, draw: Draw, wire: WireRequest, report: FuzzReport): Promise<Answer> {
+  const answer = await sendOnce(fixture, draw, wire);
+  if (answer.status !== 0 || !/EPIPE|ECONNRESET|UND_ERR_SOCKET/.test(answer.text)) return answer;
+  report.transportRetries++;
+  const size = wire.body === null ? 0 : typeof wire.body === "string" ? wire.body.length : wire.body.length;
+  console.log(
+    `  lost connection (${answer.text}): ${wire.method} ${wire.target.slice(0, 120)}, ${size}-character body; retrying`,
+  );
+  return sendOnce(fixture, draw, wire);
+}
+
+async function sendOnce(fixture: Fixture, draw: Draw, wire: WireRequest): Promise<Answer> {
   const headers: Record<string, string> = { ...wire.headers };
   if (draw.operation.authenticated) headers.authorization = `Bearer ${fixture.credentials[draw.credential]}`;
   // Signups are limited per client address; a fuzzed one should not spend anyone else's.
@@ -147,7 +167,9 @@ async function send(fixture: Fixture, draw: Draw, wire: WireRequest): Promise<An
       text: await response.text(),
     };
   } catch (error) {
-    return { status: 0, contentType: "", retryAfter: null, text: `no answer: ${(error as Error).message}` };
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const why = cause ? ` (${cause.code ?? cause.message})` : "";
+    return { status: 0, contentType: "", retryAfter: null, text: `no answer: ${(error as Error).message}${why}` };
   }
 }
 
@@ -157,7 +179,7 @@ function describe(draw: Draw, wire: WireRequest, answer: Answer, problems: strin
   return [
     `  ${broken}`,
     `  operation: ${draw.operation.operationId} (${draw.aim} draw; ${problems === null ? "schema-valid" : `schema-invalid: ${problems}`})`,
-    `  sent as:   ${draw.credential}${draw.twice ? ", twice (this is the second answer)" : ""}`,
+    `  sent as:   ${draw.credential}${draw.twice ? ", twice (this is the second answer)" : ""}${draw.accept ? `, accepting ${draw.accept}` : ""}`,
     `  request:   ${wire.method} ${wire.target}`,
     ...Object.entries(wire.headers).map(([name, value]) => `             ${name}: ${value}`),
     body ? `             ${body}` : "",
@@ -193,7 +215,7 @@ function summary(report: FuzzReport): string {
   return [
     `contract fuzz: seed ${report.seed}, ${report.cases} cases, ${report.sent} sent (${report.schemaValid} schema-valid), ${report.skipped} skipped, ${report.durationMs} ms`,
     ...[...byOperation].map(([op, statuses]) => `  ${op}: ${statuses.join(" ")}`),
-    `  fixture ${report.fixtureMs} ms; waiting for answers ${Object.values(report.waitMs).reduce((a, b) => a + b, 0)} ms, most for ${slowest.join(", ")}`,
+    `  transport retries: ${report.transportRetries}; fixture ${report.fixtureMs} ms; waiting for answers ${Object.values(report.waitMs).reduce((a, b) => a + b, 0)} ms, most for ${slowest.join(", ")}`,
     acceptedInvalidLines(report),
     report.failure ?? "  contract held",
   ]
