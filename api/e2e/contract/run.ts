@@ -6,6 +6,7 @@
  */
 import fc from "fast-check";
 import { clientAddress } from "../platform.ts";
+import { answerToHeadersAlone, bodyBytes, JSON_BODY_BYTES_MAX } from "./earlyAnswer.ts";
 import { createFixture, type Fixture } from "./fixture.ts";
 import { DISPOSABLE, hintsFor } from "./hints.ts";
 import { type Draw, drawFor, schemaProblems, toWire, type WireRequest } from "./requests.ts";
@@ -34,6 +35,8 @@ export interface FuzzReport {
   statuses: Record<string, number>;
   /** Requests sent again after their connection was lost before any answer (see send()). */
   transportRetries: number;
+  /** Bodies over the JSON limit whose early 413 fetch could not read, asked again by headers (send()). */
+  earlyAnswers: number;
   /** Time spent making the fixture, before the first case. */
   fixtureMs: number;
   /** Time spent waiting for answers, per operation. */
@@ -68,6 +71,7 @@ export async function fuzzContract(options: FuzzOptions): Promise<FuzzReport> {
     statuses: {},
     fixtureMs,
     transportRetries: 0,
+    earlyAnswers: 0,
     waitMs: {},
     failure: null,
     durationMs: 0,
@@ -132,27 +136,33 @@ async function withDisposables(draw: Draw, fixture: Fixture): Promise<Draw> {
 }
 
 /**
- * Sends once more, on a new connection, when the first attempt lost its connection before
- * any answer (a reset while a large body was still being written, seen a few times in tens
- * of thousands of requests under load): a client retries those, and the count is reported
- * so a platform that starts dropping connections shows.
+ * The answer to a request. A body over the JSON limit is answered (413) before it is read,
+ * which fetch cannot show: such a request is asked again with its headers alone
+ * (earlyAnswer.ts). Any other request whose connection is lost before an answer is sent
+ * once more and counted, so a platform that starts dropping connections shows.
  */
 async function send(fixture: Fixture, draw: Draw, wire: WireRequest, report: FuzzReport): Promise<Answer> {
   const answer = await sendOnce(fixture, draw, wire);
   if (answer.status !== 0 || !/EPIPE|ECONNRESET|UND_ERR_SOCKET/.test(answer.text)) return answer;
+  if (bodyBytes(wire) > JSON_BODY_BYTES_MAX) {
+    report.earlyAnswers++;
+    return answerToHeadersAlone(fixture.url, wire, headersFor(fixture, draw, wire));
+  }
   report.transportRetries++;
-  const size = wire.body === null ? 0 : typeof wire.body === "string" ? wire.body.length : wire.body.length;
-  console.log(
-    `  lost connection (${answer.text}): ${wire.method} ${wire.target.slice(0, 120)}, ${size}-character body; retrying`,
-  );
+  console.log(`  lost connection (${answer.text}): ${wire.method} ${wire.target.slice(0, 120)}; sending again`);
   return sendOnce(fixture, draw, wire);
 }
 
-async function sendOnce(fixture: Fixture, draw: Draw, wire: WireRequest): Promise<Answer> {
+function headersFor(fixture: Fixture, draw: Draw, wire: WireRequest): Record<string, string> {
   const headers: Record<string, string> = { ...wire.headers };
   if (draw.operation.authenticated) headers.authorization = `Bearer ${fixture.credentials[draw.credential]}`;
   // Signups are limited per client address; a fuzzed one should not spend anyone else's.
   if (draw.operation.operationId === "signup") headers["cf-connecting-ip"] = clientAddress();
+  return headers;
+}
+
+async function sendOnce(fixture: Fixture, draw: Draw, wire: WireRequest): Promise<Answer> {
+  const headers = headersFor(fixture, draw, wire);
   try {
     const response = await fetch(`${fixture.url}${wire.target}`, {
       method: wire.method,
@@ -215,7 +225,7 @@ function summary(report: FuzzReport): string {
   return [
     `contract fuzz: seed ${report.seed}, ${report.cases} cases, ${report.sent} sent (${report.schemaValid} schema-valid), ${report.skipped} skipped, ${report.durationMs} ms`,
     ...[...byOperation].map(([op, statuses]) => `  ${op}: ${statuses.join(" ")}`),
-    `  transport retries: ${report.transportRetries}; fixture ${report.fixtureMs} ms; waiting for answers ${Object.values(report.waitMs).reduce((a, b) => a + b, 0)} ms, most for ${slowest.join(", ")}`,
+    `  transport retries: ${report.transportRetries}; early answers read by headers: ${report.earlyAnswers}; fixture ${report.fixtureMs} ms; waiting for answers ${Object.values(report.waitMs).reduce((a, b) => a + b, 0)} ms, most for ${slowest.join(", ")}`,
     acceptedInvalidLines(report),
     report.failure ?? "  contract held",
   ]
