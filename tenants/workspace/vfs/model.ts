@@ -328,6 +328,9 @@ export class FsModel {
 
   private mkdir(path: string, recursive: boolean, mode = DIR_MODE): ModelResult {
     if (!recursive) {
+      // The root always exists: mkdir(2) on `/` is EEXIST.
+      const normal = normalize(path);
+      if (normal.ok && normal.path === "/") abort("EEXIST");
       const parent = this.parent(path);
       if (parent.existing) abort("EEXIST");
       this.nodes.set(parent.path, { type: "dir", mode: mode & 0o7777 });
