@@ -81,6 +81,7 @@ RECORD = {
     "status": "completed",
     "exitCode": 0,
     "error": None,
+    "reason": None,
     "startedAt": "t",
     "endedAt": "t",
     "durationMs": 5,
