@@ -29,6 +29,12 @@ describe("the document refuses what the gateway refuses", () => {
     expect(validator.problems(schema as Record<string, unknown>, value), "the document accepts it").not.toBeNull();
   });
 
+  it("documents 409 wherever an Idempotency-Key is taken (a key in use, or reused with another body)", () => {
+    const idempotent = spec.operations.filter((op) => op.parameters.some((p) => p.name === "idempotency-key"));
+    expect(idempotent.map((op) => op.operationId)).toContain("exec");
+    for (const op of idempotent) expect([...op.responses.keys()], op.operationId).toContain(409);
+  });
+
   it("accepts the corrected requests", () => {
     const exec = schemaOf("exec", "body", undefined).body as Record<string, unknown>;
     expect(validator.problems(exec, { executor: "shell", command: "ls", cwd: "/tmp/x" })).toBeNull();

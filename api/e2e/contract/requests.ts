@@ -17,8 +17,11 @@ export interface Draw {
   aim: "valid" | "invalid";
   /** Who sends it (fixture.ts); mostly the account's own key, so most requests get past authorization. */
   credential: CredentialName;
-  /** Send it twice: the second time exercises `Idempotency-Key` replays and mismatches. */
-  twice: boolean;
+  /**
+   * Send it again with this body after a first answer that held: with the same body the
+   * second exercises an `Idempotency-Key` replay, with another its mismatch.
+   */
+  twice: { body: Draw["body"] } | null;
   /** An `Accept` header asking for another media type a success documents (CSV, an event stream), or null. */
   accept: string | null;
   params: Record<string, unknown>;
@@ -65,10 +68,20 @@ export function drawFor(spec: Spec, operation: Operation, hints: Hints): fc.Arbi
       params: validParams,
       body: validBody,
       credential,
-      twice: idempotent ? fc.boolean() : fc.constant(false),
+      twice: idempotent
+        ? fc.option(fc.record({ same: fc.boolean(), body: validBody }), { freq: 2 })
+        : fc.constant(null),
       accept: acceptFor(operation),
     })
-    .map((parts): Draw => ({ operation, aim: "valid", ...parts }));
+    .map(
+      (parts): Draw => ({
+        operation,
+        aim: "valid",
+        ...parts,
+        // Half of the second sends repeat the first body exactly: a replay.
+        twice: parts.twice && { body: parts.twice.same ? parts.body : parts.twice.body },
+      }),
+    );
   return fc.oneof({ weight: 3, arbitrary: valid }, { weight: 1, arbitrary: breakOne(spec, operation, valid, hints) });
 }
 

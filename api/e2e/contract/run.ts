@@ -93,23 +93,30 @@ export async function fuzzContract(options: FuzzOptions): Promise<FuzzReport> {
     }
     const sentMs = Date.now();
     let answer = await send(fixture, draw, wire, report);
-    if (draw.twice && answer.status !== 0) {
-      const first = verdict(validator, draw.operation, answer, problems);
-      if (first === null) answer = await send(fixture, draw, wire, report);
+    let sent: { draw: Draw; wire: WireRequest; problems: string | null } = {
+      draw: { ...draw, twice: null },
+      wire,
+      problems,
+    };
+    if (draw.twice && answer.status !== 0 && verdict(validator, draw.operation, answer, problems) === null) {
+      const again = { ...draw, body: draw.twice.body };
+      const wireAgain = toWire(again, (v) => v) as WireRequest;
+      sent = { draw: again, wire: wireAgain, problems: schemaProblems(spec, validator, again, wireAgain) };
+      answer = await send(fixture, again, wireAgain, report);
     }
     const { operationId } = draw.operation;
     if (operationId === "signup" && answer.status === 201) signups++;
     report.waitMs[operationId] = (report.waitMs[operationId] ?? 0) + Date.now() - sentMs;
     report.sent++;
-    if (problems === null) report.schemaValid++;
-    const statusKey = `${draw.operation.operationId} ${answer.status}`;
+    if (sent.problems === null) report.schemaValid++;
+    const statusKey = `${operationId} ${answer.status}`;
     report.statuses[statusKey] = (report.statuses[statusKey] ?? 0) + 1;
-    if (problems !== null && answer.status < 300 && report.acceptedInvalid.length < 50) {
-      report.acceptedInvalid.push({ operationId: draw.operation.operationId, problems });
+    if (sent.problems !== null && answer.status < 300 && report.acceptedInvalid.length < 50) {
+      report.acceptedInvalid.push({ operationId, problems: sent.problems });
     }
-    const broken = answer.status === 0 ? answer.text : verdict(validator, draw.operation, answer, problems);
+    const broken = answer.status === 0 ? answer.text : verdict(validator, draw.operation, answer, sent.problems);
     if (broken) {
-      smallest = describe(draw, wire, answer, problems, broken);
+      smallest = describe(sent.draw, sent.wire, answer, sent.problems, broken);
       throw new Error(broken);
     }
   });
@@ -189,7 +196,7 @@ function describe(draw: Draw, wire: WireRequest, answer: Answer, problems: strin
   return [
     `  ${broken}`,
     `  operation: ${draw.operation.operationId} (${draw.aim} draw; ${problems === null ? "schema-valid" : `schema-invalid: ${problems}`})`,
-    `  sent as:   ${draw.credential}${draw.twice ? ", twice (this is the second answer)" : ""}${draw.accept ? `, accepting ${draw.accept}` : ""}`,
+    `  sent as:   ${draw.credential}${draw.twice ? ", twice with the same Idempotency-Key (this is the second answer)" : ""}${draw.accept ? `, accepting ${draw.accept}` : ""}`,
     `  request:   ${wire.method} ${wire.target}`,
     ...Object.entries(wire.headers).map(([name, value]) => `             ${name}: ${value}`),
     body ? `             ${body}` : "",

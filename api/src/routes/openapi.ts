@@ -38,22 +38,32 @@ export function openApiDocument(app: App) {
   return document;
 }
 
+type ShapedOperation = {
+  responses?: Record<string, unknown>;
+  requestBody?: unknown;
+  parameters?: { in?: string; name?: string }[];
+};
+
 const PROBLEM = { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } };
 
 /**
  * The statuses any request can get from its shape, before a route reads it, added to each
  * operation they apply to so a client's documented statuses are the whole list: 431 for
- * too many headers (any request), and for a JSON body 413 past the body limit and 415
- * when it is not sent as `application/json`.
+ * too many headers (any request); for a JSON body 413 past the body limit and 415 when it
+ * is not sent as `application/json`; and where an `Idempotency-Key` is taken, 409 for a key
+ * still in use or used with another body.
  */
 function addShapeStatuses(paths: Record<string, Record<string, unknown>>) {
   for (const item of Object.values(paths)) {
-    for (const operation of Object.values(item) as { responses?: Record<string, unknown>; requestBody?: unknown }[]) {
+    for (const operation of Object.values(item) as ShapedOperation[]) {
       if (!operation?.responses) continue;
       const body = operation.requestBody as { content?: Record<string, unknown> } | undefined;
       const shape: [number, string][] = [[431, "Too many request headers"]];
       if (body?.content?.["application/json"]) {
         shape.push([413, "The body is larger than 1 MiB"], [415, "The body is not sent as `application/json`"]);
+      }
+      if (operation.parameters?.some((p) => p.in === "header" && p.name === "idempotency-key")) {
+        shape.push([409, "The Idempotency-Key is in use, or was used with another body or path"]);
       }
       for (const [status, description] of shape) {
         operation.responses[status] ??= { description, content: PROBLEM };

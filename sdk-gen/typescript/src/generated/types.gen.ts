@@ -2489,6 +2489,10 @@ export type ExecErrors = {
      */
     404: Problem;
     /**
+     * The Idempotency-Key is in use, or was used with another body or path
+     */
+    409: Problem;
+    /**
      * The body is larger than 1 MiB
      */
     413: Problem;
