@@ -6,8 +6,9 @@
  * and the server's coercion both read it.
  */
 import fc from "fast-check";
-import { type Hints, invalidValue, validValue } from "./arbitraries.ts";
+import { type Hints, validValue } from "./arbitraries.ts";
 import type { CredentialName } from "./fixture.ts";
+import { invalidValue } from "./invalidValues.ts";
 import { type JsonSchema, type Operation, type Parameter, type Spec, schemaFor } from "./spec.ts";
 import type { Validator } from "./validator.ts";
 
