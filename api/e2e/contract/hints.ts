@@ -82,6 +82,17 @@ function common(fixture: Fixture): Record<string, ReturnType<Hints>> {
     // read of the file after it: sizes up to 1 MiB (invalid draws still cross the bound).
     size: { only: fc.integer({ min: 0, max: 1024 * 1024 }) },
     pattern: fc.constantFrom("hello", "^a", "l+", "(", "[a-"),
+    env: fc.constantFrom({}, { GREETING: "hi" }),
+    egress: fc.constantFrom(false, true, { allow: ["example.com", "*.npmjs.org:443"] }),
+    ops: fc.constantFrom(
+      [{ op: "write", path: "/batch/new.txt", content: "new" }],
+      [
+        { op: "write", path: "/batch/a.txt", contentBase64: "aGk=" },
+        { op: "move", from: "/batch/a.txt", to: "/batch/b.txt" },
+        { op: "delete", path: "/batch/b.txt" },
+      ],
+      [{ op: "write", path: "/hello.txt", content: "again", ifMatch: "*" }],
+    ),
     include: fc.constantFrom(["*.txt"], ["**/*.bin"], ["dir/**"]),
     name: fc.constantFrom("*.txt", "dir/*", "fuzz"),
     email: fc.uuid().map((id) => `fuzz-${id}@example.com`),
