@@ -6,6 +6,7 @@
 import { connect, type Socket } from "node:net";
 import { unreachableText } from "../../wire/egress/refusal.ts";
 import type { EgressProxyLimits } from "./limits.ts";
+import type { ProxyRoom } from "./room.ts";
 import type { Answer, Target } from "./target.ts";
 
 export type Connected = { ok: true; socket: Socket } | ({ ok: false } & Answer);
@@ -49,4 +50,35 @@ function connectOnce(
       resolve({ ok: false, timedOut: false, message: `${address}: ${error.code ?? error.message}` });
     });
   });
+}
+
+/**
+ * The path both kinds of request take upstream: an upstream slot, the name resolved and
+ * checked, a connection to a checked address, then `use(socket)`. A refusal on the way goes
+ * to `refuse`; a client gone meanwhile gets nothing and the socket is dropped. The slot is
+ * held until `use` resolves.
+ */
+export async function withUpstream(
+  room: ProxyRoom,
+  target: Target,
+  refuse: (answer: Answer) => void,
+  clientGone: () => boolean,
+  use: (socket: Socket) => Promise<void>,
+): Promise<void> {
+  const slot = room.takeUpstreamSlot();
+  if (!slot.ok) return refuse(slot);
+  try {
+    const resolved = await room.resolver.resolve(target);
+    if (!resolved.ok) return refuse(resolved);
+    const connected = await connectFirst(target, resolved.addresses, room.limits);
+    if (!connected.ok) return refuse(connected);
+    if (room.closed || clientGone()) {
+      connected.socket.destroy();
+      return;
+    }
+    room.track(connected.socket);
+    await use(connected.socket);
+  } finally {
+    slot.release();
+  }
 }

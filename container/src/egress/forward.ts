@@ -12,7 +12,7 @@
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { unreachableText } from "../../wire/egress/refusal.ts";
-import { connectFirst } from "./connect.ts";
+import { withUpstream } from "./connect.ts";
 import type { ProxyRoom } from "./room.ts";
 import { forwardTarget, isAnswer, type Target } from "./target.ts";
 
@@ -33,24 +33,16 @@ const HOP_BY_HOP = new Set([
 export async function forward(room: ProxyRoom, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const target = forwardTarget(request.url ?? "", room.allow);
   if (isAnswer(target)) return room.answer(response, target);
-  const slot = room.takeUpstreamSlot();
-  if (!slot.ok) return room.answer(response, slot);
-  try {
-    const resolved = await room.resolver.resolve(target);
-    if (!resolved.ok) return room.answer(response, resolved);
-    const connected = await connectFirst(target, resolved.addresses, room.limits);
-    if (!connected.ok) return room.answer(response, connected);
-    const socket = connected.socket;
-    if (room.closed || request.destroyed) {
-      socket.destroy();
-      return;
-    }
-    room.track(socket);
-    socket.setTimeout(room.limits.idleTimeoutMs, () => socket.destroy());
-    await exchange(room, target, request, response, socket);
-  } finally {
-    slot.release();
-  }
+  await withUpstream(
+    room,
+    target,
+    (answer) => room.answer(response, answer),
+    () => request.destroyed,
+    (socket) => {
+      socket.setTimeout(room.limits.idleTimeoutMs, () => socket.destroy());
+      return exchange(room, target, request, response, socket);
+    },
+  );
 }
 
 /** Sends the request over `socket` and the answer back; resolves when the upstream connection is gone. */

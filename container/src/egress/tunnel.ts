@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
-import { connectFirst } from "./connect.ts";
+import { withUpstream } from "./connect.ts";
 import type { ProxyRoom } from "./room.ts";
 import { connectTarget, isAnswer } from "./target.ts";
 
@@ -16,25 +16,17 @@ export async function tunnel(room: ProxyRoom, request: IncomingMessage, client: 
   client.on("error", () => client.destroy());
   const target = connectTarget(request.url ?? "", room.allow, room.limits.connectPorts);
   if (isAnswer(target)) return room.answerRaw(client, target);
-  const slot = room.takeUpstreamSlot();
-  if (!slot.ok) return room.answerRaw(client, slot);
-  try {
-    const resolved = await room.resolver.resolve(target);
-    if (!resolved.ok) return room.answerRaw(client, resolved);
-    const connected = await connectFirst(target, resolved.addresses, room.limits);
-    if (!connected.ok) return room.answerRaw(client, connected);
-    const upstream = connected.socket;
-    if (room.closed || client.destroyed) {
-      upstream.destroy();
-      return;
-    }
-    room.track(upstream);
-    client.write("HTTP/1.1 200 Connection established\r\n\r\n");
-    relay(room, client, upstream, head);
-    await new Promise((resolve) => upstream.once("close", resolve));
-  } finally {
-    slot.release();
-  }
+  await withUpstream(
+    room,
+    target,
+    (answer) => room.answerRaw(client, answer),
+    () => client.destroyed,
+    async (upstream) => {
+      client.write("HTTP/1.1 200 Connection established\r\n\r\n");
+      relay(room, client, upstream, head);
+      await new Promise((resolve) => upstream.once("close", resolve));
+    },
+  );
 }
 
 /** Pipes both ways with back-pressure, counting; either side ending, failing or idling ends both. */
