@@ -66,7 +66,12 @@ export interface ExecOutcome {
   error?: string;
   /** Which resource limit of the sandbox ended the run, when one did (exit 137). */
   reason?: ExecStopReason;
+  /** container: how the workspace was mounted in the box (docs/container-sync.md). */
+  mount?: WorkspaceMount;
 }
+
+/** How the container executor's box saw the workspace: a native local filesystem, or the FUSE fallback. */
+export type WorkspaceMount = "native" | "fuse";
 
 /** Resource limits that end a run: the container's memory and process limits (its cgroup). */
 export type ExecStopReason = "memory_limit" | "pids_limit";

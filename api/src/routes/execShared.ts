@@ -21,6 +21,10 @@ export const ExecRecordView = z
       description:
         "Which resource limit of the sandbox ended the run (exit code 137), or null: the container's memory or process limit under the plan.",
     }),
+    mount: z.enum(["native", "fuse"]).nullable().openapi({
+      description:
+        "container runs: how the box saw the workspace. `native`: a local filesystem that fetches files on first read and reports changes as they happen; `fuse`: the fallback on hosts without fanotify pre-content events. Null for the other executors.",
+    }),
     startedAt: Timestamp,
     endedAt: Timestamp.nullable(),
     durationMs: z.number().int().nullable(),

@@ -6,7 +6,13 @@
  */
 
 import type { EgressPolicy } from "../../../container/wire/egress/allowList.ts";
-import type { ExecOutcome, ExecStatus, ExecStopReason, OutputStream } from "../../../executors/contract.ts";
+import type {
+  ExecOutcome,
+  ExecStatus,
+  ExecStopReason,
+  OutputStream,
+  WorkspaceMount,
+} from "../../../executors/contract.ts";
 import { execLimits } from "../../../executors/limits.ts";
 
 export const EXEC_MIGRATION = [
@@ -45,16 +51,20 @@ export const EXEC_MIGRATION_3 = ["ALTER TABLE execs ADD COLUMN egress TEXT"];
 /** Version 4: which resource limit ended the run (`memory_limit`, `pids_limit`), NULL for none. */
 export const EXEC_MIGRATION_4 = ["ALTER TABLE execs ADD COLUMN reason TEXT"];
 
+/** Version 5: how a container run's workspace was mounted (`native`, `fuse`), NULL for other executors. */
+export const EXEC_MIGRATION_5 = ["ALTER TABLE execs ADD COLUMN mount TEXT"];
+
 /** Creates and upgrades the exec tables; versioned in `meta` beside the filesystem's schema version. */
 export function migrateExecs(sql: SqlStorage): void {
   const version =
     sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'exec_schema_version'").toArray()[0]?.value ?? 0;
-  if (version >= 4) return;
+  if (version >= 5) return;
   if (version < 1) for (const statement of EXEC_MIGRATION) sql.exec(statement);
   if (version < 2) for (const statement of EXEC_MIGRATION_2) sql.exec(statement);
   if (version < 3) for (const statement of EXEC_MIGRATION_3) sql.exec(statement);
-  for (const statement of EXEC_MIGRATION_4) sql.exec(statement);
-  sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('exec_schema_version', 4)");
+  if (version < 4) for (const statement of EXEC_MIGRATION_4) sql.exec(statement);
+  for (const statement of EXEC_MIGRATION_5) sql.exec(statement);
+  sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('exec_schema_version', 5)");
 }
 
 export type ExecState = "running" | ExecStatus;
@@ -69,6 +79,8 @@ export interface ExecRecord {
   error: string | null;
   /** Which resource limit ended the run, or null. */
   reason: ExecStopReason | null;
+  /** container runs: how the workspace was mounted; null for other executors. */
+  mount: WorkspaceMount | null;
   startedAt: string;
   endedAt: string | null;
   durationMs: number | null;
@@ -105,6 +117,7 @@ type Row = {
   exit_code: number | null;
   error: string | null;
   reason: string | null;
+  mount: string | null;
   started_ms: number;
   ended_ms: number | null;
   output_bytes: number;
@@ -240,11 +253,12 @@ export class ExecRecords {
       exit.data,
     );
     this.sql.exec(
-      "UPDATE execs SET status = ?, exit_code = ?, error = ?, reason = ?, ended_ms = ?, next_seq = ?, result = ? WHERE id = ?",
+      "UPDATE execs SET status = ?, exit_code = ?, error = ?, reason = ?, mount = ?, ended_ms = ?, next_seq = ?, result = ? WHERE id = ?",
       outcome.status,
       outcome.exitCode,
       outcome.error ?? null,
       outcome.reason ?? null,
+      outcome.mount ?? null,
       now,
       exit.seq + 1,
       outcome.result === undefined ? null : JSON.stringify(outcome.result),
@@ -304,6 +318,7 @@ function toRecord(row: Row): ExecRecord {
     exitCode: row.exit_code,
     error: row.error,
     reason: row.reason as ExecStopReason | null,
+    mount: row.mount as WorkspaceMount | null,
     startedAt: new Date(row.started_ms).toISOString(),
     endedAt: row.ended_ms === null ? null : new Date(row.ended_ms).toISOString(),
     durationMs: row.ended_ms === null ? null : row.ended_ms - row.started_ms,

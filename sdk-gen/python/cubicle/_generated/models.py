@@ -704,6 +704,8 @@ class ExecResult:
     """Why the run stopped early (a limit, a kill, a crash), if it did."""
     reason: Literal["memory_limit", "pids_limit"] | None
     """Which resource limit of the sandbox ended the run (exit code 137), or null: the container's memory or process limit under the plan."""
+    mount: Literal["native", "fuse"] | None
+    """container runs: how the box saw the workspace. `native`: a local filesystem that fetches files on first read and reports changes as they happen; `fuse`: the fallback on hosts without fanotify pre-content events. Null for the other executors."""
     result: Any = None
 
     @classmethod
@@ -721,6 +723,7 @@ class ExecResult:
             usage=None if data["usage"] is None else ExecResultUsage.from_dict(data["usage"]),
             error=data["error"],
             reason=data["reason"],
+            mount=data["mount"],
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -736,6 +739,7 @@ class ExecResult:
             "usage": None if self.usage is None else self.usage.to_dict(),
             "error": self.error,
             "reason": self.reason,
+            "mount": self.mount,
         }
         if self.result is not None:
             out["result"] = self.result
@@ -982,6 +986,8 @@ class ExecRecord:
     """Why the run stopped early (a limit, a kill, a crash), if it did."""
     reason: Literal["memory_limit", "pids_limit"] | None
     """Which resource limit of the sandbox ended the run (exit code 137), or null: the container's memory or process limit under the plan."""
+    mount: Literal["native", "fuse"] | None
+    """container runs: how the box saw the workspace. `native`: a local filesystem that fetches files on first read and reports changes as they happen; `fuse`: the fallback on hosts without fanotify pre-content events. Null for the other executors."""
     started_at: str
     ended_at: str | None
     duration_ms: int | None
@@ -1006,6 +1012,7 @@ class ExecRecord:
             exit_code=data["exitCode"],
             error=data["error"],
             reason=data["reason"],
+            mount=data["mount"],
             started_at=data["startedAt"],
             ended_at=data["endedAt"],
             duration_ms=data["durationMs"],
@@ -1027,6 +1034,7 @@ class ExecRecord:
             "exitCode": self.exit_code,
             "error": self.error,
             "reason": self.reason,
+            "mount": self.mount,
             "startedAt": self.started_at,
             "endedAt": self.ended_at,
             "durationMs": self.duration_ms,

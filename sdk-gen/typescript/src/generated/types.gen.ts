@@ -200,6 +200,10 @@ export type ExecResult = {
      * Which resource limit of the sandbox ended the run (exit code 137), or null: the container's memory or process limit under the plan.
      */
     reason: 'memory_limit' | 'pids_limit' | null;
+    /**
+     * container runs: how the box saw the workspace. `native`: a local filesystem that fetches files on first read and reports changes as they happen; `fuse`: the fallback on hosts without fanotify pre-content events. Null for the other executors.
+     */
+    mount: 'native' | 'fuse' | null;
 };
 
 export type ExecRequest = ({
@@ -324,6 +328,10 @@ export type ExecRecord = {
      * Which resource limit of the sandbox ended the run (exit code 137), or null: the container's memory or process limit under the plan.
      */
     reason: 'memory_limit' | 'pids_limit' | null;
+    /**
+     * container runs: how the box saw the workspace. `native`: a local filesystem that fetches files on first read and reports changes as they happen; `fuse`: the fallback on hosts without fanotify pre-content events. Null for the other executors.
+     */
+    mount: 'native' | 'fuse' | null;
     startedAt: string;
     endedAt: string | null;
     durationMs: number | null;
