@@ -8,14 +8,20 @@ import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blockedOnFanotify, listXattrs, type NativeHarness, startNativeHarness } from "../testing/fanotifyHarness.ts";
+import {
+  blockedOnFanotify,
+  disposeNativeHarnesses,
+  listXattrs,
+  type NativeHarness,
+  startNativeHarness,
+} from "../testing/fanotifyHarness.ts";
 
 let h: NativeHarness;
 beforeAll(async () => {
   h = await startNativeHarness();
 });
 afterAll(async () => {
-  await h?.dispose();
+  await disposeNativeHarnesses();
 });
 
 const requestsFor = (key: string) => h.requests.filter((request) => request.key === key).length;

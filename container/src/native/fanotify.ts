@@ -133,6 +133,8 @@ export function startFanotify(options: FanotifyOptions): Promise<FanotifyHelper>
         timedOut = true;
         resolve({ errno: EIO });
       }, nativeLimits.hydrateTimeoutMs);
+      // Once the helper is gone nobody waits for this answer; the timer must not keep Node alive.
+      timer.unref();
     });
     const pending = options.hydrate(request).catch((error: Error): HydrateAnswer => {
       options.log?.(`hydrate ${request.key}: ${error.message}`);

@@ -39,6 +39,16 @@ export interface NativeHarness {
   dispose(): Promise<void>;
 }
 
+const live = new Set<NativeHarness>();
+
+/**
+ * Disposes every harness still running: for afterAll, since a test that times out never
+ * reaches its own `finally`, and its mount must not outlive the run.
+ */
+export async function disposeNativeHarnesses(): Promise<void> {
+  await Promise.all([...live].map((h) => h.dispose()));
+}
+
 export async function startNativeHarness(overrides: Partial<FanotifyOptions> = {}): Promise<NativeHarness> {
   const built = await ensureFanotifyBinary();
   if (!built.ok) throw new Error(built.reason);
@@ -109,9 +119,11 @@ export async function startNativeHarness(overrides: Partial<FanotifyOptions> = {
       child.on("close", (code) => resolve({ code, stdout, stderr }));
     });
   h.dispose = async () => {
+    live.delete(h);
     await h.helper.stop().catch(() => {});
     await fs.dispose();
   };
+  live.add(h);
   return h;
 }
 
