@@ -20,6 +20,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "native.h"
@@ -114,7 +115,7 @@ static bool hex_path(const char *hex, char *path, size_t size) {
   return true;
 }
 
-/* One line of stdin: `fill <id> <path hex>`, `deny <id> <errno>`, `sync <n>` or `place …` (place.c). */
+/* One line of stdin: `fill <id> <path hex>`, `data <id> <hex>`, `deny <id> <errno>`, `sync <n>`, `place …` (place.c). */
 static void on_command(char *line) {
   char *words[10];
   int count = 0;
@@ -128,6 +129,19 @@ static void on_command(char *line) {
     return hydrate_deny(n, (int)m);
   if (!strcmp(words[0], "fill") && count == 3 && parse_uint(words[1], &n) && hex_path(words[2], path, sizeof path))
     return hydrate_fill(n, path);
+  if (!strcmp(words[0], "data") && (count == 2 || count == 3) && parse_uint(words[1], &n)) {
+    const char *hex = count == 3 ? words[2] : "";
+    size_t len = strlen(hex) / 2;
+    unsigned char *bytes = malloc(len + 1);
+    bool ok = bytes && strlen(hex) % 2 == 0 && len <= INLINE_BYTES_MAX;
+    for (size_t i = 0; ok && i < len; i++) {
+      int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
+      ok = hi >= 0 && lo >= 0;
+      bytes[i] = (unsigned char)(hi << 4 | lo);
+    }
+    if (ok) return hydrate_data(n, bytes, len);
+    free(bytes);
+  }
   if (!strcmp(words[0], "place")) return place_command(words, count);
   warnx_("ignoring a malformed command");
 }
@@ -146,20 +160,33 @@ static void raise_fd_limit(void) {
   }
 }
 
+static int64_t now_ms(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
 static int run(void) {
   bool input_open = true;
+  int64_t journal_due = 0;
   for (;;) {
     if (stopping) input_open = false;
     if (!input_open) return 0;
+    /*
+     * The journal is read at most once per tick while events keep coming, and not at all
+     * past the output high-water mark (it waits in the kernel until computerd reads).
+     */
+    bool journal_wanted = out_pending() < OUTPUT_BYTES_HIGH;
+    int64_t wait_ms = journal_due - now_ms();
+    bool journal_now = journal_wanted && wait_ms <= 0;
     struct pollfd fds[5] = {
         {.fd = STDIN_FILENO, .events = POLLIN},
         {.fd = H.pre_fd, .events = POLLIN},
         {.fd = workers_wake_fd(), .events = POLLIN},
-        /* Past the high-water mark the journal waits in the kernel until computerd reads. */
-        {.fd = out_pending() < OUTPUT_BYTES_HIGH ? H.journal_fd : -1, .events = POLLIN},
+        {.fd = journal_now ? H.journal_fd : -1, .events = POLLIN},
         {.fd = out_pending() ? STDOUT_FILENO : -1, .events = POLLOUT},
     };
-    if (poll(fds, 5, -1) < 0) {
+    if (poll(fds, 5, journal_wanted && !journal_now ? (int)wait_ms : -1) < 0) {
       if (errno == EINTR) continue;
       warnx_("poll: %s", strerror(errno));
       return 70;
@@ -167,8 +194,9 @@ static int run(void) {
     if (fds[1].revents) hydrate_read_events();
     if (fds[2].revents) workers_collect();
     if (fds[3].revents) {
-      bool empty;
-      journal_read_batch(&empty);
+      bool empty = false;
+      for (int batch = 0; batch < JOURNAL_BATCHES_PER_TICK && !empty; batch++) journal_read_batch(&empty);
+      journal_due = now_ms() + JOURNAL_TICK_MS;
     }
     if (fds[0].revents) {
       int r = in_read(on_command);

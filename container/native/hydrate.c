@@ -31,6 +31,8 @@ struct pending {
   int fd_count, fd_cap;
   /* Owned by a fill thread while FILLING; the main thread reads them only once it is done. */
   int target_fd, source_fd, result;
+  unsigned char *data; /* inline content (`data`), instead of source_fd */
+  size_t data_len;
 };
 
 static struct pending *pending[PENDING_INODES_MAX];
@@ -112,6 +114,7 @@ static void finish(int index, uint32_t response) {
   for (int i = 0; i < p->fd_count; i++) answer_and_close(p->fds[i], response);
   waiting_count -= p->fd_count;
   if (p->source_fd >= 0) close(p->source_fd);
+  free(p->data);
   free(p->fds);
   free(p);
   pending[index] = pending[--pending_count];
@@ -167,8 +170,11 @@ static void on_event(const struct fanotify_event_metadata *m) {
   }
   ssize_t key_len = fgetxattr(m->fd, PLACEHOLDER_XATTR, key, sizeof key);
   if (key_len < 0 && errno == ENODATA) {
+    /* The reader goes first; an access racing in before the mark just repeats this. */
+    respond(m->fd, FAN_ALLOW);
     ignore_inode(m->fd);
-    return answer_and_close(m->fd, FAN_ALLOW);
+    close(m->fd);
+    return;
   }
   if (key_len < 0) {
     warnx_("reading the placeholder xattr of inode %llu: %s", (unsigned long long)st.st_ino, strerror(errno));
@@ -249,6 +255,18 @@ static int copy_content(int source, int target, off_t *copied) {
   return 0;
 }
 
+static int write_all(int target, const unsigned char *bytes, size_t len, off_t *written) {
+  size_t done = 0;
+  while (done < len) {
+    ssize_t put = pwrite(target, bytes + done, len - done, (off_t)done);
+    if (put < 0 && errno == EINTR) continue;
+    if (put < 0) return errno;
+    done += (size_t)put;
+  }
+  *written = (off_t)len;
+  return 0;
+}
+
 /* A fill thread's job: 0 when the placeholder now holds the content, else an errno. */
 static int fill(struct pending *p) {
   struct stat st;
@@ -257,7 +275,8 @@ static int fill(struct pending *p) {
   if (st.st_size != p->size) return fremovexattr(p->target_fd, PLACEHOLDER_XATTR) < 0 && errno != ENODATA ? errno : 0;
   struct timespec times[2] = {{.tv_nsec = UTIME_OMIT}, st.st_mtim};
   off_t copied = 0;
-  int err = copy_content(p->source_fd, p->target_fd, &copied);
+  int err = p->data ? write_all(p->target_fd, p->data, p->data_len, &copied)
+                    : copy_content(p->source_fd, p->target_fd, &copied);
   /* Shrinking raises a pre-content event of our own pid, which the main thread allows. */
   if (!err && copied < st.st_size && ftruncate(p->target_fd, copied) < 0) err = errno;
   /* Writing moved the mtime; the file's mtime is the placeholder's, which is the object's. */
@@ -315,6 +334,24 @@ void hydrate_fill(uint64_t id, const char *path) {
   }
   p->state = FILLING;
   p->source_fd = source;
+  p->target_fd = p->fds[0];
+  p->job.run = fill_job;
+  p->job.done = fill_done;
+  workers_submit(&p->job);
+}
+
+/* stdin `data <id> <content hex>`: small content inline, with no file to make and remove. */
+void hydrate_data(uint64_t id, unsigned char *bytes, size_t len) {
+  int index = find_by_id(id);
+  if (index < 0 || pending[index]->state != WAITING) {
+    warnx_("data %llu: no such request waiting", (unsigned long long)id);
+    free(bytes);
+    return;
+  }
+  struct pending *p = pending[index];
+  p->state = FILLING;
+  p->data = bytes;
+  p->data_len = len;
   p->target_fd = p->fds[0];
   p->job.run = fill_job;
   p->job.done = fill_done;

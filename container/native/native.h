@@ -36,8 +36,14 @@ enum {
   KEY_BYTES_MAX = 65536,
   /* Output buffered for computerd past which the journal is left in the kernel's queue (which overflows into a rescan). */
   OUTPUT_BYTES_HIGH = 16 << 20,
-  /* Longest command line on stdin: `place` with a hex-encoded path of PATH_MAX bytes and the largest key. */
-  INPUT_LINE_BYTES_MAX = 2 * (4096 + 65536) + 256,
+  /* Largest content sent inline (`data`); larger files come as a file. Keeps one stdin line at 512 KiB. */
+  INLINE_BYTES_MAX = 256 * 1024,
+  /* Longest command line on stdin: `data` with the largest inline content, hex-encoded. */
+  INPUT_LINE_BYTES_MAX = 2 * INLINE_BYTES_MAX + 64,
+  /* How often the journal is read while events keep coming: one wake-up per tick, not per event. */
+  JOURNAL_TICK_MS = 5,
+  /* Batches read per tick at most, so a flood of changes cannot delay a waiting reader's answer. */
+  JOURNAL_BATCHES_PER_TICK = 16,
   /* Bytes asked of each fanotify read(): a few hundred events, one coalescing batch. */
   EVENT_BUFFER_BYTES = 64 * 1024,
   /* Threads that write into the filesystem (fills, placements), so one large file does not hold up the small ones. */
@@ -85,6 +91,7 @@ void workers_collect(void);
 /* hydrate.c: the pre-content group. */
 void hydrate_read_events(void);
 void hydrate_fill(uint64_t id, const char *path);
+void hydrate_data(uint64_t id, unsigned char *bytes, size_t len);
 void hydrate_deny(uint64_t id, int err);
 void hydrate_shutdown(void);
 

@@ -97,6 +97,22 @@ describe("a placeholder", () => {
     expect(await listXattrs(h.host("/overwritten.txt"))).toEqual([]);
   });
 
+  it("takes the size of the content that arrives, when the object's file changed since (smaller, or empty)", async () => {
+    const smaller = await h.placeholder("/shrunk.txt", "0123456789");
+    h.remote.set(smaller, Buffer.from("abc"));
+    expect((await h.sh("cat shrunk.txt")).stdout).toBe("abc");
+    expect(statSync(h.host("/shrunk.txt")).size).toBe(3);
+    const emptied = await h.placeholder("/emptied.txt", "0123456789");
+    h.remote.set(emptied, Buffer.alloc(0));
+    expect(await h.sh("cat emptied.txt")).toMatchObject({ code: 0, stdout: "" });
+    expect(statSync(h.host("/emptied.txt")).size).toBe(0);
+    const larger = await h.placeholder("/grown.txt", "01");
+    h.remote.set(larger, Buffer.alloc(5000, "x"));
+    // `wc -c < file` would only stat it: read it first.
+    expect((await h.sh("cat grown.txt | wc -c")).stdout.trim()).toBe("5000");
+    expect(statSync(h.host("/grown.txt")).size).toBe(5000);
+  });
+
   it("appended to gets its content first", async () => {
     await h.placeholder("/log.txt", "line 1\n");
     expect((await h.sh("echo 'line 2' >> log.txt && cat log.txt")).stdout).toBe("line 1\nline 2\n");

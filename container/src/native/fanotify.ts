@@ -10,8 +10,9 @@
  *   had not answered, and placeholders stop being guarded (a reader would see zeros). So an
  *   exit computerd did not ask for (`onExit` with `expected: false`) must stop the box.
  * - `hydrate` is called once per placeholder, however many processes wait on it. Answer
- *   `{ file }` (a regular file on another filesystem holding the whole content; keep it until
- *   `release` is called, after the helper copied it) or `{ errno }` (the waiters get it; the
+ *   `{ bytes }` (the whole content, up to nativeLimits.inlineBytesMax), `{ file }` (a regular
+ *   file on another filesystem holding the whole content; keep it until `release` is called,
+ *   after the helper copied it) or `{ errno }` (the waiters get it; the
  *   kernel passes EIO EPERM EBUSY ETXTBSY EAGAIN ENOSPC EDQUOT, the helper makes others EIO).
  *   A throw or a timeout (nativeLimits.hydrateTimeoutMs) answers EIO. Placeholders must be
  *   fresh inodes (write a new file and rename it into place): an inode the helper once saw
@@ -36,7 +37,10 @@ import {
 
 export type { Change, ChangeKind, HydrateRequest, Placement } from "./protocol.ts";
 
-export type HydrateAnswer = { file: string; release?: () => void | Promise<void> } | { errno: number };
+export type HydrateAnswer =
+  | { file: string; release?: () => void | Promise<void> }
+  | { bytes: Uint8Array }
+  | { errno: number };
 
 export interface FanotifyOptions {
   /** The helper binary: container/native/build.ts builds it into .build/native/cubicle-fanotify. */
@@ -147,8 +151,16 @@ export function startFanotify(options: FanotifyOptions): Promise<FanotifyHelper>
       send(command.fill(request.id, result.file));
       return;
     }
+    if ("bytes" in result && result.bytes.byteLength <= nativeLimits.inlineBytesMax) {
+      filling.set(request.id, { request });
+      send(command.data(request.id, result.bytes));
+      return;
+    }
+    const errno = "errno" in result ? result.errno : EIO;
+    if ("bytes" in result)
+      options.log?.(`hydrate ${request.key}: inline content over ${nativeLimits.inlineBytesMax} bytes`);
     stats.denials++;
-    send(command.deny(request.id, result.errno));
+    send(command.deny(request.id, errno));
     if (!timedOut) return;
     options.log?.(`hydrate ${request.key}: no answer in ${nativeLimits.hydrateTimeoutMs} ms, readers got EIO`);
     // A late answer still owns its file.

@@ -17,6 +17,11 @@ export const nativeLimits = {
   stopTimeoutMs: 5_000,
   /** Bytes of the helper's stderr kept for the exit report; its diagnostics are short lines. */
   stderrKeptBytes: 16 * 1024,
+  /**
+   * Largest content answered inline (`{ bytes }`), as the helper's INLINE_BYTES_MAX: no file
+   * to write and remove, which on a journaled disk costs more than the copy. Larger: `{ file }`.
+   */
+  inlineBytesMax: 256 * 1024,
   /** Longest stdout line accepted: a hydrate request with a 64 KiB key, every byte escaped (6×). */
   lineBytesMax: 400 * 1024,
 } as const;

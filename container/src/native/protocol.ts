@@ -100,6 +100,10 @@ export const command = {
   place: (seq: number, p: Placement) =>
     `place ${seq} ${hex(p.path)} ${p.size} ${p.mode} ${p.uid} ${p.gid} ${p.mtimeNs} ${hex(p.key)}\n`,
   fill: (id: number, file: string) => `fill ${id} ${hex(file)}\n`,
+  data: (id: number, bytes: Uint8Array) =>
+    bytes.byteLength
+      ? `data ${id} ${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}\n`
+      : `data ${id}\n`,
   deny: (id: number, errno: number) => `deny ${id} ${errno}\n`,
   sync: (n: number) => `sync ${n}\n`,
 };

@@ -74,6 +74,8 @@ export async function startNativeHarness(overrides: Partial<FanotifyOptions> = {
         const content = h.remote.get(request.key);
         if (content === undefined) return { errno: 5 };
         if (typeof content === "number") return { errno: content };
+        // Both ways of answering get exercised: small content inline, the rest as a file.
+        if (content.byteLength <= 1024) return { bytes: content };
         // Content files live beside the image, on /tmp's filesystem: never the marked one.
         const file = join(fs.dir, `content-${request.id}`);
         writeFileSync(file, content);
