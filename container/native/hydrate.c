@@ -9,11 +9,13 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "native.h"
@@ -238,8 +240,8 @@ static int copy_content(int source, int target, off_t *copied) {
     if (errno == EINTR) continue;
     if (errno != EXDEV && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) return errno;
     /* No in-kernel copy between these two filesystems (tmpfs, say): read and write. */
-    if (!bounce && !(bounce = malloc(1 << 20))) return ENOMEM;
-    ssize_t got = pread(source, bounce, 1 << 20, offset);
+    if (!bounce && !(bounce = malloc(COPY_BOUNCE_BYTES))) return ENOMEM;
+    ssize_t got = pread(source, bounce, COPY_BOUNCE_BYTES, offset);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) return errno;
     if (got == 0) break;
@@ -306,8 +308,13 @@ static void fill_done(struct job *job) {
   struct pending *p = (struct pending *)job;
   int err = p->result;
   uint64_t id = p->id;
+  int index = find_by_id(id);
+  if (index < 0) {
+    warnx_("fill %llu finished for an entry that is gone", (unsigned long long)id); /* a bug: entries wait for their fill */
+    return;
+  }
   if (err) warnx_("filling inode %llu: %s", (unsigned long long)p->ino, strerror(err));
-  finish(find_by_id(id), err ? deny_errno(err) : FAN_ALLOW);
+  finish(index, err ? deny_errno(err) : FAN_ALLOW);
   report_filled(id, err);
 }
 
@@ -368,13 +375,35 @@ void hydrate_deny(uint64_t id, int err) {
   finish(index, deny_errno(err));
 }
 
+static bool any_filling(void) {
+  for (int i = 0; i < pending_count; i++)
+    if (pending[i]->state == FILLING) return true;
+  return false;
+}
+
 /*
  * Before exit: the kernel allows every event still unanswered when the group closes, which
- * would show readers a placeholder's zeros. Deny what waits (EIO), and what is queued.
+ * would show readers a placeholder's zeros. Deny what waits for computerd (EIO) and what is
+ * queued, and let the fills already copying finish (they are local and short; a fill's own
+ * ftruncate raises an event this loop must answer).
  */
 void hydrate_shutdown(void) {
   closing = true;
   hydrate_read_events();
   for (int i = pending_count - 1; i >= 0; i--)
     if (pending[i]->state == WAITING) finish(i, deny_errno(EIO));
+  struct timespec start, now;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  while (any_filling()) {
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long elapsed_ms = (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
+    if (elapsed_ms >= SHUTDOWN_FILL_WAIT_MS) {
+      warnx_("exiting with fills still copying");
+      return;
+    }
+    struct pollfd fds[2] = {{.fd = H.pre_fd, .events = POLLIN}, {.fd = workers_wake_fd(), .events = POLLIN}};
+    if (poll(fds, 2, (int)(SHUTDOWN_FILL_WAIT_MS - elapsed_ms)) < 0 && errno != EINTR) return;
+    hydrate_read_events();
+    workers_collect();
+  }
 }

@@ -92,8 +92,8 @@ static enum resolved open_dir(struct file_handle *fh, char *out, size_t *out_len
   enum resolved result = RESOLVED;
   static const char deleted[] = " (deleted)";
   struct stat st;
-  if (len < 0) {
-    result = UNRESOLVABLE;
+  if (len < 0 || len >= PATH_MAX) {
+    result = UNRESOLVABLE; /* longer than a page: the kernel cannot name it (README.md) */
   } else if ((size_t)len >= sizeof deleted - 1 && !memcmp(out + len - (sizeof deleted - 1), deleted, sizeof deleted - 1) &&
              fstat(fd, &st) == 0 && st.st_nlink == 0) {
     result = STALE;

@@ -48,8 +48,12 @@ enum {
   EVENT_BUFFER_BYTES = 64 * 1024,
   /* Threads that write into the filesystem (fills, placements), so one large file does not hold up the small ones. */
   WORKER_THREADS = 4,
-  /* Bytes per copy step; the copy loops until the whole file is in. */
+  /* On exit, how long fills already copying may take to finish (local copies), so their readers get the content, not zeros. */
+  SHUTDOWN_FILL_WAIT_MS = 5000,
+  /* Bytes per copy_file_range step; the copy loops until the whole file is in. */
   COPY_CHUNK_BYTES = 8 << 20,
+  /* Per fill thread: the read/write buffer where copy_file_range cannot cross filesystems (ext4 to ext4 cannot). */
+  COPY_BOUNCE_BYTES = 1 << 20,
   /* Directory handles resolved per batch before the cache starts over (each costs open_by_handle_at + readlink). */
   HANDLE_CACHE_SLOTS = 512,
 };

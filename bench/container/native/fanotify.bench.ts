@@ -8,7 +8,7 @@
  * Scripts run in bash as child processes (so the helper sees them as a container), timed
  * inside bash with $EPOCHREALTIME around the timed part alone; setup is untimed, and the
  * journal is drained (untimed) after every run. Runs are interleaved across targets.
- * Run as root: `node bench/container/native/fanotify.bench.ts [runs]`.
+ * Run as root: `node bench/container/native/fanotify.bench.ts [runs] [scenario ids…]`.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { ensureFanotifyBinary } from "../../../container/native/build.ts";
 import { type FanotifyHelper, startFanotify } from "../../../container/src/native/fanotify.ts";
 import { nativeLimits } from "../../../container/src/native/limits.ts";
-import { type LoopExt4, mountLoopExt4 } from "../../../container/src/testing/loopExt4.ts";
+import { mountLoopExt4 } from "../../../container/src/testing/loopExt4.ts";
 
 type TargetName = "disk" | "ext4" | "ext4 + helper";
 
@@ -143,8 +143,10 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 
-export async function nativeBench(runs = 5): Promise<string> {
-  const built = await ensureFanotifyBinary();
+export async function nativeBench(runs = 7, only?: string[]): Promise<string> {
+  // COMPUTERD_FANOTIFY_BIN measures another build of the helper (a variant under study).
+  const override = process.env.COMPUTERD_FANOTIFY_BIN;
+  const built = override ? { ok: true as const, path: override } : await ensureFanotifyBinary();
   if (!built.ok) return `## Native mode (fanotify)\n\nSkipped: ${built.reason}\n`;
   const scratch = mkdtempSync(join(tmpdir(), "cubicle-native-bench-"));
   const plain = await mountLoopExt4({ prefix: "cubicle-native-bench-plain-", sizeMiB: 1024 });
@@ -179,7 +181,7 @@ export async function nativeBench(runs = 5): Promise<string> {
   const results: { scenario: Scenario; ms: Record<TargetName, number> }[] = [];
   try {
     await bash(`head -c 67108864 /dev/urandom > "${src}"`, env);
-    for (const scenario of scenarios) {
+    for (const scenario of scenarios.filter((s) => !only?.length || only.includes(s.id))) {
       const samples: Record<TargetName, number[]> = { disk: [], ext4: [], "ext4 + helper": [] };
       for (const target of targets) await runOnce(target, scenario, -1, env, remote); // warm-up
       for (let run = 0; run < runs; run++) {
@@ -234,5 +236,5 @@ function report(
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(await nativeBench(Number(process.argv[2] ?? 5)));
+  console.log(await nativeBench(Number(process.argv[2] ?? 7), process.argv.slice(3)));
 }

@@ -13,8 +13,8 @@ export const nativeLimits = {
   hydrateTimeoutMs: 10 * 60_000,
   /** How long drain() waits for `synced`: reading the queued journal is a few reads, so this only catches a dead helper. */
   drainTimeoutMs: 30_000,
-  /** After stdin closes, how long the helper has to deny its waiters and exit before SIGKILL. */
-  stopTimeoutMs: 5_000,
+  /** After stdin closes, how long the helper has to deny its waiters, finish the fills it is copying (≤ 5 s) and exit, before SIGKILL. */
+  stopTimeoutMs: 10_000,
   /** Bytes of the helper's stderr kept for the exit report; its diagnostics are short lines. */
   stderrKeptBytes: 16 * 1024,
   /**
