@@ -12,7 +12,8 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { disposeNativeHarnesses, type NativeHarness, startNativeHarness } from "../testing/fanotifyHarness.ts";
 import type { HelperExit } from "./fanotify.ts";
-import { probeFanotify, startFanotify } from "./fanotify.ts";
+import { startFanotify } from "./fanotify.ts";
+import { probeFanotify } from "./probe.ts";
 
 const run = promisify(execFile);
 let h: NativeHarness;

@@ -23,7 +23,7 @@
  *   would not resolve): compare the whole tree with the index.
  * - `drain()` resolves once every change queued before it was called has reached onChange.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { constants } from "node:os";
 import { nativeLimits } from "./limits.ts";
 import {
@@ -33,6 +33,7 @@ import {
   type HydrateRequest,
   type Placement,
   parseLine,
+  readLines,
 } from "./protocol.ts";
 
 export type { Change, ChangeKind, HydrateRequest, Placement } from "./protocol.ts";
@@ -102,41 +103,167 @@ export interface FanotifyHelper {
 const { EIO } = constants.errno;
 
 /** Starts the helper; resolves once both groups are marked, rejects with the helper's reason otherwise. */
-export function startFanotify(options: FanotifyOptions): Promise<FanotifyHelper> {
-  const child = spawn(options.binary, [options.mountRoot, "--allow-pid", String(options.allowPid)], {
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  const stats: FanotifyStats = { requests: 0, fills: 0, denials: 0, changes: 0, rescans: 0, stale: 0 };
-  const filling = new Map<number, { request: HydrateRequest; release?: () => void | Promise<void> }>();
-  const syncWaiters = new Map<number, () => void>();
-  const placing = new Map<number, (result: PlaceResult) => void>();
-  let syncSeq = 0;
-  let placeSeq = 0;
-  let stopping = false;
-  let stderr = "";
-  let ready: (() => void) | null = null;
-  // The helper's pipe breaks when it exits; the exit itself is reported through `exited`.
-  child.stdin.on("error", () => {});
-  const send = (line: string) => {
-    if (child.stdin.writable) child.stdin.write(line);
-  };
+export async function startFanotify(options: FanotifyOptions): Promise<FanotifyHelper> {
+  const helper = new HelperProcess(options);
+  await helper.ready();
+  return helper;
+}
 
-  const exited = new Promise<HelperExit>((resolve) => {
-    child.on("error", (error) => {
-      stderr += `${error.message}\n`;
+/** One running cubicle-fanotify and the state of the conversation with it. */
+class HelperProcess implements FanotifyHelper {
+  readonly exited: Promise<HelperExit>;
+  private readonly options: FanotifyOptions;
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly counters: FanotifyStats = { requests: 0, fills: 0, denials: 0, changes: 0, rescans: 0, stale: 0 };
+  /** Answered with content, waiting for `filled`: what to release and report then. */
+  private readonly filling = new Map<number, { request: HydrateRequest; release?: () => void | Promise<void> }>();
+  private readonly syncWaiters = new Map<number, () => void>();
+  private readonly placing = new Map<number, (result: PlaceResult) => void>();
+  private syncSeq = 0;
+  private placeSeq = 0;
+  private stopping = false;
+  private stderr = "";
+  private onReady: (() => void) | null = null;
+
+  constructor(options: FanotifyOptions) {
+    this.options = options;
+    this.child = spawn(options.binary, [options.mountRoot, "--allow-pid", String(options.allowPid)], {
+      stdio: ["pipe", "pipe", "pipe"],
     });
-    child.on("close", (code, signal) => resolve({ code, signal, stderr: stderr.trim(), expected: stopping }));
-  });
+    // The helper's pipe breaks when it exits; the exit itself is reported through `exited`.
+    this.child.stdin.on("error", () => {});
+    this.exited = new Promise<HelperExit>((resolve) => {
+      const done = (code: number | null, signal: NodeJS.Signals | null) =>
+        resolve({ code, signal, stderr: this.stderr.trim(), expected: this.stopping });
+      // A binary that cannot be run reports `error` and may never `close`.
+      this.child.on("error", (error) => {
+        this.stderr += `${error.message}\n`;
+        done(null, null);
+      });
+      this.child.on("close", done);
+    });
+    void this.exited.then((exit) => options.onExit?.(exit));
+    readLines(this.child.stdout, (line) => {
+      try {
+        this.onMessage(parseLine(line));
+      } catch (error) {
+        options.log?.(`bad line from the helper: ${(error as Error).message}`);
+      }
+    });
+    readLines(this.child.stderr, (line) => {
+      this.stderr = `${this.stderr}${line}\n`.slice(-nativeLimits.stderrKeptBytes);
+      options.log?.(line);
+    });
+  }
 
-  async function answer(request: HydrateRequest): Promise<void> {
-    stats.requests++;
-    let timedOut = false;
+  get pid(): number {
+    return this.child.pid ?? 0;
+  }
+
+  stats(): FanotifyStats {
+    return { ...this.counters };
+  }
+
+  ready(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.child.kill("SIGKILL");
+        reject(new Error("fanotify helper: no ready line in time"));
+      }, nativeLimits.readyTimeoutMs);
+      this.onReady = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      void this.exited.then((exit) => {
+        clearTimeout(timer);
+        reject(new Error(`fanotify helper exited before ready (${exit.code ?? exit.signal}): ${exit.stderr}`));
+      });
+    });
+  }
+
+  place(placement: Placement): Promise<PlaceResult> {
+    const seq = ++this.placeSeq;
+    const placed = new Promise<PlaceResult>((resolve) => this.placing.set(seq, resolve));
+    this.send(command.place(seq, placement));
+    return Promise.race([placed, this.exited.then((): PlaceResult => ({ ok: false, errno: EIO }))]);
+  }
+
+  async drain(): Promise<void> {
+    const n = ++this.syncSeq;
+    const synced = new Promise<void>((resolve) => this.syncWaiters.set(n, resolve));
+    this.send(command.sync(n));
+    const outcome = await raceTimeout(
+      Promise.race([synced.then(() => "synced" as const), this.exited.then(() => "exited" as const)]),
+      nativeLimits.drainTimeoutMs,
+    );
+    this.syncWaiters.delete(n);
+    if (outcome !== "synced") throw new Error(`fanotify helper did not drain: ${outcome ?? "timed out"}`);
+  }
+
+  async stop(): Promise<HelperExit> {
+    this.stopping = true;
+    this.child.stdin.end();
+    const exit = await raceTimeout(this.exited, nativeLimits.stopTimeoutMs);
+    if (exit) return exit;
+    this.child.kill("SIGKILL");
+    return this.exited;
+  }
+
+  private send(line: string): void {
+    if (this.child.stdin.writable) this.child.stdin.write(line);
+  }
+
+  private onMessage(msg: HelperMessage): void {
+    const { options, counters } = this;
+    switch (msg.t) {
+      case "ready":
+        this.onReady?.();
+        break;
+      case "hydrate":
+        void this.answer({ id: msg.id, key: msg.key, ino: msg.ino, size: msg.size });
+        break;
+      case "filled":
+        this.onFilled(msg.id, msg.errno);
+        break;
+      case "dropped":
+        options.onDropped?.({ ino: msg.ino, key: msg.key });
+        break;
+      case "placed":
+        this.placing.get(msg.seq)?.(msg.errno ? { ok: false, errno: msg.errno } : { ok: true, ino: msg.ino ?? 0 });
+        this.placing.delete(msg.seq);
+        break;
+      case "change":
+        counters.changes++;
+        options.onChange({
+          kinds: msg.k,
+          path: msg.path,
+          isDir: msg.dir,
+          ...(msg.from !== undefined && { from: msg.from }),
+          ...(msg.ino !== undefined && { ino: msg.ino }),
+        });
+        break;
+      case "rescan":
+        counters.rescans++;
+        options.onRescan(msg.reason);
+        break;
+      case "stale":
+        counters.stale += msg.count;
+        options.onStale?.(msg.count);
+        break;
+      case "synced":
+        this.syncWaiters.get(msg.n)?.();
+        this.syncWaiters.delete(msg.n);
+        break;
+    }
+  }
+
+  /** Asks `hydrate`, within the time limit, and passes its answer on. */
+  private async answer(request: HydrateRequest): Promise<void> {
+    const { options } = this;
+    this.counters.requests++;
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<HydrateAnswer>((resolve) => {
-      timer = setTimeout(() => {
-        timedOut = true;
-        resolve({ errno: EIO });
-      }, nativeLimits.hydrateTimeoutMs);
+    const timeout = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), nativeLimits.hydrateTimeoutMs);
       // Once the helper is gone nobody waits for this answer; the timer must not keep Node alive.
       timer.unref();
     });
@@ -146,183 +273,40 @@ export function startFanotify(options: FanotifyOptions): Promise<FanotifyHelper>
     });
     const result = await Promise.race([pending, timeout]);
     clearTimeout(timer);
-    if ("file" in result) {
-      filling.set(request.id, { request, release: result.release });
-      send(command.fill(request.id, result.file));
-      return;
-    }
-    if ("bytes" in result && result.bytes.byteLength <= nativeLimits.inlineBytesMax) {
-      filling.set(request.id, { request });
-      send(command.data(request.id, result.bytes));
-      return;
-    }
-    const errno = "errno" in result ? result.errno : EIO;
-    if ("bytes" in result)
+    if (result === "timeout") {
+      options.log?.(`hydrate ${request.key}: no answer in ${nativeLimits.hydrateTimeoutMs} ms, readers got EIO`);
+      this.deny(request.id, EIO);
+      // A late answer still owns its file.
+      const late = await pending;
+      if ("file" in late) await late.release?.();
+    } else if ("file" in result) {
+      this.filling.set(request.id, { request, release: result.release });
+      this.send(command.fill(request.id, result.file));
+    } else if ("bytes" in result && result.bytes.byteLength <= nativeLimits.inlineBytesMax) {
+      this.filling.set(request.id, { request });
+      this.send(command.data(request.id, result.bytes));
+    } else if ("bytes" in result) {
       options.log?.(`hydrate ${request.key}: inline content over ${nativeLimits.inlineBytesMax} bytes`);
-    stats.denials++;
-    send(command.deny(request.id, errno));
-    if (!timedOut) return;
-    options.log?.(`hydrate ${request.key}: no answer in ${nativeLimits.hydrateTimeoutMs} ms, readers got EIO`);
-    // A late answer still owns its file.
-    const late = await pending;
-    if ("file" in late) await late.release?.();
-  }
-
-  function onMessage(msg: HelperMessage): void {
-    switch (msg.t) {
-      case "ready":
-        ready?.();
-        return;
-      case "hydrate":
-        void answer({ id: msg.id, key: msg.key, ino: msg.ino, size: msg.size });
-        return;
-      case "filled": {
-        const fill = filling.get(msg.id);
-        filling.delete(msg.id);
-        if (!fill) return;
-        if (msg.errno) stats.denials++;
-        else stats.fills++;
-        void Promise.resolve(fill.release?.()).catch((error: Error) => options.log?.(`release: ${error.message}`));
-        options.onHydrated?.(fill.request, msg.errno ? { errno: msg.errno } : {});
-        return;
-      }
-      case "dropped":
-        options.onDropped?.({ ino: msg.ino, key: msg.key });
-        return;
-      case "placed":
-        placing.get(msg.seq)?.(msg.errno ? { ok: false, errno: msg.errno } : { ok: true, ino: msg.ino ?? 0 });
-        placing.delete(msg.seq);
-        return;
-      case "change":
-        stats.changes++;
-        options.onChange({
-          kinds: msg.k,
-          path: msg.path,
-          isDir: msg.dir,
-          ...(msg.from !== undefined && { from: msg.from }),
-          ...(msg.ino !== undefined && { ino: msg.ino }),
-        });
-        return;
-      case "rescan":
-        stats.rescans++;
-        options.onRescan(msg.reason);
-        return;
-      case "stale":
-        stats.stale += msg.count;
-        options.onStale?.(msg.count);
-        return;
-      case "synced":
-        syncWaiters.get(msg.n)?.();
-        syncWaiters.delete(msg.n);
-        return;
+      this.deny(request.id, EIO);
+    } else {
+      this.deny(request.id, result.errno);
     }
   }
 
-  readLines(child.stdout, (line) => {
-    try {
-      onMessage(parseLine(line));
-    } catch (error) {
-      options.log?.(`bad line from the helper: ${(error as Error).message}`);
-    }
-  });
-  readLines(child.stderr, (line) => {
-    stderr = `${stderr}${line}\n`.slice(-nativeLimits.stderrKeptBytes);
-    options.log?.(line);
-  });
+  private deny(id: number, errno: number): void {
+    this.counters.denials++;
+    this.send(command.deny(id, errno));
+  }
 
-  const helper: FanotifyHelper = {
-    get pid() {
-      return child.pid ?? 0;
-    },
-    exited,
-    stats: () => ({ ...stats }),
-    place(placement) {
-      const seq = ++placeSeq;
-      const placed = new Promise<PlaceResult>((resolve) => placing.set(seq, resolve));
-      send(command.place(seq, placement));
-      return Promise.race([placed, exited.then((): PlaceResult => ({ ok: false, errno: EIO }))]);
-    },
-    async drain() {
-      const n = ++syncSeq;
-      const synced = new Promise<void>((resolve) => syncWaiters.set(n, resolve));
-      send(command.sync(n));
-      const outcome = await raceTimeout(
-        Promise.race([synced.then(() => "synced" as const), exited.then(() => "exited" as const)]),
-        nativeLimits.drainTimeoutMs,
-      );
-      syncWaiters.delete(n);
-      if (outcome !== "synced") throw new Error(`fanotify helper did not drain: ${outcome ?? "timed out"}`);
-    },
-    async stop() {
-      stopping = true;
-      child.stdin.end();
-      const exit = await raceTimeout(exited, nativeLimits.stopTimeoutMs);
-      if (exit) return exit;
-      child.kill("SIGKILL");
-      return exited;
-    },
-  };
-
-  void exited.then((exit) => options.onExit?.(exit));
-
-  return new Promise<FanotifyHelper>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error("fanotify helper: no ready line in time"));
-    }, nativeLimits.readyTimeoutMs);
-    ready = () => {
-      clearTimeout(timer);
-      resolve(helper);
-    };
-    exited.then((exit) => {
-      clearTimeout(timer);
-      reject(new Error(`fanotify helper exited before ready (${exit.code ?? exit.signal}): ${exit.stderr}`));
-    });
-  });
-}
-
-/**
- * Can this kernel and filesystem run the native mode? Runs the helper's --probe: the same
- * checks and marks as a real start, then exit. `reason` is the helper's own sentence (not
- * ext4, not a mount root, kernel without pre-content events) or why it could not run.
- */
-export async function probeFanotify(
-  binary: string,
-  mountRoot: string,
-): Promise<{ ok: true } | { ok: false; reason: string }> {
-  const child = spawn(binary, [mountRoot, "--probe"], { stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  let err = "";
-  child.stdout.setEncoding("latin1").on("data", (chunk: string) => {
-    out += chunk;
-  });
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-    err += chunk;
-  });
-  const exit = await new Promise<{ code: number | null; error?: Error }>((resolve) => {
-    child.on("error", (error) => resolve({ code: null, error }));
-    child.on("close", (code) => resolve({ code }));
-  });
-  if (exit.error) return { ok: false, reason: `cannot run ${binary}: ${exit.error.message}` };
-  if (exit.code === 0 && out.startsWith('{"t":"ready"')) return { ok: true };
-  const reason = err.trim().replace(/^cubicle-fanotify: /, "");
-  return { ok: false, reason: reason || `helper exited with ${exit.code}` };
-}
-
-/** Calls `onLine` for each newline-terminated line; the helper writes only ASCII (bytes are escaped). */
-function readLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
-  let rest = "";
-  stream.setEncoding("latin1");
-  stream.on("data", (chunk: string) => {
-    rest += chunk;
-    let start = 0;
-    for (let nl = rest.indexOf("\n"); nl >= 0; nl = rest.indexOf("\n", start)) {
-      onLine(rest.slice(start, nl));
-      start = nl + 1;
-    }
-    rest = rest.slice(start);
-    if (rest.length > nativeLimits.lineBytesMax) rest = "";
-  });
+  private onFilled(id: number, errno: number | undefined): void {
+    const fill = this.filling.get(id);
+    this.filling.delete(id);
+    if (!fill) return;
+    if (errno) this.counters.denials++;
+    else this.counters.fills++;
+    void Promise.resolve(fill.release?.()).catch((error: Error) => this.options.log?.(`release: ${error.message}`));
+    this.options.onHydrated?.(fill.request, errno ? { errno } : {});
+  }
 }
 
 async function raceTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {

@@ -5,6 +5,8 @@
  * them back into the UTF-8 the bytes were. Lines into it are words, with paths in hex.
  */
 
+import { nativeLimits } from "./limits.ts";
+
 /** A change the journal reports. The kinds of one entry are unordered (the kernel merges events on one name). */
 export type ChangeKind = "create" | "delete" | "write" | "attrib" | "move";
 
@@ -107,3 +109,19 @@ export const command = {
   deny: (id: number, errno: number) => `deny ${id} ${errno}\n`,
   sync: (n: number) => `sync ${n}\n`,
 };
+
+/** Calls `onLine` for each newline-terminated line; the helper writes only ASCII (bytes are escaped). */
+export function readLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let rest = "";
+  stream.setEncoding("latin1");
+  stream.on("data", (chunk: string) => {
+    rest += chunk;
+    let start = 0;
+    for (let nl = rest.indexOf("\n"); nl >= 0; nl = rest.indexOf("\n", start)) {
+      onLine(rest.slice(start, nl));
+      start = nl + 1;
+    }
+    rest = rest.slice(start);
+    if (rest.length > nativeLimits.lineBytesMax) rest = "";
+  });
+}
