@@ -87,59 +87,28 @@ static void open_groups(void) {
     refuse("journal mark (needs Linux >= 5.17)", strerror(errno));
 }
 
-static bool parse_uint(const char *s, uint64_t *value) {
-  if (!*s) return false;
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || *end) return false;
-  *value = v;
-  return true;
-}
-
-static int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
-}
-
-static bool hex_path(const char *hex, char *path, size_t size) {
-  size_t len = strlen(hex);
-  if (len == 0 || len % 2 || len / 2 >= size) return false;
-  for (size_t i = 0; i < len / 2; i++) {
-    int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
-    if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) return false;
-    path[i] = (char)(hi << 4 | lo);
-  }
-  path[len / 2] = '\0';
-  return true;
-}
-
 /* One line of stdin: `fill <id> <path hex>`, `data <id> <hex>`, `deny <id> <errno>`, `sync <n>`, `place …` (place.c). */
 static void on_command(char *line) {
   char *words[10];
   int count = 0;
   for (char *word = strtok(line, " "); word && count < 10; word = strtok(NULL, " ")) words[count++] = word;
-  uint64_t n, m;
-  static char path[PATH_MAX];
   if (count == 0) return;
+  uint64_t n, m;
+  size_t len = 0;
   if (!strcmp(words[0], "sync") && count == 2 && parse_uint(words[1], &n)) return journal_sync(n);
   if (!strcmp(words[0], "deny") && count == 3 && parse_uint(words[1], &n) && parse_uint(words[2], &m) && m > 0 &&
       m < 4096)
     return hydrate_deny(n, (int)m);
-  if (!strcmp(words[0], "fill") && count == 3 && parse_uint(words[1], &n) && hex_path(words[2], path, sizeof path))
-    return hydrate_fill(n, path);
+  if (!strcmp(words[0], "fill") && count == 3 && parse_uint(words[1], &n)) {
+    char *path = (char *)hex_decode(words[2], &len);
+    bool ok = path && len > 0 && strlen(path) == len; /* no NUL inside */
+    if (ok) hydrate_fill(n, path);
+    free(path);
+    if (ok) return;
+  }
   if (!strcmp(words[0], "data") && (count == 2 || count == 3) && parse_uint(words[1], &n)) {
-    const char *hex = count == 3 ? words[2] : "";
-    size_t len = strlen(hex) / 2;
-    unsigned char *bytes = malloc(len + 1);
-    bool ok = bytes && strlen(hex) % 2 == 0 && len <= INLINE_BYTES_MAX;
-    for (size_t i = 0; ok && i < len; i++) {
-      int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
-      ok = hi >= 0 && lo >= 0;
-      bytes[i] = (unsigned char)(hi << 4 | lo);
-    }
-    if (ok) return hydrate_data(n, bytes, len);
+    unsigned char *bytes = hex_decode(count == 3 ? words[2] : "", &len);
+    if (bytes && len <= INLINE_BYTES_MAX) return hydrate_data(n, bytes, len); /* takes the buffer */
     free(bytes);
   }
   if (!strcmp(words[0], "place")) return place_command(words, count);

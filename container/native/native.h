@@ -71,14 +71,16 @@ struct helper {
 };
 extern struct helper H;
 
-/* output.c: buffered, non-blocking stdout (computerd must never be able to stall us). */
+/* pipes.c: buffered, non-blocking stdout (computerd must never be able to stall us). */
 void out_text(const char *text);
 void out_uint(uint64_t value);
 void out_json_bytes(const unsigned char *bytes, size_t len);
 size_t out_pending(void);
 int out_flush(void);
-/* output.c: stdin, split into lines; returns 0 at end of input, -1 on error. */
+/* pipes.c: stdin, split into lines; returns 0 at end of input, -1 on error. */
 int in_read(void (*on_line)(char *line));
+bool parse_uint(const char *s, uint64_t *value);
+unsigned char *hex_decode(const char *hex, size_t *len);
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* workers.c: jobs that write into the workspace filesystem, off the main thread. */

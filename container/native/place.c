@@ -114,40 +114,15 @@ static void place_done(struct job *job) {
   free(p);
 }
 
-static unsigned char *from_hex(const char *hex, size_t *len) {
-  size_t n = strlen(hex);
-  if (n % 2) return NULL;
-  unsigned char *bytes = malloc(n / 2 + 1);
-  if (!bytes) return NULL;
-  for (size_t i = 0; i < n / 2; i++) {
-    unsigned hi, lo;
-    if (sscanf(hex + 2 * i, "%1x%1x", &hi, &lo) != 2) {
-      free(bytes);
-      return NULL;
-    }
-    bytes[i] = (unsigned char)(hi << 4 | lo);
-  }
-  bytes[n / 2] = '\0';
-  *len = n / 2;
-  return bytes;
-}
-
-static bool parse_u64(const char *s, uint64_t *value) {
-  char *end;
-  errno = 0;
-  *value = strtoull(s, &end, 10);
-  return *s && !*end && !errno;
-}
-
 /* `place <seq> <path hex> <size> <mode> <uid> <gid> <mtime ns> <key hex>`; words[0] is "place". */
 void place_command(char **words, int count) {
   uint64_t seq, size, mode, uid, gid, mtime_ns;
   size_t path_len = 0, key_len = 0;
   struct placement *p = calloc(1, sizeof *p);
-  if (count != 9 || !p || !parse_u64(words[1], &seq) || !parse_u64(words[3], &size) || !parse_u64(words[4], &mode) ||
-      !parse_u64(words[5], &uid) || !parse_u64(words[6], &gid) || !parse_u64(words[7], &mtime_ns) || mode > 07777 ||
-      size > INT64_MAX || !(p->path = (char *)from_hex(words[2], &path_len)) ||
-      !(p->key = from_hex(words[8], &key_len)) || path_len < 2 || p->path[0] != '/' || memchr(p->path, 0, path_len) ||
+  if (count != 9 || !p || !parse_uint(words[1], &seq) || !parse_uint(words[3], &size) || !parse_uint(words[4], &mode) ||
+      !parse_uint(words[5], &uid) || !parse_uint(words[6], &gid) || !parse_uint(words[7], &mtime_ns) || mode > 07777 ||
+      size > INT64_MAX || !(p->path = (char *)hex_decode(words[2], &path_len)) ||
+      !(p->key = hex_decode(words[8], &key_len)) || path_len < 2 || p->path[0] != '/' || memchr(p->path, 0, path_len) ||
       key_len == 0 || key_len > KEY_BYTES_MAX) {
     warnx_("ignoring a malformed place command");
     if (p) free(p->path), free(p->key);

@@ -1,5 +1,5 @@
 /*
- * The two pipes to computerd. Output is buffered and written without blocking: computerd
+ * The two pipes to computerd, and the parsing their commands need. Output is buffered and written without blocking: computerd
  * may be stuck in a syscall on the workspace waiting for this very process to answer a
  * pre-content event, so a full stdout pipe must never stop the poll loop. Input is read
  * in whatever pieces arrive and handed on line by line.
@@ -119,6 +119,40 @@ int in_read(void (*on_line)(char *line)) {
     return -1;
   }
   return 1;
+}
+
+bool parse_uint(const char *s, uint64_t *value) {
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (!*s || *s == '-' || errno || *end) return false;
+  *value = v;
+  return true;
+}
+
+static int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+/* Lowercase hex to bytes, NUL-terminated for convenience; NULL when malformed or out of memory. */
+unsigned char *hex_decode(const char *hex, size_t *len) {
+  size_t n = strlen(hex);
+  if (n % 2) return NULL;
+  unsigned char *bytes = malloc(n / 2 + 1);
+  if (!bytes) return NULL;
+  for (size_t i = 0; i < n / 2; i++) {
+    int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) {
+      free(bytes);
+      return NULL;
+    }
+    bytes[i] = (unsigned char)(hi << 4 | lo);
+  }
+  bytes[n / 2] = '\0';
+  *len = n / 2;
+  return bytes;
 }
 
 void warnx_(const char *fmt, ...) {
