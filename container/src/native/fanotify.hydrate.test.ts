@@ -69,6 +69,27 @@ describe("a placeholder", () => {
     expect(requestsFor(key)).toBe(1);
   });
 
+  it("is fetched when read through a bind mount in another mount namespace, as the box sees it", async () => {
+    const key = await h.placeholder("/via-bind.txt", "seen from the box");
+    const view = join(h.fs.dir, "box-view");
+    const read = await h.sh(
+      `mkdir -p ${view} && unshare -m sh -c 'mount --bind ${h.fs.mnt} ${view} && cat ${view}/via-bind.txt'`,
+    );
+    expect(read.stdout).toBe("seen from the box");
+    expect(requestsFor(key)).toBe(1);
+  });
+
+  it("is not fetched by stat, chmod, chown, rename or link", async () => {
+    const key = await h.placeholder("/untouched.txt", "stays remote");
+    const result = await h.sh(
+      "stat untouched.txt > /dev/null && chmod 600 untouched.txt && chown 1001 untouched.txt && mv untouched.txt renamed.txt && ln renamed.txt linked.txt && ls -l > /dev/null",
+    );
+    expect(result.stderr).toBe("");
+    expect(requestsFor(key)).toBe(0);
+    expect((await h.sh("cat linked.txt")).stdout).toBe("stays remote");
+    expect(requestsFor(key)).toBe(1);
+  });
+
   it("gives its readers the errno the object's fetch failed with, and stays a placeholder", async () => {
     const key = await h.placeholder("/busy.txt", "later");
     h.remote.set(key, 16); // EBUSY passes through FAN_DENY_ERRNO
