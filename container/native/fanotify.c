@@ -1,0 +1,220 @@
+/*
+ * cubicle-fanotify <mount-root> --allow-pid <pid>
+ * cubicle-fanotify <mount-root> --probe
+ *
+ * computerd's native-mode helper: lazy hydration of placeholders (hydrate.c) and the
+ * change journal (journal.c) of one workspace filesystem, over stdin/stdout (README.md has
+ * the protocol). It refuses any filesystem but a dedicated ext4 mounted at its own root:
+ * a filesystem mark intercepts every process that touches the filesystem, and this helper
+ * writes into the files it intercepts. With --probe it checks, marks, says ready and exits.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "native.h"
+
+#define EXT4_SUPER_MAGIC 0xEF53
+#define EXT4_ROOT_INO 2
+
+/* Every change a container can make to the tree; FAN_ONDIR so directories count too. */
+#define JOURNAL_MASK (FAN_CREATE | FAN_DELETE | FAN_RENAME | FAN_MODIFY | FAN_CLOSE_WRITE | FAN_ATTRIB | FAN_ONDIR)
+
+struct helper H = {.mount_fd = -1, .pre_fd = -1, .journal_fd = -1};
+static volatile sig_atomic_t stopping;
+
+static void usage(void) {
+  warnx_("usage: cubicle-fanotify <mount-root> (--allow-pid <pid> | --probe)");
+  exit(64);
+}
+
+/* Exit code 3 says "this machine cannot": computerd then falls back to FUSE. */
+static void refuse(const char *why, const char *detail) {
+  warnx_("refusing %s: %s%s%s", H.root ? H.root : "?", why, detail ? ": " : "", detail ? detail : "");
+  exit(3);
+}
+
+/*
+ * The safety rules (TOOLCHAIN.md): the root of a mount, not of `/`'s filesystem, ext4,
+ * and the filesystem's own root directory, so the filesystem mark covers exactly what is
+ * mounted here (a bind mount of a subdirectory would expose the rest of its filesystem).
+ */
+static void check_mount(const char *arg) {
+  static char root[PATH_MAX];
+  if (!realpath(arg, root)) refuse("cannot resolve the path", strerror(errno));
+  H.root = root;
+  H.root_len = strlen(root);
+  if (H.root_len == 1) refuse("it is /", NULL);
+  struct statx stx;
+  if (statx(AT_FDCWD, root, AT_STATX_DONT_SYNC, STATX_BASIC_STATS, &stx) < 0) refuse("statx", strerror(errno));
+  if (!(stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) || !(stx.stx_attributes & STATX_ATTR_MOUNT_ROOT))
+    refuse("not the root of a mount", NULL);
+  struct stat st, slash;
+  if (stat(root, &st) < 0 || stat("/", &slash) < 0) refuse("stat", strerror(errno));
+  if (st.st_dev == slash.st_dev) refuse("same filesystem as /", NULL);
+  struct statfs fs;
+  if (statfs(root, &fs) < 0) refuse("statfs", strerror(errno));
+  if (fs.f_type != EXT4_SUPER_MAGIC) refuse("not ext4 (pre-content events need a filesystem that opts in)", NULL);
+  if (st.st_ino != EXT4_ROOT_INO) refuse("not the root directory of its filesystem", NULL);
+  H.dev = st.st_dev;
+  H.mount_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (H.mount_fd < 0) refuse("open", strerror(errno));
+}
+
+static void open_groups(void) {
+  H.pre_fd = fanotify_init(FAN_CLASS_PRE_CONTENT | FAN_CLOEXEC | FAN_NONBLOCK | FAN_UNLIMITED_MARKS,
+                           O_RDWR | O_LARGEFILE | O_CLOEXEC);
+  if (H.pre_fd < 0) refuse("fanotify_init (pre-content)", strerror(errno));
+  /* A filesystem mark: the box reaches this filesystem through its own bind mount in another
+   * mount namespace, which a mount mark on our mount would not see. */
+  if (fanotify_mark(H.pre_fd, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, FAN_PRE_ACCESS, H.mount_fd, NULL) < 0)
+    refuse("pre-content mark (needs Linux >= 6.14)", strerror(errno));
+  H.journal_fd = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_NONBLOCK | FAN_REPORT_DFID_NAME_TARGET,
+                               O_RDONLY | O_CLOEXEC);
+  if (H.journal_fd < 0) refuse("fanotify_init (journal)", strerror(errno));
+  if (fanotify_mark(H.journal_fd, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, JOURNAL_MASK, H.mount_fd, NULL) < 0)
+    refuse("journal mark (needs Linux >= 5.17)", strerror(errno));
+}
+
+/* One line of stdin: `fill <id> <path hex>`, `data <id> <hex>`, `deny <id> <errno>`, `sync <n>`, `place …` (place.c). */
+static void on_command(char *line) {
+  char *words[10];
+  int count = 0;
+  for (char *word = strtok(line, " "); word && count < 10; word = strtok(NULL, " ")) words[count++] = word;
+  if (count == 0) return;
+  uint64_t n, m;
+  size_t len = 0;
+  if (!strcmp(words[0], "sync") && count == 2 && parse_uint(words[1], &n)) return journal_sync(n);
+  if (!strcmp(words[0], "deny") && count == 3 && parse_uint(words[1], &n) && parse_uint(words[2], &m) && m > 0 &&
+      m < 4096)
+    return hydrate_deny(n, (int)m);
+  if (!strcmp(words[0], "fill") && count == 3 && parse_uint(words[1], &n)) {
+    char *path = (char *)hex_decode(words[2], &len);
+    bool ok = path && len > 0 && strlen(path) == len; /* no NUL inside */
+    if (ok) hydrate_fill(n, path);
+    free(path);
+    if (ok) return;
+  }
+  if (!strcmp(words[0], "data") && (count == 2 || count == 3) && parse_uint(words[1], &n)) {
+    unsigned char *bytes = hex_decode(count == 3 ? words[2] : "", &len);
+    if (bytes && len <= INLINE_BYTES_MAX) return hydrate_data(n, bytes, len); /* takes the buffer */
+    free(bytes);
+  }
+  if (!strcmp(words[0], "place")) return place_command(words, count);
+  warnx_("ignoring a malformed command");
+}
+
+static void on_signal(int sig) {
+  (void)sig;
+  stopping = 1;
+}
+
+/* Waiting readers each hold an event fd: lift the soft fd limit to the hard one. */
+static void raise_fd_limit(void) {
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
+static int64_t now_ms(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+static int run(void) {
+  bool input_open = true;
+  int64_t journal_due = 0;
+  for (;;) {
+    if (stopping) input_open = false;
+    if (!input_open) return 0;
+    /*
+     * The journal is read at most once per tick while events keep coming, and not at all
+     * past the output high-water mark (it waits in the kernel until computerd reads).
+     */
+    bool journal_wanted = out_pending() < OUTPUT_BYTES_HIGH;
+    int64_t wait_ms = journal_due - now_ms();
+    bool journal_now = journal_wanted && wait_ms <= 0;
+    struct pollfd fds[5] = {
+        {.fd = STDIN_FILENO, .events = POLLIN},
+        {.fd = H.pre_fd, .events = POLLIN},
+        {.fd = workers_wake_fd(), .events = POLLIN},
+        {.fd = journal_now ? H.journal_fd : -1, .events = POLLIN},
+        {.fd = out_pending() ? STDOUT_FILENO : -1, .events = POLLOUT},
+    };
+    if (poll(fds, 5, journal_wanted && !journal_now ? (int)wait_ms : -1) < 0) {
+      if (errno == EINTR) continue;
+      warnx_("poll: %s", strerror(errno));
+      return 70;
+    }
+    if (fds[1].revents) hydrate_read_events();
+    if (fds[2].revents) workers_collect();
+    if (fds[3].revents) {
+      bool empty = false;
+      for (int batch = 0; batch < JOURNAL_BATCHES_PER_TICK && !empty; batch++) journal_read_batch(&empty);
+      journal_due = now_ms() + JOURNAL_TICK_MS;
+    }
+    if (fds[0].revents) {
+      int r = in_read(on_command);
+      if (r < 0) return 70;
+      if (r == 0) input_open = false;
+    }
+    if (out_flush() < 0) return 0; /* computerd is gone */
+  }
+}
+
+int main(int argc, char **argv) {
+  const char *root = NULL, *allow = NULL;
+  bool probe = false;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--allow-pid") && i + 1 < argc) allow = argv[++i];
+    else if (!strcmp(argv[i], "--probe")) probe = true;
+    else if (argv[i][0] != '-' && !root) root = argv[i];
+    else usage();
+  }
+  uint64_t allow_pid = 0;
+  if (!root || (!allow && !probe)) usage();
+  if (allow && (!parse_uint(allow, &allow_pid) || allow_pid == 0 || allow_pid > INT_MAX)) usage();
+  H.allow_pid = (pid_t)allow_pid;
+  H.self_pid = getpid();
+  check_mount(root);
+  raise_fd_limit();
+  open_groups();
+  signal(SIGPIPE, SIG_IGN);
+  struct sigaction stop = {.sa_handler = on_signal};
+  sigaction(SIGTERM, &stop, NULL);
+  sigaction(SIGINT, &stop, NULL);
+  if (fcntl(STDOUT_FILENO, F_SETFL, fcntl(STDOUT_FILENO, F_GETFL) | O_NONBLOCK) < 0 ||
+      fcntl(STDIN_FILENO, F_SETFL, fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK) < 0) {
+    warnx_("making stdin and stdout non-blocking: %s", strerror(errno));
+    return 70;
+  }
+  if (!probe && workers_start() < 0) {
+    warnx_("starting worker threads: %s", strerror(errno));
+    return 70;
+  }
+  out_text("{\"t\":\"ready\",\"pid\":");
+  out_uint((uint64_t)H.self_pid);
+  out_text(",\"root\":");
+  out_json_bytes((const unsigned char *)H.root, H.root_len);
+  out_text("}\n");
+  int code = probe ? 0 : run();
+  if (!probe) hydrate_shutdown();
+  /* A last blocking flush: computerd may still be reading (it closed our stdin to stop us). */
+  fcntl(STDOUT_FILENO, F_SETFL, fcntl(STDOUT_FILENO, F_GETFL) & ~O_NONBLOCK);
+  out_flush();
+  return code;
+}

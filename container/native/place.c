@@ -1,0 +1,144 @@
+/*
+ * Placeholders made on computerd's behalf: Node has no xattr call, and the helper already
+ * owns the placeholder's format. `place` builds the file unnamed (O_TMPFILE) with its size,
+ * owner, mode, mtime and key, then links it into place, so no process ever sees a
+ * placeholder without its key (which would get the inode ignored for good), and a pull
+ * replacing a file swaps the inode atomically. Paths resolve beneath the mount root with
+ * no symlinks and no other mounts: a container cannot redirect a placement elsewhere.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "native.h"
+
+struct placement {
+  struct job job; /* first, so a job is its placement */
+  uint64_t seq, size;
+  mode_t mode;
+  uid_t uid;
+  gid_t gid;
+  struct timespec mtime;
+  char *path; /* relative to the mount root */
+  unsigned char *key;
+  size_t key_len;
+  int result;
+  ino_t ino;
+};
+
+static int open_beneath(const char *dir) {
+  struct open_how how = {
+      .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+      .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS,
+  };
+  return (int)syscall(SYS_openat2, H.mount_fd, *dir ? dir : ".", &how, sizeof how);
+}
+
+/* The unnamed file, complete: size (a pre-content event the main thread allows), owner, key, mode, times. */
+static int build(struct placement *p, int dir) {
+  int fd = openat(dir, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd < 0) return -1;
+  struct timespec times[2] = {p->mtime, p->mtime};
+  if (fchown(fd, p->uid, p->gid) < 0 || ftruncate(fd, (off_t)p->size) < 0 ||
+      fsetxattr(fd, PLACEHOLDER_XATTR, p->key, p->key_len, 0) < 0 || fchmod(fd, p->mode) < 0 ||
+      futimens(fd, times) < 0) {
+    int err = errno;
+    close(fd);
+    errno = err;
+    return -1;
+  }
+  return fd;
+}
+
+/* Links the file at its name: directly when the name is free, else beside it and renamed over it. */
+static int link_into_place(struct placement *p, int fd, int dir, const char *name) {
+  if (linkat(fd, "", dir, name, AT_EMPTY_PATH) == 0) return 0;
+  if (errno != EEXIST) return errno;
+  char temp[64];
+  snprintf(temp, sizeof temp, ".cubicle-place-%d-%llu", (int)H.self_pid, (unsigned long long)p->seq);
+  if (linkat(fd, "", dir, temp, AT_EMPTY_PATH) < 0) return errno;
+  if (renameat(dir, temp, dir, name) == 0) return 0;
+  int err = errno;
+  unlinkat(dir, temp, 0);
+  return err;
+}
+
+static void place_job(struct job *job) {
+  struct placement *p = (struct placement *)job;
+  char *slash = strrchr(p->path, '/');
+  char *name = slash ? slash + 1 : p->path;
+  if (slash) *slash = '\0';
+  if (!*name || !strcmp(name, ".") || !strcmp(name, "..")) {
+    p->result = EINVAL;
+    return;
+  }
+  int dir = open_beneath(slash ? p->path : "");
+  if (dir < 0) {
+    p->result = errno;
+    return;
+  }
+  int fd = build(p, dir);
+  if (fd < 0) {
+    p->result = errno;
+  } else {
+    struct stat st;
+    p->result = link_into_place(p, fd, dir, name);
+    if (!p->result && fstat(fd, &st) == 0) p->ino = st.st_ino;
+    close(fd);
+  }
+  close(dir);
+}
+
+static void place_done(struct job *job) {
+  struct placement *p = (struct placement *)job;
+  out_text("{\"t\":\"placed\",\"seq\":");
+  out_uint(p->seq);
+  if (p->result) {
+    out_text(",\"errno\":");
+    out_uint((uint64_t)p->result);
+  } else {
+    out_text(",\"ino\":");
+    out_uint(p->ino);
+  }
+  out_text("}\n");
+  free(p->path);
+  free(p->key);
+  free(p);
+}
+
+/* `place <seq> <path hex> <size> <mode> <uid> <gid> <mtime ns> <key hex>`; words[0] is "place". */
+void place_command(char **words, int count) {
+  uint64_t seq, size, mode, uid, gid, mtime_ns;
+  size_t path_len = 0, key_len = 0;
+  struct placement *p = calloc(1, sizeof *p);
+  if (count != 9 || !p || !parse_uint(words[1], &seq) || !parse_uint(words[3], &size) || !parse_uint(words[4], &mode) ||
+      !parse_uint(words[5], &uid) || !parse_uint(words[6], &gid) || !parse_uint(words[7], &mtime_ns) || mode > 07777 ||
+      size > INT64_MAX || !(p->path = (char *)hex_decode(words[2], &path_len)) ||
+      !(p->key = hex_decode(words[8], &key_len)) || path_len < 2 || p->path[0] != '/' || memchr(p->path, 0, path_len) ||
+      key_len == 0 || key_len > KEY_BYTES_MAX) {
+    warnx_("ignoring a malformed place command");
+    if (p) free(p->path), free(p->key);
+    free(p);
+    return;
+  }
+  memmove(p->path, p->path + 1, path_len); /* relative to the mount root */
+  p->seq = seq;
+  p->size = size;
+  p->mode = (mode_t)mode;
+  p->uid = (uid_t)uid;
+  p->gid = (gid_t)gid;
+  p->mtime.tv_sec = (time_t)(mtime_ns / 1000000000u);
+  p->mtime.tv_nsec = (long)(mtime_ns % 1000000000u);
+  p->key_len = key_len;
+  p->job.run = place_job;
+  p->job.done = place_done;
+  workers_submit(&p->job);
+}

@@ -1,0 +1,27 @@
+/**
+ * Limits of the native mode's fanotify helper as computerd drives it (fanotify.ts), each with
+ * the reason it exists. The helper's own limits (placeholders at once, waiting readers, batch
+ * bytes) are in container/native/native.h.
+ */
+export const nativeLimits = {
+  /** How long the helper may take to check the mount, mark it and say ready: a few syscalls, so a stall means a broken kernel. */
+  readyTimeoutMs: 10_000,
+  /**
+   * How long one placeholder may take to arrive before its readers get EIO: the same bound as
+   * a FUSE callback (daemonLimits.fuseOpTimeoutMs), since a large file can take a while.
+   */
+  hydrateTimeoutMs: 10 * 60_000,
+  /** How long drain() waits for `synced`: reading the queued journal is a few reads, so this only catches a dead helper. */
+  drainTimeoutMs: 30_000,
+  /** After stdin closes, how long the helper has to deny its waiters, finish the fills it is copying (≤ 5 s) and exit, before SIGKILL. */
+  stopTimeoutMs: 10_000,
+  /** Bytes of the helper's stderr kept for the exit report; its diagnostics are short lines. */
+  stderrKeptBytes: 16 * 1024,
+  /**
+   * Largest content answered inline (`{ bytes }`), as the helper's INLINE_BYTES_MAX: no file
+   * to write and remove, which on a journaled disk costs more than the copy. Larger: `{ file }`.
+   */
+  inlineBytesMax: 256 * 1024,
+  /** Longest stdout line accepted: a hydrate request with a 64 KiB key, every byte escaped (6×). */
+  lineBytesMax: 400 * 1024,
+} as const;
