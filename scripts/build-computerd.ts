@@ -1,7 +1,7 @@
 /**
  * Bundles computerd (container/src/main.ts) into `.build/computerd/computerd.mjs`, one file
- * the container image (and the local supervisor) runs with Node 24. fuse-native stays
- * external because it is a native addon: it resolves from node_modules next to the bundle
+ * the container image (and the local supervisor) runs with Node 24. fuse-native and
+ * @napi-rs/xattr stay external because they are native addons: they resolve from node_modules next to the bundle
  * (the repo's when run from here, the image's in production). The banner gives the ESM
  * bundle a `require` for the CommonJS dependencies (ws) that call it.
  * Run by scripts/build.ts.
@@ -21,7 +21,7 @@ export async function buildComputerd(): Promise<void> {
     platform: "node",
     format: "esm",
     target: "node24",
-    external: ["fuse-native"],
+    external: ["fuse-native", "@napi-rs/xattr"],
     sourcemap: "inline",
     logLevel: "warning",
     banner: { js: 'import { createRequire as __cr } from "node:module"; const require = __cr(import.meta.url);' },

@@ -1,5 +1,5 @@
 /** computerd's configuration, read once from the COMPUTERD_* environment (container/wire). */
-import { COMPUTERD_ENV } from "../wire/index.ts";
+import { COMPUTERD_ENV, type MountMode } from "../wire/index.ts";
 import { boxLimits } from "./limits.ts";
 
 export interface Config {
@@ -13,6 +13,10 @@ export interface Config {
   rootfs: string | null;
   /** The host uid the box runs as (boxLimits.hostUidDefault unless the supervisor assigns one). */
   boxUid: number;
+  /** The mount mode asked for; `auto` picks native where this host allows it. */
+  mountMode: MountMode | "auto";
+  /** The fanotify helper the native mode needs; null: none on this host. */
+  fanotifyBin: string | null;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; error: string };
@@ -30,6 +34,10 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
   if (!Number.isInteger(boxUid) || boxUid < 1000 || boxUid > 0xfffffffe) {
     return { ok: false, error: `${COMPUTERD_ENV.boxUid} must be an unprivileged uid` };
   }
+  const mountMode = env[COMPUTERD_ENV.mountMode] || "auto";
+  if (mountMode !== "auto" && mountMode !== "native" && mountMode !== "fuse") {
+    return { ok: false, error: `${COMPUTERD_ENV.mountMode} must be auto, native or fuse` };
+  }
   const mount = (env[COMPUTERD_ENV.mount] ?? "/workspace").replace(/\/+$/, "") || "/";
   return {
     ok: true,
@@ -42,6 +50,8 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
       mount,
       rootfs: env[COMPUTERD_ENV.rootfs] || null,
       boxUid,
+      mountMode,
+      fanotifyBin: env[COMPUTERD_ENV.fanotifyBin] || null,
     },
   };
 }

@@ -6,7 +6,13 @@
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { ContainerExecRequest, ContainerResources, WorkspaceSyncApi } from "../wire/index.ts";
+import type {
+  ComputerdHealth,
+  ContainerExecRequest,
+  ContainerResources,
+  MountMode,
+  WorkspaceSyncApi,
+} from "../wire/index.ts";
 import type { Config } from "./config.ts";
 import type { EgressRun } from "./egress/run.ts";
 import { startEgressRun } from "./egress/run.ts";
@@ -14,7 +20,10 @@ import { ExecRunner } from "./exec/runner.ts";
 import { type Mounted, mountFuse } from "./fs/mount.ts";
 import { makeOps } from "./fs/ops.ts";
 import { Replica } from "./fs/replica.ts";
-import { cgroupLimits } from "./limits.ts";
+import { cgroupLimits, daemonExitCodes } from "./limits.ts";
+import { NativeDisk } from "./native/disk.ts";
+import type { HelperExit } from "./native/fanotify.ts";
+import { NativeMount } from "./native/mount.ts";
 import { Box, hostTrustStore } from "./sandbox/box.ts";
 import { type CommandCgroup, type ComputerCgroups, openComputerCgroups } from "./sandbox/cgroup.ts";
 import { seccompProgram } from "./sandbox/seccomp.ts";
@@ -39,6 +48,9 @@ export class Daemon {
   /** The limits the last command carried (the defaults until one carries its plan's). */
   private resources: ContainerResources = cgroupLimits.resourcesDefault;
   private mounted: Mounted | null = null;
+  private native: NativeMount | null = null;
+  /** The mount mode that runs, once `start` chose it. */
+  mode: MountMode | null = null;
   private lastActivityMs = Date.now();
 
   constructor(config: Config, log: (message: string) => void) {
@@ -47,7 +59,7 @@ export class Daemon {
     const session = new SessionHolder();
     const ctx: SyncContext = {
       state: this.state,
-      replica: new Replica(config.stateDir),
+      replica: Replica.inStateDir(config.stateDir),
       // The pusher does not exist yet; the closure reads it when a path is first touched.
       dirty: new DirtySet(this.state, () => this.pusher.touched()),
       session,
@@ -55,11 +67,13 @@ export class Daemon {
       ownRevs: new Set(),
       revision: { value: this.state.appliedRev() },
       log,
+      native: false,
+      owner: null,
     };
     this.ctx = ctx;
     this.hydrator = new Hydrator(ctx);
     this.puller = new Puller(ctx);
-    this.pusher = new Pusher(ctx);
+    this.pusher = new Pusher(ctx, this.hydrator);
     this.box = config.rootfs
       ? new Box({
           rootfs: config.rootfs,
@@ -76,7 +90,7 @@ export class Daemon {
       seccomp: seccompProgram(),
       cgroupFor: (execId, request) => this.cgroupFor(execId, request),
       egressFor: (execId, request) => this.egressFor(execId, request),
-      flush: () => this.pusher.flush(),
+      flush: () => this.flush(),
       activity: () => this.activity(),
     });
     session.onSession(() => void this.puller.request());
@@ -86,10 +100,68 @@ export class Daemon {
     await mkdir(this.config.stateDir, { recursive: true });
     if (this.box) await this.box.prepare();
     else this.ctx.log("no root image (COMPUTERD_ROOTFS): commands will be refused");
-    await this.ctx.replica.prepare();
     // Modes on the mount arrive already masked by the caller's umask; masking again here would change them.
     process.umask(0);
+    if (this.config.mountMode !== "fuse") {
+      const why = await this.startNative().catch((err: Error) => err.message);
+      if (why === null) {
+        this.mode = "native";
+        return;
+      }
+      if (this.config.mountMode === "native") throw new Error(`native mount mode unavailable: ${why}`);
+      this.ctx.log(`native mount mode unavailable (${why}); using FUSE`);
+    }
+    await this.ctx.replica.prepare();
     this.mounted = await mountFuse(this.config.mount, makeOps(this.ctx, this.hydrator, this.config.boxUid));
+    this.mode = "fuse";
+  }
+
+  /** Mounts the workspace natively (native/); null when it runs, else why it cannot here. */
+  private async startNative(): Promise<string | null> {
+    const disk = new NativeDisk(this.config.stateDir, this.config.mount);
+    this.ctx.replica = new Replica(disk.workspace, disk.tmpDir);
+    this.ctx.native = true;
+    this.ctx.owner = { uid: this.config.boxUid, gid: this.config.boxUid };
+    const native = new NativeMount(this.ctx, disk, this.hydrator, {
+      binary: this.config.fanotifyBin,
+      fetchDir: join(this.config.stateDir, "fetch"),
+      ownerUid: this.config.boxUid,
+      onHelperLost: (exit) => this.helperLost(exit),
+    });
+    try {
+      await native.start();
+    } catch (err) {
+      await native.stop().catch(() => {});
+      this.ctx.replica = Replica.inStateDir(this.config.stateDir);
+      this.ctx.native = false;
+      this.ctx.owner = null;
+      throw err;
+    }
+    this.native = native;
+    return null;
+  }
+
+  /**
+   * The fanotify helper died: placeholders are no longer guarded, so a command reading one
+   * would see zeros. Every command is killed and the daemon exits; the supervisor (or the
+   * container runtime) starts it again, and the new one rescans and carries on.
+   */
+  private helperLost(exit: HelperExit): void {
+    this.ctx.log(`native: the fanotify helper exited unasked (${exit.signal ?? exit.code}): ${exit.stderr}`);
+    this.runner.killAll();
+    process.exit(daemonExitCodes.helperLost);
+  }
+
+  /**
+   * Pushes every change made so far and resolves with the object's revision after. In the
+   * native mode the journal is drained first: a change is known only once it was reported.
+   */
+  async flush(retryRefused = false): Promise<number> {
+    const startedMs = Date.now();
+    await this.native?.drain();
+    const revision = await this.pusher.flush(retryRefused);
+    this.native?.markClean(startedMs);
+    return revision;
   }
 
   startSession(ws: WorkspaceSyncApi, owner: object): void {
@@ -132,13 +204,14 @@ export class Daemon {
     this.lastActivityMs = Date.now();
   }
 
-  health(): { ok: true; idleMs: number; running: number; session: boolean } {
+  health(): ComputerdHealth {
     const running = this.runner.count;
     return {
       ok: true,
       idleMs: running > 0 ? 0 : Date.now() - this.lastActivityMs,
       running,
       session: this.ctx.session.workspace !== null,
+      mount: this.mode,
     };
   }
 
@@ -146,6 +219,8 @@ export class Daemon {
     this.runner.killAll();
     if (this.mounted) await this.mounted.unmount();
     this.mounted = null;
+    await this.native?.stop();
+    this.native = null;
     await this.box?.dispose();
     await (await this.cgroups)?.remove();
     this.state.close();

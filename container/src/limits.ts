@@ -37,6 +37,12 @@ export const daemonLimits = {
   earlyKillsKept: 1_024,
 } as const;
 
+/** Exit codes computerd ends with on its own, so a supervisor's log says why. */
+export const daemonExitCodes = {
+  /** The native mode's fanotify helper died: placeholders were unguarded, so the daemon stopped its commands and itself. */
+  helperLost: 70,
+} as const;
+
 /** The environment a command starts from, before the request's own variables. */
 export const execEnvDefaults = {
   PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",

@@ -52,6 +52,21 @@ export class StateDb {
     this.stmts.setMeta.run("appliedRev", rev);
   }
 
+  /** Native mode: every change made in the workspace before this time is on the object (0: none known). */
+  cleanMs(): number {
+    const row = this.stmts.getMeta.get("cleanMs") as { value: number } | undefined;
+    return row?.value ?? 0;
+  }
+
+  setCleanMs(ms: number): void {
+    this.stmts.setMeta.run("cleanMs", ms);
+  }
+
+  /** Synced file paths for which `exists` says false (native mode's rescan: deleted while nobody listened). */
+  filesMissingFrom(exists: (path: string) => boolean): string[] {
+    return (this.stmts.allFiles.all() as { path: string }[]).map((r) => r.path).filter((p) => !exists(p));
+  }
+
   file(path: string): FileRow | undefined {
     const row = this.stmts.getFile.get(path) as
       | { path: string; etag: string; size: number; hydrated: number }
@@ -147,6 +162,7 @@ function prepareAll(db: DatabaseSync) {
     addDirty: s("INSERT OR IGNORE INTO dirty (path) VALUES (?)"),
     removeDirty: s("DELETE FROM dirty WHERE path = ?"),
     allDirty: s("SELECT path FROM dirty"),
+    allFiles: s("SELECT path FROM files"),
     dirtyUnder: s("SELECT path FROM dirty WHERE path > ? AND path < ? LIMIT 1"),
     clearSeen: s("DELETE FROM seen"),
     addSeen: s("INSERT OR IGNORE INTO seen (path) VALUES (?)"),

@@ -24,7 +24,8 @@ export async function readHealth(port: number, secret: string, timeoutMs: number
     if (!response.ok) return null;
     const body = (await response.json()) as Partial<ComputerdHealth>;
     if (typeof body.idleMs !== "number" || typeof body.running !== "number") return null;
-    return { ok: true, idleMs: body.idleMs, running: body.running, session: body.session === true, atMs };
+    const mount = body.mount === "native" || body.mount === "fuse" ? body.mount : null;
+    return { ok: true, idleMs: body.idleMs, running: body.running, session: body.session === true, mount, atMs };
   } catch {
     return null;
   }

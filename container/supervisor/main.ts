@@ -23,6 +23,7 @@ import { parseArgs } from "node:util";
 import { ensureImage } from "../image/build.ts";
 import { imageLimits } from "../image/limits.ts";
 import { lastBuildMs } from "../image/store.ts";
+import { ensureFanotifyBinary } from "../native/build.ts";
 import { createSupervisorServer } from "./http.ts";
 import { BoxImage } from "./image.ts";
 import { Supervisor } from "./supervisor.ts";
@@ -55,11 +56,16 @@ const image = new BoxImage({
   estimateMs: () => lastBuildMs(imagesDir) ?? imageLimits.buildMsEstimate,
   onStatus: (status) => console.log(JSON.stringify({ image: status })),
 });
+// The native mount mode's helper: built here (seconds, once) so every daemon gets its path;
+// without a C compiler the daemons run the FUSE mode and say why.
+const fanotify = await ensureFanotifyBinary();
+if (!fanotify.ok) console.error(`supervisor: no native mount mode: ${fanotify.reason}`);
 const supervisor = new Supervisor({
   command: [process.execPath, daemon],
   secret,
   stateRoot,
   image,
+  ...(fanotify.ok ? { fanotifyBin: fanotify.path } : {}),
   ...numberOption("idleMsMax", flags["idle-ms"] ?? env.COMPUTERD_SUPERVISOR_IDLE_MS),
   ...numberOption("computersMax", flags["computers-max"] ?? env.COMPUTERD_SUPERVISOR_COMPUTERS_MAX),
 });

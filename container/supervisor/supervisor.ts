@@ -35,6 +35,8 @@ export interface SupervisorOptions extends Partial<Record<Tunable, number>> {
    * starts before it is ready. Absent only for stand-in daemons that run no command.
    */
   image?: RootImage;
+  /** The native mode's fanotify helper (container/native), handed to every daemon; absent: daemons use FUSE. */
+  fanotifyBin?: string;
   log?: (line: string) => void;
 }
 
@@ -264,6 +266,12 @@ export class Supervisor {
       [COMPUTERD_ENV.mount]: this.mount,
       ...(this.options.image ? { [COMPUTERD_ENV.rootfs]: this.options.image.require() } : {}),
       [COMPUTERD_ENV.boxUid]: String(computer.boxUid),
+      ...(this.options.fanotifyBin ? { [COMPUTERD_ENV.fanotifyBin]: this.options.fanotifyBin } : {}),
+      // Which workspace mount computerd makes (native or fuse), when the operator chose one;
+      // passed through since nothing else of the supervisor's COMPUTERD_* environment is.
+      ...(process.env[COMPUTERD_ENV.mountMode]
+        ? { [COMPUTERD_ENV.mountMode]: process.env[COMPUTERD_ENV.mountMode] }
+        : {}),
     };
   }
 

@@ -217,6 +217,8 @@ export interface ContainerExecOutcome {
   egressBytes: number;
   /** Set when a limit of the computer ended the command (exit 137): which one. */
   reason?: "memory_limit" | "pids_limit";
+  /** How the workspace was mounted while the command ran. Absent from a computerd older than this field. */
+  mount?: MountMode;
   error?: string;
 }
 
@@ -249,6 +251,8 @@ export interface ComputerdHealth {
   running: number;
   /** Whether a session is connected. */
   session: boolean;
+  /** How the workspace is mounted; null before the mount is up. */
+  mount: MountMode | null;
 }
 
 /** What computerd prints as one JSON line on stdout once it serves the mount and the port. */
@@ -285,4 +289,19 @@ export const COMPUTERD_ENV = {
    * computer on one host (the supervisor assigns them). Default 100000.
    */
   boxUid: "COMPUTERD_BOX_UID",
+  /**
+   * How the workspace is mounted (docs/container-sync.md): `native` (a local ext4 filesystem
+   * with fanotify hydration and change journal), `fuse` (the passthrough fallback), or `auto`
+   * (the default: native where the kernel and host allow it, else fuse).
+   */
+  mountMode: "COMPUTERD_MOUNT_MODE",
+  /**
+   * The native mode's fanotify helper binary (container/native): the image bakes it in; the
+   * local supervisor builds it and passes its path. Unset or missing: the native mode is
+   * unavailable and `auto` uses FUSE.
+   */
+  fanotifyBin: "COMPUTERD_FANOTIFY_BIN",
 } as const;
+
+/** How computerd mounts the workspace; health and every exec outcome say which one ran. */
+export type MountMode = "native" | "fuse";

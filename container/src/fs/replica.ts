@@ -14,9 +14,14 @@ export class Replica {
   readonly root: string;
   readonly tmpDir: string;
 
-  constructor(stateDir: string) {
-    this.root = join(stateDir, "replica");
-    this.tmpDir = join(stateDir, "tmp");
+  constructor(root: string, tmpDir: string) {
+    this.root = root;
+    this.tmpDir = tmpDir;
+  }
+
+  /** The FUSE mode's replica: a directory of the state dir, with its temporaries beside it. */
+  static inStateDir(stateDir: string): Replica {
+    return new Replica(join(stateDir, "replica"), join(stateDir, "tmp"));
   }
 
   async prepare(): Promise<void> {

@@ -4,6 +4,17 @@
  * bytes) are in container/native/native.h.
  */
 export const nativeLimits = {
+  /**
+   * Size of a computer's ext4 image (disk.ts). It is sparse, so the host's disk pays only for
+   * what is written; the size caps what one computer's commands can put there (the largest
+   * plan's workspace quota plus room for build output that is deleted again).
+   */
+  imageBytes: 16 * 1024 * 1024 * 1024,
+  /**
+   * The extended attribute that marks a placeholder (a file whose content is not here yet).
+   * `trusted.*`: only root can read or write it, so a command can neither fake nor remove it.
+   */
+  placeholderXattr: "trusted.cubicle.placeholder",
   /** How long the helper may take to check the mount, mark it and say ready: a few syscalls, so a stall means a broken kernel. */
   readyTimeoutMs: 10_000,
   /**

@@ -40,7 +40,8 @@ export class Computer extends RpcTarget implements ComputerApi {
     this.check();
     // A command must see every change the object announced before it was started.
     await this.daemon.puller.settled();
-    return await this.daemon.runner.run(request, sink);
+    const outcome = await this.daemon.runner.run(request, sink);
+    return this.daemon.mode ? { ...outcome, mount: this.daemon.mode } : outcome;
   }
 
   async kill(execId: string): Promise<void> {
@@ -56,7 +57,7 @@ export class Computer extends RpcTarget implements ComputerApi {
 
   async flush(): Promise<{ revision: number }> {
     this.check();
-    return { revision: await this.daemon.pusher.flush(true) };
+    return { revision: await this.daemon.flush(true) };
   }
 
   private check(): void {

@@ -14,6 +14,7 @@ import type { Stats } from "node:fs";
 import * as fs from "node:fs";
 import type { RemoteEntry } from "../../wire/index.ts";
 import { parentOf } from "../fs/replica.ts";
+import { markPlaceholder } from "../native/placeholders.ts";
 import type { SyncContext } from "./context.ts";
 
 export function applyEntry(ctx: SyncContext, path: string, entry: RemoteEntry | null): void {
@@ -36,6 +37,7 @@ export function applyEntry(ctx: SyncContext, path: string, entry: RemoteEntry | 
     }
     if (existing && !replaceable(ctx, path)) return;
     fs.mkdirSync(local, { recursive: true, mode });
+    own(ctx, local);
     state.forgetTree(path);
     return;
   }
@@ -45,6 +47,7 @@ export function applyEntry(ctx: SyncContext, path: string, entry: RemoteEntry | 
     fs.mkdirSync(replica.local(parentOf(path)), { recursive: true });
     const tmp = replica.tmpPath();
     fs.symlinkSync(entry.target ?? "", tmp);
+    own(ctx, tmp);
     fs.renameSync(tmp, local);
     state.forgetTree(path);
     return;
@@ -81,12 +84,15 @@ function replaceable(ctx: SyncContext, path: string): boolean {
  */
 function writePlaceholder(ctx: SyncContext, path: string, entry: RemoteEntry, exists: boolean): void {
   const local = ctx.replica.local(path);
-  const target = exists ? ctx.replica.tmpPath() : local;
+  // In the native mode the box reads the filesystem directly, so a placeholder must carry
+  // its mark before it appears at its path: it is built aside and then moved in.
+  const aside = exists || ctx.native;
+  const target = aside ? ctx.replica.tmpPath() : local;
   if (!exists) fs.mkdirSync(ctx.replica.local(parentOf(path)), { recursive: true });
   let fd: number;
   try {
     // The daemon's umask is 0, so the mode given here is the file's mode.
-    fd = fs.openSync(target, exists ? "w" : "wx", entry.mode & 0o7777);
+    fd = fs.openSync(target, aside ? "w" : "wx", entry.mode & 0o7777);
   } catch (err) {
     // A file created on the mount since the lstat above: the container's copy wins.
     if ((err as NodeJS.ErrnoException).code === "EEXIST") return;
@@ -94,12 +100,36 @@ function writePlaceholder(ctx: SyncContext, path: string, entry: RemoteEntry, ex
   }
   try {
     if (entry.size > 0) fs.ftruncateSync(fd, entry.size);
+    if (ctx.owner) fs.fchownSync(fd, ctx.owner.uid, ctx.owner.gid);
     const mtime = new Date(entry.mtimeMs);
     fs.futimesSync(fd, mtime, mtime);
   } finally {
     fs.closeSync(fd);
   }
+  if (ctx.native && entry.size > 0) markPlaceholder(target, { etag: entry.etag ?? "", path });
   if (exists) fs.renameSync(target, local);
+  else if (aside && !installNew(target, local)) return;
   // An empty file has nothing to download.
   ctx.state.putFile({ path, etag: entry.etag ?? "", size: entry.size, hydrated: entry.size === 0 });
+}
+
+/**
+ * Moves a new file into place unless the command created one there meanwhile (link fails
+ * with EEXIST where rename would replace it): the container's copy wins, as above.
+ */
+function installNew(tmp: string, local: string): boolean {
+  try {
+    fs.linkSync(tmp, local);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw err;
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
+/** Gives what a pull created to the box's user (native mode: the box reads the disk as that uid). */
+function own(ctx: SyncContext, local: string): void {
+  if (ctx.owner) fs.lchownSync(local, ctx.owner.uid, ctx.owner.gid);
 }

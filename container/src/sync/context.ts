@@ -16,4 +16,12 @@ export interface SyncContext {
   /** The newest object revision this daemon knows of. */
   revision: { value: number };
   log: (message: string) => void;
+  /**
+   * Native mode (docs/container-sync.md): the box reads the replica's filesystem directly,
+   * so placeholders carry a mark the fanotify helper checks. False under FUSE, where every
+   * open passes through computerd.
+   */
+  native: boolean;
+  /** Host owner of what a pull creates (native mode: the box's uid); null keeps root, as FUSE maps it. */
+  owner: { uid: number; gid: number } | null;
 }

@@ -15,6 +15,9 @@ import type { SyncContext } from "./context.ts";
 /** 0 when the path's content is local, else a negative errno for FUSE. */
 export type HydrateResult = number;
 
+/** A downloaded version of a file: in a temporary file, or in memory when small (Hydrator.fetch). */
+export type Fetched = { ok: true; etag: string; size: number } & ({ tmp: string } | { bytes: Uint8Array });
+
 export class Hydrator {
   private readonly ctx: SyncContext;
   private readonly inflight = new Map<string, Promise<HydrateResult>>();
@@ -50,15 +53,38 @@ export class Hydrator {
     for (let attempt = 0; attempt <= daemonLimits.hydrateRestartsMax; attempt++) {
       const row = this.ctx.state.file(path);
       if (!row || row.hydrated || this.ctx.dirty.has(path)) return 0;
+      const fetched = await this.fetch(path);
+      if (!fetched.ok) return fetched.errno;
+      if ("tmp" in fetched && this.install(path, row.etag, fetched.tmp, fetched.etag, fetched.size)) return 0;
+    }
+    this.ctx.log(`hydrate ${path}: the file kept changing while it was downloaded`);
+    return EIO;
+  }
+
+  /**
+   * Downloads the object's current content of `path`: into a new temporary file (the caller
+   * installs or removes it), or, when it fits one message and `inlineBytesMax`, as bytes.
+   * Restarts when the file changes on the object mid-download, so the bytes are always one
+   * version's. `tmpPath` names the file (default: the replica's temporaries, on its filesystem).
+   */
+  async fetch(
+    path: string,
+    options: { tmpPath?: () => string; inlineBytesMax?: number } = {},
+  ): Promise<Fetched | { ok: false; errno: number }> {
+    for (let attempt = 0; attempt <= daemonLimits.hydrateRestartsMax; attempt++) {
       const ws = await this.ctx.session.waitFor(daemonLimits.hydrateSessionWaitMs);
-      if (!ws) return EIO;
+      if (!ws) return { ok: false, errno: EIO };
       const first = await ws.read(path, 0, wireLimits.chunkBytesMax);
       if (!first.ok) {
         this.ctx.log(`hydrate ${path}: ${first.code} ${first.message}`);
-        return errnoOf(first.code);
+        return { ok: false, errno: errnoOf(first.code) };
       }
-      const tmp = this.ctx.replica.tmpPath();
-      if (first.bytes.byteLength >= first.size) {
+      const whole = first.bytes.byteLength >= first.size;
+      if (whole && first.size <= (options.inlineBytesMax ?? -1)) {
+        return { ok: true, bytes: first.bytes, etag: first.etag, size: first.size };
+      }
+      const tmp = options.tmpPath ? options.tmpPath() : this.ctx.replica.tmpPath();
+      if (whole) {
         // Most files fit one chunk: written with direct syscalls on the replica (never the mount).
         writeFileSync(tmp, first.bytes);
       } else {
@@ -66,13 +92,13 @@ export class Hydrator {
         if (rest !== 0) {
           await rm(tmp, { force: true });
           if (rest === RESTART) continue;
-          return rest;
+          return { ok: false, errno: rest };
         }
       }
-      if (this.install(path, row.etag, tmp, first.etag, first.size)) return 0;
+      return { ok: true, tmp, etag: first.etag, size: first.size };
     }
     this.ctx.log(`hydrate ${path}: the file kept changing while it was downloaded`);
-    return EIO;
+    return { ok: false, errno: EIO };
   }
 
   /**

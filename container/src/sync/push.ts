@@ -9,7 +9,9 @@ import { open, readFile, readlink } from "node:fs/promises";
 import type { RemoteEntry, SyncOp, WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
 import { daemonLimits } from "../limits.ts";
+import { materialize, placeholderOf } from "../native/placeholders.ts";
 import type { SyncContext } from "./context.ts";
+import type { Hydrator } from "./hydrate.ts";
 
 /** One op of a batch, with the dirty generation of its path when its state was read. */
 interface Item {
@@ -19,6 +21,7 @@ interface Item {
 
 export class Pusher {
   private readonly ctx: SyncContext;
+  private readonly hydrator: Hydrator;
   private running: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private firstTouchMs = 0;
@@ -26,8 +29,9 @@ export class Pusher {
   /** Paths the object refused, with the generation refused: retried once they change or a new session starts. */
   private readonly refused = new Map<string, number>();
 
-  constructor(ctx: SyncContext) {
+  constructor(ctx: SyncContext, hydrator: Hydrator) {
     this.ctx = ctx;
+    this.hydrator = hydrator;
     ctx.session.onSession(() => {
       this.refused.clear();
       this.kick();
@@ -128,10 +132,19 @@ export class Pusher {
     if (st.isDirectory()) return { op: "mkdir", path, mode };
     if (st.isSymbolicLink()) return { op: "symlink", path, target: await readlink(replica.local(path)) };
     if (!st.isFile()) return null;
-    // A placeholder whose mode changed: the object already has the content.
-    const row = state.file(path);
-    if (row && !row.hydrated) return { op: "chmod", path, mode };
     const local = replica.local(path);
+    const row = state.file(path);
+    if (this.ctx.native) {
+      // A placeholder still where the object has its content: only its attributes can have
+      // changed. One the command moved or linked elsewhere is filled first, so its real
+      // bytes are pushed and never the placeholder's zeros.
+      const key = placeholderOf(local);
+      if (key && key.path === path && row?.etag === key.etag) return { op: "chmod", path, mode };
+      if (key && !(await materialize(this.hydrator, local, key))) throw new Error(`cannot fill ${path} to push it`);
+    } else if (row && !row.hydrated) {
+      // A placeholder whose mode changed: the object already has the content.
+      return { op: "chmod", path, mode };
+    }
     if (st.size <= wireLimits.chunkBytesMax) {
       const bytes = await readFile(local).catch(() => null);
       if (bytes === null) return { op: "remove", path };

@@ -40,6 +40,7 @@ const server = createServer((request, response) => {
     idleMs: busy ? 0 : Date.now() - startedAtMs,
     running: busy ? 1 : 0,
     session: false,
+    mount: null,
   };
   response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(health));
 });
