@@ -16,6 +16,8 @@
  * - Snapshots and forks (later): a snapshot copies `inodes`/`dirents`/`file_chunks` rows
  *   under a snapshot id and adds refs, never copying content; see docs/vfs.md.
  */
+import { BOX_DEFAULT_OWNER } from "../../../container/wire/index.ts";
+
 export const ROOT_INO = 1;
 
 /**
@@ -23,7 +25,7 @@ export const ROOT_INO = 1;
  * container executor's `boxLimits.uid`, container/src/limits.ts). The API, the shell and the
  * javascript executors create as this user; container sync carries the box's own ids.
  */
-export const DEFAULT_OWNER = { uid: 1000, gid: 1000 } as const;
+export const DEFAULT_OWNER = BOX_DEFAULT_OWNER;
 
 export const MIGRATIONS: readonly string[][] = [
   [
