@@ -95,6 +95,19 @@ export interface WorkspaceFsApi {
   readlink(path: string): Promise<{ ok: true; target: string } | FsError>;
   chmod(path: string, mode: number): Promise<{ ok: true } | FsError>;
   truncate(path: string, size: number): Promise<{ ok: true } | FsError>;
+  /** A hard link: `path` becomes another name of the file at `existing` (not followed); EPERM for a directory. */
+  link(existing: string, path: string): Promise<{ ok: true } | FsError>;
+  /** Owner and group in the box's ids (1000 its user, 0 its root); one left out is kept. `follow: false` is lchown. */
+  chown(
+    path: string,
+    owner: { uid?: number; gid?: number },
+    options?: { follow?: boolean },
+  ): Promise<{ ok: true } | FsError>;
+  /**
+   * The modification time: nanoseconds since 1970 as a decimal string (exact), or null for
+   * now. There is no access time to set (none is kept). `follow: false` sets a link's own.
+   */
+  utimes(path: string, mtimeNs: string | null, options?: { follow?: boolean }): Promise<{ ok: true } | FsError>;
 }
 
 export interface FsError {
@@ -107,8 +120,15 @@ export interface FsStat {
   type: "file" | "dir" | "symlink";
   size: number;
   mode: number;
-  /** RFC 3339. */
+  /** RFC 3339, to the millisecond. */
   mtime: string;
+  /** The exact mtime: nanoseconds since 1970 as a decimal string. Access time reads as this too. */
+  mtimeNs?: string;
+  /** Names of a file (hard links); 2 + subdirectories for a directory. */
+  nlink?: number;
+  /** Owner and group, in the box's ids. */
+  uid?: number;
+  gid?: number;
   /**
    * Equal for two paths that name the same file (the inode number), so tools can tell
    * "same file" from "same name" — `cp`/`mv` onto an existing target need it.

@@ -13,6 +13,7 @@ const CODES: Record<FsCode, ErrorCode> = {
   EISDIR: "conflict",
   ENOTEMPTY: "conflict",
   EMLINK: "conflict",
+  EPERM: "conflict",
   EACCES: "forbidden",
   ELOOP: "bad_request",
   EINVAL: "bad_request",

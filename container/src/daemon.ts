@@ -20,7 +20,7 @@ import { ExecRunner } from "./exec/runner.ts";
 import { type Mounted, mountFuse } from "./fs/mount.ts";
 import { makeOps } from "./fs/ops.ts";
 import { Replica } from "./fs/replica.ts";
-import { cgroupLimits, daemonExitCodes } from "./limits.ts";
+import { boxLimits, cgroupLimits, daemonExitCodes } from "./limits.ts";
 import { NativeDisk } from "./native/disk.ts";
 import type { HelperExit } from "./native/fanotify.ts";
 import { NativeMount } from "./native/mount.ts";
@@ -32,6 +32,7 @@ import { StateDb } from "./state.ts";
 import type { SyncContext } from "./sync/context.ts";
 import { DirtySet } from "./sync/dirty.ts";
 import { Hydrator } from "./sync/hydrate.ts";
+import { fuseIds, nativeIds } from "./sync/metadata.ts";
 import { Puller } from "./sync/pull.ts";
 import { Pusher } from "./sync/push.ts";
 
@@ -68,7 +69,7 @@ export class Daemon {
       revision: { value: this.state.appliedRev() },
       log,
       native: false,
-      owner: null,
+      ids: fuseIds,
     };
     this.ctx = ctx;
     this.hydrator = new Hydrator(ctx);
@@ -121,7 +122,7 @@ export class Daemon {
     const disk = new NativeDisk(this.config.stateDir, this.config.mount);
     this.ctx.replica = new Replica(disk.workspace, disk.tmpDir);
     this.ctx.native = true;
-    this.ctx.owner = { uid: this.config.boxUid, gid: this.config.boxUid };
+    this.ctx.ids = nativeIds(this.config.boxUid - boxLimits.uid);
     const native = new NativeMount(this.ctx, disk, this.hydrator, {
       binary: this.config.fanotifyBin,
       fetchDir: join(this.config.stateDir, "fetch"),
@@ -134,7 +135,7 @@ export class Daemon {
       await native.stop().catch(() => {});
       this.ctx.replica = Replica.inStateDir(this.config.stateDir);
       this.ctx.native = false;
-      this.ctx.owner = null;
+      this.ctx.ids = fuseIds;
       throw err;
     }
     this.native = native;

@@ -70,10 +70,14 @@ describe("posix tools on the mount", () => {
     expect(fixture.twin.entry("/ln/dangling")).toMatchObject({ type: "symlink", target: "nowhere" });
   });
 
-  it("hard links fail clearly with EPERM", async () => {
-    const r = await sh("hard", "echo a > a && ln a b");
-    expect(r.outcome.exitCode).not.toBe(0);
-    expect(r.stderr).toMatch(/Operation not permitted/);
+  it("hard links are one file with two names, and reach the object as a link", async () => {
+    const r = await ok("hard", "echo a > a && ln a b && echo more >> b && cat a && stat -c %h a b");
+    expect(r.stdout).toBe("a\nmore\n2\n2\n");
+    expect(fixture.twin.text("/hard/a")).toBe("a\nmore\n");
+    expect(fixture.twin.entry("/hard/b")).toMatchObject({ nlink: 2, ino: fixture.twin.entry("/hard/a")?.ino });
+    expect(fixture.twin.applied.some((op) => op.op === "link" && op.path === "/hard/b")).toBe(true);
+    const dir = await sh("hardDir", "mkdir d && ln d e");
+    expect(dir.stderr).toMatch(/hard link not allowed for directory/);
   });
 
   it("sqlite: a database with 1000 rows", async () => {

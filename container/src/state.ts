@@ -10,8 +10,12 @@
  * - `files`: per file path, the object's ETag of the local copy and whether its content is
  *   here yet (`hydrated = 0`: the replica holds a sparse placeholder of the right size).
  *   Rows exist only for files that came from or went to the object, never a full tree in memory.
+ *   `ino` is the object's inode number of the file and `local_ino` the replica's, both as
+ *   last synced: equal numbers are hard links, which pull recreates and push sends as links.
  * - `dirty`: paths changed on the mount and not yet pushed (write-ahead: inserted before the op).
  */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 
 export interface FileRow {
@@ -19,6 +23,12 @@ export interface FileRow {
   etag: string;
   size: number;
   hydrated: boolean;
+  /** The object's inode number (RemoteEntry.ino); null or left out when unknown (kept as it was on update). */
+  ino?: number | null;
+  /** The replica's st_ino of the file when it was last synced; same rule. */
+  localIno?: number | null;
+  /** The replica's mtime (ns, decimal) when computerd pushed the file: unchanged since, unchanged content. */
+  localMtimeNs?: string | null;
 }
 
 /** The smallest string greater than every path under `dir` ("/a" → "/a0", since "0" follows "/"). */
@@ -31,6 +41,8 @@ export class StateDb {
   private readonly stmts: ReturnType<typeof prepareAll>;
 
   constructor(file: string) {
+    // The daemon opens its state before start() makes the state directory.
+    mkdirSync(dirname(file), { recursive: true });
     this.db = new DatabaseSync(file);
     this.db.exec(`
       PRAGMA journal_mode = WAL;
@@ -39,6 +51,17 @@ export class StateDb {
       CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, etag TEXT NOT NULL, size INTEGER NOT NULL, hydrated INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS dirty (path TEXT PRIMARY KEY);
       CREATE TEMP TABLE seen (path TEXT PRIMARY KEY);
+    `);
+    // Hard links came later: a state database from before gains the two inode columns.
+    const columns = this.db.prepare("PRAGMA table_info(files)").all() as { name: string }[];
+    if (!columns.some((c) => c.name === "ino")) {
+      this.db.exec(
+        "ALTER TABLE files ADD COLUMN ino INTEGER; ALTER TABLE files ADD COLUMN local_ino INTEGER; ALTER TABLE files ADD COLUMN local_mtime_ns TEXT;",
+      );
+    }
+    this.db.exec(`
+      CREATE INDEX IF NOT EXISTS files_ino ON files (ino) WHERE ino IS NOT NULL;
+      CREATE INDEX IF NOT EXISTS files_local_ino ON files (local_ino) WHERE local_ino IS NOT NULL;
     `);
     this.stmts = prepareAll(this.db);
   }
@@ -68,14 +91,30 @@ export class StateDb {
   }
 
   file(path: string): FileRow | undefined {
-    const row = this.stmts.getFile.get(path) as
-      | { path: string; etag: string; size: number; hydrated: number }
-      | undefined;
-    return row && { path: row.path, etag: row.etag, size: row.size, hydrated: row.hydrated === 1 };
+    const row = this.stmts.getFile.get(path) as RawFileRow | undefined;
+    return row && fileRow(row);
   }
 
   putFile(row: FileRow): void {
-    this.stmts.putFile.run(row.path, row.etag, row.size, row.hydrated ? 1 : 0);
+    this.stmts.putFile.run(
+      row.path,
+      row.etag,
+      row.size,
+      row.hydrated ? 1 : 0,
+      row.ino ?? null,
+      row.localIno ?? null,
+      row.localMtimeNs ?? null,
+    );
+  }
+
+  /** Files synced as the object's inode `ino` (its hard links), by path. */
+  filesWithIno(ino: number): FileRow[] {
+    return (this.stmts.filesWithIno.all(ino) as unknown as RawFileRow[]).map(fileRow);
+  }
+
+  /** Files synced from the replica's inode `localIno`, by path. */
+  filesWithLocalIno(localIno: number): FileRow[] {
+    return (this.stmts.filesWithLocalIno.all(localIno) as unknown as RawFileRow[]).map(fileRow);
   }
 
   setHydrated(path: string): void {
@@ -146,14 +185,45 @@ export class StateDb {
   }
 }
 
+interface RawFileRow {
+  path: string;
+  etag: string;
+  size: number;
+  hydrated: number;
+  ino: number | null;
+  local_ino: number | null;
+  local_mtime_ns: string | null;
+}
+
+function fileRow(row: RawFileRow): FileRow {
+  return {
+    path: row.path,
+    etag: row.etag,
+    size: row.size,
+    hydrated: row.hydrated === 1,
+    ino: row.ino,
+    localIno: row.local_ino,
+    localMtimeNs: row.local_mtime_ns,
+  };
+}
+
 function prepareAll(db: DatabaseSync) {
   const s = (sql: string): StatementSync => db.prepare(sql);
   return {
     getMeta: s("SELECT value FROM meta WHERE key = ?"),
     setMeta: s("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"),
-    getFile: s("SELECT path, etag, size, hydrated FROM files WHERE path = ?"),
+    getFile: s("SELECT path, etag, size, hydrated, ino, local_ino, local_mtime_ns FROM files WHERE path = ?"),
     putFile: s(
-      "INSERT INTO files (path, etag, size, hydrated) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET etag = excluded.etag, size = excluded.size, hydrated = excluded.hydrated",
+      `INSERT INTO files (path, etag, size, hydrated, ino, local_ino, local_mtime_ns) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(path) DO UPDATE SET etag = excluded.etag, size = excluded.size, hydrated = excluded.hydrated,
+       ino = coalesce(excluded.ino, files.ino), local_ino = coalesce(excluded.local_ino, files.local_ino),
+       local_mtime_ns = excluded.local_mtime_ns`,
+    ),
+    filesWithIno: s(
+      "SELECT path, etag, size, hydrated, ino, local_ino, local_mtime_ns FROM files WHERE ino = ? ORDER BY path",
+    ),
+    filesWithLocalIno: s(
+      "SELECT path, etag, size, hydrated, ino, local_ino, local_mtime_ns FROM files WHERE local_ino = ? ORDER BY path",
     ),
     setHydrated: s("UPDATE files SET hydrated = 1 WHERE path = ?"),
     deleteFile: s("DELETE FROM files WHERE path = ?"),

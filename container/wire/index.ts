@@ -43,18 +43,58 @@ export const wireLimits = {
   walkPageMax: 10_000,
 } as const;
 
-/** One path as the object stores it (what the mount must show). Paths are workspace paths: `/src/a.ts`. */
+/**
+ * The ids the object gives what it makes itself (API writes, the shell and javascript
+ * executors): the box's default user and group, `boxLimits.uid` in container/src/limits.ts.
+ * Ids on the wire are always the box's view (0 is the box's root), never a host's.
+ */
+export const BOX_DEFAULT_OWNER = { uid: 1000, gid: 1000 } as const;
+
+/**
+ * One path as the object stores it (what the mount must show). Paths are workspace paths: `/src/a.ts`.
+ * The fields after `target` came with hard links and POSIX metadata; an object older than
+ * them leaves them out, and computerd then keeps its defaults (BOX_DEFAULT_OWNER, whole ms).
+ */
 export interface RemoteEntry {
   path: string;
   type: "file" | "dir" | "symlink";
   size: number;
   /** Permission bits (0o755…). */
   mode: number;
+  /** Modification time: whole milliseconds since 1970, rounded down (see mtimeNsec). */
   mtimeMs: number;
   /** Files: the content's strong ETag; equal ETag, equal bytes. */
   etag?: string;
   /** Symlinks: the link's target, as stored. */
   target?: string;
+  /** Nanoseconds past `mtimeMs` (0–999,999): the exact time is mtimeMs × 10⁶ + mtimeNsec ns, before 1970 too. */
+  mtimeNsec?: number;
+  /** Owner, in the box's ids. */
+  uid?: number;
+  gid?: number;
+  /**
+   * The object's inode number. Two entries with the same `ino` are hard links: one file with
+   * two names, whose content and metadata are one. Stable while the file lives; never reused
+   * within one object's life, but a new number after the object copies a file.
+   */
+  ino?: number;
+  /** Names of a file or link; 2 + subdirectories for a directory. */
+  nlink?: number;
+}
+
+/**
+ * What an op that creates or replaces a path may say about it, so a pushed file lands with
+ * the box's owner and modification time rather than the object's defaults (BOX_DEFAULT_OWNER,
+ * the commit time). Each field left out keeps the object's default. A directory's mtime is
+ * set, but moves again on the object whenever an entry in it changes there.
+ */
+export interface SyncAttrs {
+  uid?: number;
+  gid?: number;
+  /** Whole milliseconds since 1970, rounded down; with mtimeNsec, the exact time. */
+  mtimeMs?: number;
+  /** Nanoseconds past mtimeMs, 0–999,999 (0 when left out and mtimeMs is given). */
+  mtimeNsec?: number;
 }
 
 export interface WireError {
@@ -64,18 +104,39 @@ export interface WireError {
   message: string;
 }
 
-/** One container-side change, pushed as the path's state now (not the syscall that made it). */
+/**
+ * One container-side change, pushed as the path's state now (not the syscall that made it).
+ * Special files (FIFOs, sockets, character and block devices) have no op: they live on the
+ * box only and are never pushed.
+ */
 export type SyncOp =
-  /** The file's whole content (≤ chunkBytesMax); replaces whatever is at `path` (a dir or link included). */
-  | { op: "write"; path: string; bytes: Uint8Array; mode: number }
-  /** The content staged by `upload()` under `uploadId`, for larger files; same replace rule. */
-  | { op: "commitUpload"; path: string; uploadId: string; mode: number }
+  /**
+   * The file's whole content (≤ chunkBytesMax); replaces whatever is at `path` (a dir or link
+   * included). A file with other names on the object (hard links) is written through, so
+   * they all show the content, unless `nlink` is 1: the box's file has this name only (it
+   * was replaced, not written through), so the object gives `path` a file of its own first.
+   */
+  | ({ op: "write"; path: string; bytes: Uint8Array; mode: number; nlink?: number } & SyncAttrs)
+  /** The content staged by `upload()` under `uploadId`, for larger files; same replace and `nlink` rules. */
+  | ({ op: "commitUpload"; path: string; uploadId: string; mode: number; nlink?: number } & SyncAttrs)
   /** A directory (parents created); an existing file or link at `path` is replaced. */
-  | { op: "mkdir"; path: string; mode: number }
-  | { op: "symlink"; path: string; target: string }
+  | ({ op: "mkdir"; path: string; mode: number } & SyncAttrs)
+  | ({ op: "symlink"; path: string; target: string } & SyncAttrs)
+  /**
+   * `path` becomes another name of the file or link at `existing` (a hard link; its final
+   * symlink is not followed), replacing whatever was at `path`. Already so: nothing to do.
+   * Refused when `existing` is missing (ENOENT) or a directory (EPERM): push it as a write.
+   */
+  | { op: "link"; path: string; existing: string }
   /** Removes `path` and everything under it; nothing there is success. */
   | { op: "remove"; path: string }
-  | { op: "chmod"; path: string; mode: number };
+  | { op: "chmod"; path: string; mode: number }
+  /**
+   * Metadata of the entry at `path` itself (a final symlink is not followed; a link's mode
+   * stays 0o777), for every name of its inode. Fields left out stay as they are, as chown's
+   * −1 and utimensat's UTIME_OMIT; nothing at `path` is success.
+   */
+  | ({ op: "setattr"; path: string; mode?: number } & SyncAttrs);
 
 export interface ApplyResult {
   ok: true;

@@ -108,6 +108,40 @@ describe("javascript: node:fs", () => {
     expect(result.stdout).toBe("ENOENT open missing.txt -2 ENOENT: no such file or directory, open 'missing.txt'\n");
   });
 
+  it("links, chowns and sets times, and stat with bigint: true gives mtimeNs", async () => {
+    const code = [
+      'import * as fs from "node:fs/promises";',
+      'import { link } from "node:fs";',
+      "await fs.writeFile('a.txt', 'one');",
+      "await fs.link('a.txt', 'b.txt');",
+      "await fs.appendFile('b.txt', '+two');",
+      "await fs.chown('b.txt', 0, -1);",
+      "await fs.utimes('a.txt', 0, new Date('2023-11-14T22:13:20.123Z'));",
+      "const [a, b] = [await fs.stat('a.txt', { bigint: true }), await fs.lstat('b.txt')];",
+      "let dir; try { await fs.mkdir('d'); await fs.link('d', 'e'); } catch (e) { dir = e.code + ' ' + e.syscall; }",
+      "const viaCallback = await new Promise((resolve) => link('a.txt', 'c.txt', (e) => resolve(e === null)));",
+      "export default async () => ({",
+      "  text: await fs.readFile('a.txt', 'utf8'), nlink: b.nlink, sameIno: BigInt(b.ino) === a.ino,",
+      "  uid: b.uid, gid: b.gid, mtimeNs: String(a.mtimeNs), mtimeMs: b.mtimeMs, dir, viaCallback,",
+      "  afterCallback: (await fs.stat('c.txt')).nlink,",
+      "});",
+    ].join("\n");
+    const result = await js(code);
+    expect(result.stderr).toBe("");
+    expect(result.result).toEqual({
+      text: "one+two",
+      nlink: 2,
+      sameIno: true,
+      uid: 0,
+      gid: 1000,
+      mtimeNs: "1700000000123000000",
+      mtimeMs: 1_700_000_000_123,
+      dir: "EPERM link",
+      viaCallback: true,
+      afterCallback: 3,
+    });
+  });
+
   it("covers the common calls: stat, readdir with types, rename, copy, symlink, rm, access", async () => {
     const code = [
       'import * as fs from "node:fs/promises";',

@@ -42,3 +42,36 @@ describe("shell runs and workspace counters", () => {
     expect(listed.data[0]).toMatchObject({ sizeBytes: 8, fileCount: 2 });
   });
 });
+
+describe("shell: hard links, owners and times in the workspace", () => {
+  it("ln makes a hard link that stat, the API and a write through either name agree on", async () => {
+    const { key } = await signup();
+    const workspaceId = await createWorkspace(key);
+    const run = async (command: string) =>
+      json<{ stdout: string; stderr: string; exitCode: number }>(
+        await call("POST", `/v1/workspaces/${workspaceId}/exec`, { key, json: { executor: "shell", command } }),
+      );
+    const made = await run(
+      'echo one > a; ln a b; echo two >> b; cat a; stat -c \'%h %u:%g %U %F\' a b; [ "$(stat -c %i a)" = "$(stat -c %i b)" ] && echo same',
+    );
+    expect(made).toMatchObject({ exitCode: 0, stderr: "" });
+    expect(made.stdout).toBe("one\ntwo\n2 1000:1000 user regular file\n2 1000:1000 user regular file\nsame\n");
+    const api = await json<{ nlink: number }>(
+      await call("POST", `/v1/workspaces/${workspaceId}/fs/stat`, { key, json: { path: "/b" } }),
+    );
+    expect(api.nlink).toBe(2);
+    expect((await run("mkdir d; ln d e")).stderr).toMatch(/hard link not allowed for directory/);
+
+    // touch sets the modification time; stat shows it to the nanosecond the workspace keeps.
+    await call("POST", `/v1/workspaces/${workspaceId}/fs/utimes`, {
+      key,
+      json: { path: "/a", mtimeNs: "1700000000123456789" },
+    });
+    expect((await run("stat -c '%y %Y' a; stat -L -c %h b")).stdout).toBe(
+      "2023-11-14 22:13:20.123456789 +0000 1700000000\n2\n",
+    );
+    const touched = await run("touch a; stat -c %Y a");
+    expect(Number(touched.stdout)).toBeGreaterThan(1_700_000_000);
+    expect((await run("rm a; stat -c %h b; cat b")).stdout).toBe("1\none\ntwo\n");
+  });
+});

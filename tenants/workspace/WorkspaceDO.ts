@@ -39,6 +39,7 @@ import type { ListOptions } from "./vfs/ops/list.ts";
 import type { ReadOptions } from "./vfs/ops/read.ts";
 import type { RemoveOptions } from "./vfs/ops/remove.ts";
 import type { WriteOptions } from "./vfs/ops/write.ts";
+import type { PreciseTime } from "./vfs/times.ts";
 import { Vfs } from "./vfs/Vfs.ts";
 
 export interface WorkspaceStats {
@@ -277,6 +278,16 @@ export class WorkspaceDO extends DurableObject<Env> {
   }
   chmod(path: string, mode: number, prefix: Prefix = null) {
     return this.after(this.fs(prefix).chmod(path, mode));
+  }
+  chown(path: string, owner: { uid?: number; gid?: number }, options?: { follow?: boolean }, prefix: Prefix = null) {
+    return this.after(this.fs(prefix).chown(path, owner, options));
+  }
+  utimes(path: string, mtime: PreciseTime | "now", options?: { follow?: boolean }, prefix: Prefix = null) {
+    return this.after(this.fs(prefix).utimes(path, mtime, options));
+  }
+  /** A hard link (`link` is taken by the computer link above). */
+  hardLink(existing: string, path: string, prefix: Prefix = null) {
+    return this.after(this.fs(prefix).link(existing, path));
   }
   batch(ops: BatchOp[], prefix: Prefix = null) {
     return this.after(this.fs(prefix).batch(ops));

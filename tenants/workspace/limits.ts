@@ -16,6 +16,8 @@ export const workspaceLimits = {
   inodesMax: 1_000_000,
   /** Entries in one directory, so a plain listing stays a bounded query. */
   entriesPerDirectoryMax: 100_000,
+  /** Names of one file (hard links): ext4's EXT4_LINK_MAX, so no link the box made is refused here. */
+  linksPerInodeMax: 65_000,
   /** Default and largest page of `list` and `find`. */
   listPageDefault: 1_000,
   listPageMax: 10_000,

@@ -14,8 +14,20 @@ export const FileInfo = z
     type: z.enum(["file", "dir", "symlink"]),
     size: z.number().int(),
     mode: z.number().int().openapi({ description: "Permission bits, e.g. 420 (0o644)." }),
-    mtime: Timestamp,
+    mtime: Timestamp.openapi({ description: "Last modification, to the millisecond; `mtimeNs` is exact." }),
+    mtimeNs: z.string().openapi({
+      description:
+        "Last modification in nanoseconds since 1970 (negative before), as a decimal string: exact, as set by `utimes` or a container command. Access times are not kept: read atime as mtime.",
+      example: "1700000000123456789",
+    }),
     ctime: Timestamp,
+    uid: z.number().int().openapi({ description: "Owner, as the box sees it (1000 is its default user, 0 its root)." }),
+    gid: z.number().int().openapi({ description: "Group, as the box sees it." }),
+    ino: z.number().int().openapi({ description: "Inode number: paths with the same one are hard links to one file." }),
+    nlink: z
+      .number()
+      .int()
+      .openapi({ description: "Names of a file or link (hard links); 2 + subdirectories for a directory." }),
     etag: z.string().optional().openapi({ description: "Strong ETag of a file's content." }),
     target: z.string().optional().openapi({ description: "A symlink's target." }),
   })

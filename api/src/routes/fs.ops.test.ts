@@ -28,6 +28,45 @@ describe("fs operations over HTTP", () => {
     expect(await get("c/f.txt")).toBe("hello world");
   });
 
+  it("link, chown and utimes: hard links, owners and exact times", async () => {
+    const { op, put, get } = await workspace();
+    await put("a.txt", "one");
+    const made = await json<{ nlink: number; ino: number; uid: number; gid: number }>(
+      await op("link", { existing: "/a.txt", path: "/b.txt" }),
+    );
+    const a = await json<{ ino: number; nlink: number }>(await op("stat", { path: "/a.txt" }));
+    expect(made).toMatchObject({ nlink: 2, ino: a.ino, uid: 1000, gid: 1000 });
+    await put("b.txt", "written through b");
+    expect(await get("a.txt")).toBe("written through b");
+
+    // Each call sets what it names and keeps the rest (UTIME_OMIT, chown's -1).
+    const exact = "1700000000123456789";
+    expect(await json(await op("utimes", { path: "/a.txt", mtimeNs: exact }))).toMatchObject({
+      mtimeNs: exact,
+      mtime: "2023-11-14T22:13:20.123Z",
+    });
+    expect(await json(await op("chown", { path: "/b.txt", uid: 0 }))).toMatchObject({
+      uid: 0,
+      gid: 1000,
+      mtimeNs: exact,
+    });
+    expect(await json(await op("chmod", { path: "/b.txt", mode: 0o600 }))).toMatchObject({ mtimeNs: exact });
+    expect(await json(await op("utimes", { path: "/a.txt", mtimeNs: "-1" }))).toMatchObject({ mtimeNs: "-1", uid: 0 });
+    const touched = await json<{ mtimeNs: string }>(await op("utimes", { path: "/a.txt" }));
+    expect(BigInt(touched.mtimeNs)).toBeGreaterThan(BigInt(exact));
+
+    await op("mkdir", { path: "/d" });
+    expect(await expectProblem(await op("link", { existing: "/d", path: "/e" }), 409, "conflict")).toMatchObject({
+      fsCode: "EPERM",
+    });
+    expect(
+      await expectProblem(await op("link", { existing: "/a.txt", path: "/b.txt" }), 409, "conflict"),
+    ).toMatchObject({ fsCode: "EEXIST" });
+    await expectProblem(await op("link", { existing: "/none", path: "/f" }), 404, "not_found");
+    await expectProblem(await op("utimes", { path: "/a.txt", mtimeNs: "soon" }), 400, "validation_failed");
+    await expectProblem(await op("chown", { path: "/a.txt", uid: -1 }), 400, "validation_failed");
+  });
+
   it("lists with pagination, greps, finds and reads the change log", async () => {
     const { id, key, op, put } = await workspace();
     for (const name of ["a.ts", "b.ts", "c.md"]) await put(`src/${name}`, `// ${name} TODO\n`);

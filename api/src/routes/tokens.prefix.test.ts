@@ -58,6 +58,11 @@ describe("a token confined to /src", () => {
     await forbidden(await fs("copy", { from: "/secret/key.txt", to: "/src/key.txt" }));
     await forbidden(await fs("mkdir", { path: "/elsewhere" }));
     await forbidden(await fs("chmod", { path: "/other.txt", mode: 0o600 }));
+    await forbidden(await fs("chown", { path: "/other.txt", uid: 0 }));
+    await forbidden(await fs("utimes", { path: "/other.txt", mtimeNs: "0" }));
+    // A hard link would make the file outside readable and writable under the prefix.
+    await forbidden(await fs("link", { existing: "/other.txt", path: "/src/other.txt" }));
+    await forbidden(await fs("link", { existing: "/src/a.txt", path: "/a.txt" }));
     await forbidden(await fs("truncate", { path: "/other.txt", size: 0 }));
     await forbidden(await fs("grep", { pattern: "hunter" }));
     await forbidden(await fs("find", { path: "/", name: "*.txt" }));

@@ -219,9 +219,14 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number): Re
         fs.symlinkSync(target, local(path));
       }),
 
-    // The object has no hard links: a second name for the same bytes would silently turn
-    // into two independent files after a sync, so refuse it the way many filesystems do.
-    link: (_src: string, _dest: string, cb: Cb) => cb(EPERM),
+    // A hard link: one more name for the replica's file, pushed as a `link` (sync/push.ts).
+    // A placeholder is downloaded first, so no name of it is ever taken for real content.
+    link: (src: string, dest: string, cb: Cb) =>
+      run(cb, async () => {
+        await hydrated(src);
+        dirty.touch(dest);
+        fs.linkSync(local(src), local(dest));
+      }),
 
     // Renaming a file whose content is local (git's lock files, npm, editors saving) is done
     // synchronously; a directory, or a placeholder to download first, goes the async way.

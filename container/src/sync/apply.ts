@@ -8,14 +8,20 @@
  * where a thread-pool round trip costs tens: a 36,000-file workspace becomes placeholders in
  * about a second. Callers apply entries in slices and yield between them, so FUSE requests
  * keep being answered meanwhile.
+ *
+ * Metadata: the entry's owner goes to the replica through metadata.ts's id mapping, its
+ * mtime as exactly as metadata.ts can set it (directories keep their local mtime: every
+ * entry made in them moves it anyway). Two entries with one `ino` are one file on the
+ * object, so the second becomes a hard link of the first here too.
  */
 
-import type { Stats } from "node:fs";
+import type { BigIntStats } from "node:fs";
 import * as fs from "node:fs";
 import type { RemoteEntry } from "../../wire/index.ts";
 import { parentOf } from "../fs/replica.ts";
 import { markPlaceholder } from "../native/placeholders.ts";
 import type { SyncContext } from "./context.ts";
+import { sameTime, setTimes } from "./metadata.ts";
 
 export function applyEntry(ctx: SyncContext, path: string, entry: RemoteEntry | null): void {
   if (path === "/" || ctx.dirty.has(path)) return;
@@ -32,41 +38,88 @@ export function applyEntry(ctx: SyncContext, path: string, entry: RemoteEntry | 
   const mode = entry.mode & 0o7777;
   if (entry.type === "dir") {
     if (existing?.isDirectory()) {
-      if ((existing.mode & 0o7777) !== mode) fs.chmodSync(local, mode);
+      if (Number(existing.mode & 0o7777n) !== mode) fs.chmodSync(local, mode);
+      applyOwner(ctx, local, entry, existing);
       return;
     }
     if (existing && !replaceable(ctx, path)) return;
     fs.mkdirSync(local, { recursive: true, mode });
-    own(ctx, local);
+    applyOwner(ctx, local, entry, null);
     state.forgetTree(path);
     return;
   }
   if (entry.type === "symlink") {
-    if (existing?.isSymbolicLink() && fs.readlinkSync(local) === entry.target) return;
+    if (existing?.isSymbolicLink() && fs.readlinkSync(local) === entry.target) {
+      applyOwnerAndTime(ctx, local, entry, existing);
+      return;
+    }
     if (existing?.isDirectory() && !replaceable(ctx, path)) return;
     fs.mkdirSync(replica.local(parentOf(path)), { recursive: true });
     const tmp = replica.tmpPath();
     fs.symlinkSync(entry.target ?? "", tmp);
-    own(ctx, tmp);
+    applyOwnerAndTime(ctx, tmp, entry, null);
     fs.renameSync(tmp, local);
     state.forgetTree(path);
     return;
   }
   const row = state.file(path);
   if (row && row.etag === entry.etag && existing?.isFile()) {
-    if ((existing.mode & 0o7777) !== mode) fs.chmodSync(local, mode);
+    if (linkToSibling(ctx, path, entry, existing)) return;
+    if (Number(existing.mode & 0o7777n) !== mode) fs.chmodSync(local, mode);
+    applyOwnerAndTime(ctx, local, entry, existing);
+    if (entry.ino !== undefined && row.ino !== entry.ino) state.putFile({ ...row, ino: entry.ino });
     return;
   }
   if (existing?.isDirectory() && !replaceable(ctx, path)) return;
+  if (linkToSibling(ctx, path, entry, existing)) return;
   writePlaceholder(ctx, path, entry, existing !== null);
 }
 
-function lstatOrNull(file: string): Stats | null {
+function lstatOrNull(file: string): BigIntStats | null {
   try {
-    return fs.lstatSync(file);
+    return fs.lstatSync(file, { bigint: true });
   } catch {
     return null;
   }
+}
+
+/** Gives a replica entry the remote owner (as replica ids) where it differs; a link's own owner, not its target's. */
+function applyOwner(ctx: SyncContext, local: string, entry: RemoteEntry, existing: BigIntStats | null): void {
+  if (entry.uid === undefined || entry.gid === undefined) return;
+  const uid = ctx.ids.toReplica(entry.uid);
+  const gid = ctx.ids.toReplica(entry.gid);
+  if (existing && Number(existing.uid) === uid && Number(existing.gid) === gid) return;
+  fs.lchownSync(local, uid, gid);
+}
+
+function applyOwnerAndTime(ctx: SyncContext, local: string, entry: RemoteEntry, existing: BigIntStats | null): void {
+  applyOwner(ctx, local, entry, existing);
+  if (existing && sameTime(existing.mtimeNs, entry.mtimeMs, entry.mtimeNsec)) return;
+  setTimes(local, entry.mtimeMs, entry.mtimeNsec);
+}
+
+/**
+ * When the object's file at `path` has other names (hard links) already in the replica with
+ * the same content, makes `path` one more name of that local file instead of a second copy.
+ * False when there is none (or `path` already is one), so the caller writes a placeholder.
+ */
+function linkToSibling(ctx: SyncContext, path: string, entry: RemoteEntry, existing: BigIntStats | null): boolean {
+  if (entry.ino === undefined || (entry.nlink ?? 1) < 2) return false;
+  for (const sibling of ctx.state.filesWithIno(entry.ino)) {
+    if (sibling.path === path || sibling.etag !== entry.etag || ctx.dirty.has(sibling.path)) continue;
+    const siblingLocal = ctx.replica.local(sibling.path);
+    const st = lstatOrNull(siblingLocal);
+    if (!st?.isFile()) continue;
+    // Already one file here: nothing to link (a rename onto a link of itself would do nothing).
+    if (existing?.ino === st.ino) break;
+    fs.mkdirSync(ctx.replica.local(parentOf(path)), { recursive: true });
+    const tmp = ctx.replica.tmpPath();
+    fs.linkSync(siblingLocal, tmp);
+    fs.renameSync(tmp, ctx.replica.local(path));
+    ctx.state.putFile({ ...sibling, path, localIno: Number(st.ino) });
+    return true;
+  }
+  return false;
 }
 
 /** Clears a directory that a remote entry of another type replaces; false when dirty paths under it must stay. */
@@ -98,19 +151,26 @@ function writePlaceholder(ctx: SyncContext, path: string, entry: RemoteEntry, ex
     if ((err as NodeJS.ErrnoException).code === "EEXIST") return;
     throw err;
   }
+  let localIno: number;
   try {
     if (entry.size > 0) fs.ftruncateSync(fd, entry.size);
-    if (ctx.owner) fs.fchownSync(fd, ctx.owner.uid, ctx.owner.gid);
-    const mtime = new Date(entry.mtimeMs);
-    fs.futimesSync(fd, mtime, mtime);
+    localIno = fs.fstatSync(fd).ino;
   } finally {
     fs.closeSync(fd);
   }
+  applyOwnerAndTime(ctx, target, entry, null);
   if (ctx.native && entry.size > 0) markPlaceholder(target, { etag: entry.etag ?? "", path });
   if (exists) fs.renameSync(target, local);
   else if (aside && !installNew(target, local)) return;
   // An empty file has nothing to download.
-  ctx.state.putFile({ path, etag: entry.etag ?? "", size: entry.size, hydrated: entry.size === 0 });
+  ctx.state.putFile({
+    path,
+    etag: entry.etag ?? "",
+    size: entry.size,
+    hydrated: entry.size === 0,
+    ino: entry.ino ?? null,
+    localIno,
+  });
 }
 
 /**
@@ -127,9 +187,4 @@ function installNew(tmp: string, local: string): boolean {
   } finally {
     fs.rmSync(tmp, { force: true });
   }
-}
-
-/** Gives what a pull created to the box's user (native mode: the box reads the disk as that uid). */
-function own(ctx: SyncContext, local: string): void {
-  if (ctx.owner) fs.lchownSync(local, ctx.owner.uid, ctx.owner.gid);
 }

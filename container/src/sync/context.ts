@@ -3,6 +3,7 @@ import type { Replica } from "../fs/replica.ts";
 import type { Mutex, SessionHolder } from "../session/holder.ts";
 import type { StateDb } from "../state.ts";
 import type { DirtySet } from "./dirty.ts";
+import type { IdMap } from "./metadata.ts";
 
 export interface SyncContext {
   state: StateDb;
@@ -22,6 +23,6 @@ export interface SyncContext {
    * open passes through computerd.
    */
   native: boolean;
-  /** Host owner of what a pull creates (native mode: the box's uid); null keeps root, as FUSE maps it. */
-  owner: { uid: number; gid: number } | null;
+  /** How the wire's (box) owner ids map to the replica's, for the mode that runs (sync/metadata.ts). */
+  ids: IdMap;
 }

@@ -5,12 +5,22 @@
  * download goes to a temporary file and is renamed over the placeholder, so a reader sees
  * either no content yet (it waits) or all of it.
  */
-import { chmodSync, lstatSync, renameSync, rmSync, type Stats, utimesSync, writeFileSync } from "node:fs";
+import {
+  type BigIntStats,
+  chmodSync,
+  copyFileSync,
+  lchownSync,
+  lstatSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { open, rm } from "node:fs/promises";
 import { wireLimits } from "../../wire/index.ts";
 import { EIO, errnoOf } from "../fs/errno.ts";
 import { daemonLimits } from "../limits.ts";
 import type { SyncContext } from "./context.ts";
+import { copyTimes } from "./metadata.ts";
 
 /** 0 when the path's content is local, else a negative errno for FUSE. */
 export type HydrateResult = number;
@@ -102,26 +112,42 @@ export class Hydrator {
   }
 
   /**
-   * Renames the download over the placeholder, keeping the placeholder's mode and times.
-   * The placeholder may have been replaced by a pull (new row) or written locally while we
-   * downloaded; install only over the one we set out to fill. A newer ETag than the row's
-   * is fine: it is the object's current content, and the next pull will match it.
+   * Renames the download over the placeholder, keeping the placeholder's mode, owner and
+   * times. The placeholder may have been replaced by a pull (new row) or written locally
+   * while we downloaded; install only over the one we set out to fill. A newer ETag than the
+   * row's is fine: it is the object's current content, and the next pull will match it.
+   *
+   * A placeholder with other names (hard links, apply.ts) is filled in place instead, so
+   * every name keeps naming one file, and each of those names is hydrated with it.
    */
   private install(path: string, rowEtag: string, tmp: string, etag: string, size: number): boolean {
     const now = this.ctx.state.file(path);
     const local = this.ctx.replica.local(path);
-    let placeholder: Stats | null = null;
+    let placeholder: BigIntStats | null = null;
     try {
-      placeholder = lstatSync(local);
+      placeholder = lstatSync(local, { bigint: true });
     } catch {}
     if (!now || now.hydrated || this.ctx.dirty.has(path) || now.etag !== rowEtag || !placeholder?.isFile()) {
       rmSync(tmp, { force: true });
       return !now || now.hydrated || this.ctx.dirty.has(path);
     }
-    chmodSync(tmp, placeholder.mode & 0o7777);
-    utimesSync(tmp, placeholder.atime, placeholder.mtime);
+    if (placeholder.nlink > 1n) {
+      copyFileSync(tmp, local);
+      rmSync(tmp, { force: true });
+      copyTimes(local, placeholder.mtimeNs);
+      for (const twin of this.ctx.state.filesWithLocalIno(Number(placeholder.ino))) {
+        if (twin.etag === rowEtag && !twin.hydrated) this.ctx.state.putFile({ ...twin, etag, size, hydrated: true });
+      }
+      this.ctx.state.putFile({ ...now, etag, size, hydrated: true });
+      this.downloads++;
+      return true;
+    }
+    chmodSync(tmp, Number(placeholder.mode & 0o7777n));
+    lchownSync(tmp, Number(placeholder.uid), Number(placeholder.gid));
+    copyTimes(tmp, placeholder.mtimeNs);
+    const installed = lstatSync(tmp);
     renameSync(tmp, local);
-    this.ctx.state.putFile({ path, etag, size, hydrated: true });
+    this.ctx.state.putFile({ ...now, etag, size, hydrated: true, localIno: installed.ino });
     this.downloads++;
     return true;
   }

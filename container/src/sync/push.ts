@@ -4,19 +4,44 @@
  * ops and about one chunk of bytes; files larger than a chunk are staged with `upload()`.
  * A path's dirty row is cleared only when the op succeeded and the path did not change
  * again meanwhile, so nothing the container wrote is ever dropped; repeating a push is harmless.
+ *
+ * Every op carries the box's owner (metadata.ts maps replica ids to box ids) and exact
+ * mtime (a bigint lstat), so a pushed file lands with the box's times, not the commit's. A
+ * file with several names (st_nlink > 1) whose inode the object already has under another
+ * name goes as a `link`, not a second copy. FIFOs, sockets and device nodes are never pushed:
+ * the object has no such thing, and they mean nothing outside the box.
  */
-import { open, readFile, readlink } from "node:fs/promises";
-import type { RemoteEntry, SyncOp, WorkspaceSyncApi } from "../../wire/index.ts";
+import type { BigIntStats } from "node:fs";
+import { lstat, open, readFile, readlink } from "node:fs/promises";
+import type { RemoteEntry, SyncAttrs, SyncOp, WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
 import { daemonLimits } from "../limits.ts";
 import { materialize, placeholderOf } from "../native/placeholders.ts";
 import type { SyncContext } from "./context.ts";
 import type { Hydrator } from "./hydrate.ts";
+import { type IdMap, wireTime } from "./metadata.ts";
 
 /** One op of a batch, with the dirty generation of its path when its state was read. */
 interface Item {
   op: SyncOp;
   gen: number;
+  /** Files: the replica inode and mtime the op was read from, kept in `files` once it lands. */
+  local?: { ino: number; mtimeNs: string };
+}
+
+/** The box's owner and exact mtime of a replica entry, as the wire carries them. */
+function attrsOf(st: BigIntStats, ids: IdMap): Required<SyncAttrs> {
+  return { uid: ids.toBox(Number(st.uid)), gid: ids.toBox(Number(st.gid)), ...wireTime(st.mtimeNs) };
+}
+
+async function lstatBig(file: string): Promise<BigIntStats | null> {
+  try {
+    return await lstat(file, { bigint: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return null;
+    throw err;
+  }
 }
 
 export class Pusher {
@@ -28,6 +53,8 @@ export class Pusher {
   private lastTouchMs = 0;
   /** Paths the object refused, with the generation refused: retried once they change or a new session starts. */
   private readonly refused = new Map<string, number>();
+  /** Paths whose `link` the object refused (the other name went meanwhile): pushed as content instead. */
+  private readonly unlinkable = new Set<string>();
 
   constructor(ctx: SyncContext, hydrator: Hydrator) {
     this.ctx = ctx;
@@ -101,56 +128,109 @@ export class Pusher {
   private async pushPaths(ws: WorkspaceSyncApi, paths: string[]): Promise<void> {
     let batch: Item[] = [];
     let batchBytes = 0;
+    // Replica inodes pushed whole in this pass, so a second name of one goes as a link to it.
+    const pushed = new Map<bigint, string>();
     for (const path of paths) {
       if (!this.ctx.dirty.has(path)) continue;
       const gen = this.ctx.dirty.gen(path);
-      const op = await this.opFor(ws, path);
-      const bytes = op?.op === "write" ? op.bytes.byteLength : 0;
-      const full = batch.length >= wireLimits.applyOpsMax || batchBytes + bytes > wireLimits.chunkBytesMax;
+      const items = await this.itemsFor(ws, path, gen, pushed);
+      const bytes = items.reduce((sum, { op }) => sum + (op.op === "write" ? op.bytes.byteLength : 0), 0);
+      const full =
+        batch.length + items.length > wireLimits.applyOpsMax || batchBytes + bytes > wireLimits.chunkBytesMax;
       if (full && batch.length > 0) {
         await this.send(ws, batch);
         batch = [];
         batchBytes = 0;
       }
-      if (!op) {
-        // Sockets and FIFOs have no place on the object; nothing to push.
+      if (items.length === 0) {
+        // FIFOs, sockets and devices have no place on the object; nothing to push.
         this.ctx.dirty.clearIf(path, gen);
         continue;
       }
-      batch.push({ op, gen });
+      batch.push(...items);
       batchBytes += bytes;
     }
     if (batch.length > 0) await this.send(ws, batch);
   }
 
-  /** The op that makes the object hold what the replica holds at `path` now. */
-  private async opFor(ws: WorkspaceSyncApi, path: string): Promise<SyncOp | null> {
+  /** The ops that make the object hold what the replica holds at `path` now. */
+  private async itemsFor(
+    ws: WorkspaceSyncApi,
+    path: string,
+    gen: number,
+    pushed: Map<bigint, string>,
+  ): Promise<Item[]> {
     const { replica, state } = this.ctx;
-    const st = await replica.lstat(path);
-    if (!st) return { op: "remove", path };
-    const mode = st.mode & 0o7777;
-    if (st.isDirectory()) return { op: "mkdir", path, mode };
-    if (st.isSymbolicLink()) return { op: "symlink", path, target: await readlink(replica.local(path)) };
-    if (!st.isFile()) return null;
     const local = replica.local(path);
+    let st = await lstatBig(local);
+    if (!st) return [{ op: { op: "remove", path }, gen }];
     const row = state.file(path);
-    if (this.ctx.native) {
-      // A placeholder still where the object has its content: only its attributes can have
+    if (this.ctx.native && st.isFile()) {
+      // A placeholder still where the object has its content: only its metadata can have
       // changed. One the command moved or linked elsewhere is filled first, so its real
-      // bytes are pushed and never the placeholder's zeros.
+      // bytes are pushed and never the placeholder's zeros (computerd reads them unheld).
       const key = placeholderOf(local);
-      if (key && key.path === path && row?.etag === key.etag) return { op: "chmod", path, mode };
-      if (key && !(await materialize(this.hydrator, local, key))) throw new Error(`cannot fill ${path} to push it`);
-    } else if (row && !row.hydrated) {
-      // A placeholder whose mode changed: the object already has the content.
-      return { op: "chmod", path, mode };
+      if (key && !(key.path === path && row?.etag === key.etag)) {
+        if (!(await materialize(this.hydrator, local, key))) throw new Error(`cannot fill ${path} to push it`);
+        st = await lstatBig(local);
+        if (!st) return [{ op: { op: "remove", path }, gen }];
+      } else if (key) {
+        return [{ op: { op: "setattr", path, mode: Number(st.mode & 0o7777n), ...attrsOf(st, this.ctx.ids) }, gen }];
+      }
     }
-    if (st.size <= wireLimits.chunkBytesMax) {
+    const mode = Number(st.mode & 0o7777n);
+    const attrs = attrsOf(st, this.ctx.ids);
+    if (st.isDirectory()) return [{ op: { op: "mkdir", path, mode, ...attrs }, gen }];
+    if (st.isSymbolicLink()) return [{ op: { op: "symlink", path, target: await readlink(local), ...attrs }, gen }];
+    if (!st.isFile()) return [];
+    // A placeholder whose metadata changed: the object already has the content.
+    if (!this.ctx.native && row && !row.hydrated) return [{ op: { op: "setattr", path, mode, ...attrs }, gen }];
+    const here = { ino: Number(st.ino), mtimeNs: String(st.mtimeNs) };
+    const link = st.nlink > 1n ? this.linkFor(path, st, pushed) : null;
+    if (link?.unchanged) return [{ op: link.op, gen, local: here }];
+    let content: SyncOp;
+    const nlink = Number(st.nlink);
+    if (st.size <= BigInt(wireLimits.chunkBytesMax)) {
       const bytes = await readFile(local).catch(() => null);
-      if (bytes === null) return { op: "remove", path };
-      return { op: "write", path, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), mode };
+      if (bytes === null) return [{ op: { op: "remove", path }, gen }];
+      const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      content = { op: "write", path, bytes: view, mode, nlink, ...attrs };
+    } else {
+      content = { op: "commitUpload", path, uploadId: await this.upload(ws, local), mode, nlink, ...attrs };
     }
-    return { op: "commitUpload", path, uploadId: await this.upload(ws, local), mode };
+    pushed.set(st.ino, path);
+    // A link whose content may have changed since its other name was pushed: link, then write through it.
+    return link
+      ? [
+          { op: link.op, gen },
+          { op: content, gen, local: here },
+        ]
+      : [{ op: content, gen, local: here }];
+  }
+
+  /**
+   * A `link` op when `path` is a new name of a file the object already has under another
+   * name: pushed earlier in this pass, or pushed before and still that same replica inode.
+   * `unchanged` when nothing can have changed the content since (its mtime is the one pushed).
+   */
+  private linkFor(
+    path: string,
+    st: BigIntStats,
+    pushed: Map<bigint, string>,
+  ): { op: SyncOp; unchanged: boolean } | null {
+    const { state } = this.ctx;
+    if (this.unlinkable.has(path) || state.file(path)?.localIno === Number(st.ino)) return null;
+    const earlier = pushed.get(st.ino);
+    if (earlier !== undefined && earlier !== path)
+      return { op: { op: "link", path, existing: earlier }, unchanged: true };
+    for (const other of state.filesWithLocalIno(Number(st.ino))) {
+      if (other.path === path || !other.hydrated) continue;
+      return {
+        op: { op: "link", path, existing: other.path },
+        unchanged: other.localMtimeNs === String(st.mtimeNs) && other.size === Number(st.size),
+      };
+    }
+    return null;
   }
 
   private async upload(ws: WorkspaceSyncApi, local: string): Promise<string> {
@@ -184,24 +264,45 @@ export class Pusher {
         const rev = result.revs[i] ?? 0;
         if (rev > 0 && this.ctx.ownRevs.size < daemonLimits.ownRevsKeptMax) this.ctx.ownRevs.add(rev);
         const failure = failed.get(i);
+        if (failure && op.op === "link") {
+          // Not refused for good: the next round pushes the content instead.
+          this.unlinkable.add(op.path);
+          this.ctx.log(`push ${op.path}: link refused (${failure.code}), sending its content`);
+          return;
+        }
         if (failure) {
           this.refused.set(op.path, gen);
           this.ctx.log(`push ${op.path}: ${failure.code} ${failure.message}`);
           return;
         }
-        this.remember(op.path, op, result.entries[i] ?? null);
-        this.ctx.dirty.clearIf(op.path, gen);
+        if (op.op !== "link") this.unlinkable.delete(op.path);
+        this.remember(op.path, op, result.entries[i] ?? null, batch[i]?.local);
+        // A link followed by its content: the path is clean only once the content landed too.
+        if (batch[i + 1]?.op.path !== op.path) this.ctx.dirty.clearIf(op.path, gen);
       });
       if (result.revision > this.ctx.revision.value) this.ctx.revision.value = result.revision;
     });
   }
 
-  /** Records the ETag the object gave what we pushed, so the next pull does not download it back. */
-  private remember(path: string, op: SyncOp, entry: RemoteEntry | null): void {
+  /**
+   * Records the ETag the object gave what we pushed, so the next pull does not download it
+   * back, with the object's and the replica's inode numbers (hard links) and the replica's
+   * mtime (so a later second name can go as a link alone).
+   */
+  private remember(path: string, op: SyncOp, entry: RemoteEntry | null, local?: { ino: number; mtimeNs: string }) {
     const { state } = this.ctx;
     if (entry?.type === "file" && entry.etag) {
-      const hydrated = op.op !== "chmod" || (state.file(path)?.hydrated ?? true);
-      state.putFile({ path, etag: entry.etag, size: entry.size, hydrated });
+      const metadataOnly = op.op === "chmod" || op.op === "setattr";
+      const hydrated = !metadataOnly || (state.file(path)?.hydrated ?? true);
+      state.putFile({
+        path,
+        etag: entry.etag,
+        size: entry.size,
+        hydrated,
+        ino: entry.ino ?? null,
+        localIno: local?.ino ?? null,
+        localMtimeNs: local?.mtimeNs ?? (metadataOnly ? (state.file(path)?.localMtimeNs ?? null) : null),
+      });
     } else if (op.op !== "remove") {
       state.forgetFile(path);
     }

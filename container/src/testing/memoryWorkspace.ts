@@ -3,16 +3,32 @@
  * tests: a tree in a Map, a change log with revisions, ETags that are SHA-256 of the
  * content, and counters that let a test prove what computerd downloaded. It is served to
  * computerd as a capnweb RpcTarget through `hello`.
+ *
+ * Hard links are one Node object under several paths (so a change to it shows under each),
+ * numbered by `ino`; owners and exact times are kept as the wire carries them.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { RpcTarget } from "capnweb";
-import type { ApplyResult, RemoteEntry, SyncOp, UploadApi, WireError, WorkspaceSyncApi } from "../../wire/index.ts";
-import { wireLimits } from "../../wire/index.ts";
+import type {
+  ApplyResult,
+  RemoteEntry,
+  SyncAttrs,
+  SyncOp,
+  UploadApi,
+  WireError,
+  WorkspaceSyncApi,
+} from "../../wire/index.ts";
+import { BOX_DEFAULT_OWNER, wireLimits } from "../../wire/index.ts";
 
 interface Node {
   type: "file" | "dir" | "symlink";
   mode: number;
   mtimeMs: number;
+  mtimeNsec?: number;
+  uid?: number;
+  gid?: number;
+  /** Given when the node is stored (putNode); one number for all of a node's names. */
+  ino?: number;
   content?: Uint8Array;
   etag?: string;
   target?: string;
@@ -46,6 +62,7 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
   /** A path the test wants refused (quota, prefix). */
   refuse: ((op: SyncOp) => boolean) | null = null;
   private readonly uploads = new Map<string, Upload>();
+  private lastIno = 1;
 
   // ---- the wire (what computerd calls) ----
 
@@ -100,7 +117,13 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
         result.entries.push(this.entry(op.path));
         return;
       }
-      result.revs.push(this.applyOp(op));
+      try {
+        result.revs.push(this.applyOp(op));
+      } catch (err) {
+        // As the object answers a link to nothing: a failure of that op, the rest applied.
+        result.failures.push({ index, code: "ENOENT", message: (err as Error).message });
+        result.revs.push(0);
+      }
       result.entries.push(this.entry(op.path));
     });
     result.revision = this.revision;
@@ -109,11 +132,38 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
 
   // ---- the object's own writes (what a test does through "the API") ----
 
-  /** Writes a file as the API would; returns the new revision (pass it to `changed`). */
+  /**
+   * Writes a file as the API would; returns the new revision (pass it to `changed`). An
+   * existing file is written through, so every hard link of it changes, and the change
+   * names them all, as the object's does.
+   */
   writeFile(path: string, content: string | Uint8Array, mode = 0o644): number {
     const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
+    const existing = this.nodes.get(path);
+    if (existing?.type === "file") {
+      Object.assign(existing, { content: bytes, etag: etagOf(bytes), mtimeMs: Date.now(), mtimeNsec: 0 });
+      return this.record(this.namesOf(existing));
+    }
     this.putNode(path, { type: "file", mode, mtimeMs: Date.now(), content: bytes, etag: etagOf(bytes) });
     return this.record([path]);
+  }
+
+  /** A hard link, as the API's fs/link makes it. */
+  link(existing: string, path: string): number {
+    const node = this.nodes.get(existing);
+    if (!node || node.type === "dir") throw new Error(`cannot link ${existing}`);
+    this.removeTree(path);
+    this.putNode(path, node);
+    return this.record([path]);
+  }
+
+  /** Owner and exact time, as the API's chown and utimes set them; every name of the file changes. */
+  setattr(path: string, attrs: SyncAttrs & { mode?: number }): number {
+    const node = this.nodes.get(path);
+    if (!node) throw new Error(`no ${path}`);
+    this.assignAttrs(node, attrs);
+    if (attrs.mode !== undefined && node.type !== "symlink") node.mode = attrs.mode;
+    return this.record(this.namesOf(node));
   }
 
   mkdir(path: string): number {
@@ -162,49 +212,106 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
   entry(path: string): RemoteEntry | null {
     const node = this.nodes.get(path);
     if (!node) return null;
+    const nlink =
+      node.type === "dir"
+        ? 2 + [...this.nodes].filter(([p, n]) => n.type === "dir" && p !== "/" && parentOf(p) === path).length
+        : this.namesOf(node).length;
     return {
       path,
       type: node.type,
       size: node.content?.byteLength ?? (node.type === "symlink" ? (node.target?.length ?? 0) : 0),
       mode: node.mode,
       mtimeMs: node.mtimeMs,
+      mtimeNsec: node.mtimeNsec ?? 0,
+      uid: node.uid ?? BOX_DEFAULT_OWNER.uid,
+      gid: node.gid ?? BOX_DEFAULT_OWNER.gid,
+      ino: node.ino ?? 0,
+      nlink,
       ...(node.etag ? { etag: node.etag } : {}),
       ...(node.target !== undefined ? { target: node.target } : {}),
     };
   }
 
+  /** Every path naming `node` (its hard links), sorted. */
+  namesOf(node: Node): string[] {
+    return [...this.nodes]
+      .filter(([, n]) => n === node)
+      .map(([p]) => p)
+      .sort();
+  }
+
   // ---- internals ----
 
-  private putFile(path: string, mode: number, content: Uint8Array): void {
-    this.putNode(path, { type: "file", mode, mtimeMs: Date.now(), content, etag: etagOf(content) });
+  /**
+   * A pushed file: written through an existing file (all its names see it) unless the box's
+   * file has this name only (`nlink` 1) while the twin's has others, as the object does.
+   */
+  private putFile(path: string, op: { mode: number; nlink?: number } & SyncAttrs, content: Uint8Array): void {
+    const existing = this.nodes.get(path);
+    const through = existing?.type === "file" && !(op.nlink === 1 && this.namesOf(existing).length > 1);
+    const node: Node = through ? (existing as Node) : { type: "file", mode: op.mode, mtimeMs: Date.now() };
+    Object.assign(node, { content, etag: etagOf(content), mtimeMs: Date.now(), mtimeNsec: 0 });
+    this.assignAttrs(node, op);
+    if (!through) this.putNode(path, node);
+  }
+
+  private assignAttrs(node: Node, attrs: SyncAttrs): void {
+    if (attrs.uid !== undefined) node.uid = attrs.uid;
+    if (attrs.gid !== undefined) node.gid = attrs.gid;
+    if (attrs.mtimeMs !== undefined) {
+      node.mtimeMs = attrs.mtimeMs;
+      node.mtimeNsec = attrs.mtimeNsec ?? 0;
+    }
   }
 
   private applyOp(op: SyncOp): number {
     const before = JSON.stringify(this.entry(op.path));
     switch (op.op) {
       case "write":
-        this.putFile(op.path, op.mode, new Uint8Array(op.bytes));
+        this.putFile(op.path, op, new Uint8Array(op.bytes));
         break;
       case "commitUpload": {
         const upload = this.uploads.get(op.uploadId);
         if (!upload) throw new Error(`unknown upload ${op.uploadId}`);
         this.uploads.delete(op.uploadId);
-        this.putFile(op.path, op.mode, Buffer.concat(upload.chunks));
+        this.putFile(op.path, op, Buffer.concat(upload.chunks));
         break;
       }
-      case "mkdir":
-        if (this.nodes.get(op.path)?.type === "dir") this.nodes.get(op.path)!.mode = op.mode;
+      case "mkdir": {
+        const dir = this.nodes.get(op.path);
+        if (dir?.type === "dir") dir.mode = op.mode;
         else this.putNode(op.path, { type: "dir", mode: op.mode, mtimeMs: Date.now() });
+        this.assignAttrs(this.nodes.get(op.path) as Node, op);
         break;
-      case "symlink":
-        this.putNode(op.path, { type: "symlink", mode: 0o777, mtimeMs: Date.now(), target: op.target });
+      }
+      case "symlink": {
+        const node: Node = { type: "symlink", mode: 0o777, mtimeMs: Date.now(), target: op.target };
+        this.assignAttrs(node, op);
+        this.putNode(op.path, node);
         break;
+      }
+      case "link": {
+        const node = this.nodes.get(op.existing);
+        if (!node || node.type === "dir") throw new Error(`cannot link ${op.existing}`);
+        if (this.nodes.get(op.path) !== node) {
+          this.removeTree(op.path);
+          this.putNode(op.path, node);
+        }
+        break;
+      }
       case "remove":
         this.removeTree(op.path);
         break;
       case "chmod": {
         const node = this.nodes.get(op.path);
         if (node) node.mode = op.mode;
+        break;
+      }
+      case "setattr": {
+        const node = this.nodes.get(op.path);
+        if (!node) break;
+        if (op.mode !== undefined && node.type !== "symlink") node.mode = op.mode;
+        this.assignAttrs(node, op);
         break;
       }
     }
@@ -215,8 +322,9 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
   private putNode(path: string, node: Node): void {
     if (this.nodes.get(path)?.type === "dir" && node.type !== "dir") this.removeTree(path);
     for (let p = parentOf(path); p !== "/" && !this.nodes.has(p); p = parentOf(p)) {
-      this.nodes.set(p, { type: "dir", mode: 0o755, mtimeMs: Date.now() });
+      this.nodes.set(p, { type: "dir", mode: 0o755, mtimeMs: Date.now(), ino: ++this.lastIno });
     }
+    node.ino ??= ++this.lastIno;
     this.nodes.set(path, node);
   }
 

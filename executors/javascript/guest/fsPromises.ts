@@ -8,14 +8,17 @@
  * back under /workspace, as the shell does. The capability is already confined to the
  * run's credential (path prefix) by the workspace object; nothing here widens it.
  *
- * Not offered: file handles (`open`, `opendir`, `watch`), times (`utimes`), links other than
- * symlinks. `realpath` checks existence and normalises but does not follow symlinks.
+ * Not offered: file handles (`open`, `opendir`, `watch`). Hard links (`link`), owners
+ * (`chown`, `lchown`, in the box's ids) and modification times (`utimes`, `lutimes`; the
+ * access time is not kept, so it is ignored) are the workspace's own; `stat(path, { bigint:
+ * true })` gives `mtimeNs` exactly. `realpath` checks existence and normalises but does not
+ * follow symlinks.
  */
 import { Buffer } from "node:buffer";
 import type { FsError, FsStat, OutputStream, WorkspaceFsApi } from "../../contract.ts";
 import { fromFailure, nodeFsError } from "./nodeErrors.ts";
 import { absolutePath, type PathLike, pathString, shownPath, workspacePath } from "./paths.ts";
-import { constants, Dirent, Stats } from "./stats.ts";
+import { BigIntStats, constants, Dirent, Stats } from "./stats.ts";
 
 export interface FsHost {
   api: WorkspaceFsApi;
@@ -26,6 +29,20 @@ export interface FsHost {
 
 type Options = { encoding?: BufferEncoding | null; flag?: string; mode?: number } | BufferEncoding | null | undefined;
 type Data = string | ArrayBufferView | ArrayBuffer;
+/** A time as Node's utimes takes it: seconds since 1970 (a fraction allowed), a numeric string, or a Date. */
+type Time = number | string | Date;
+
+/** Nanoseconds since 1970 (a decimal string) of a Node time; NaN and Infinity mean now, as in Node. */
+function nsOfTime(time: Time): string | null {
+  if (time instanceof Date) {
+    const ms = time.getTime();
+    return Number.isFinite(ms) ? String(BigInt(ms) * 1_000_000n) : null;
+  }
+  const seconds = typeof time === "string" ? Number(time) : time;
+  if (!Number.isFinite(seconds)) return null;
+  const whole = Math.floor(seconds);
+  return String(BigInt(whole) * 1_000_000_000n + BigInt(Math.round((seconds - whole) * 1e9)));
+}
 
 const devices: Record<string, "stdin" | OutputStream | "null"> = {
   "/dev/stdin": "stdin",
@@ -59,13 +76,15 @@ export function createFsPromises(host: FsHost) {
     if (!result.ok) throw fromFailure(result, syscall, shown, dest);
     return result;
   };
-  const lstat = async (path: PathLike) => {
+  type StatOptions = { bigint?: boolean } | undefined;
+  const statsOf = (stat: FsStat, options: StatOptions) => (options?.bigint ? new BigIntStats(stat) : new Stats(stat));
+  const lstat = async (path: PathLike, options?: StatOptions) => {
     const { shown, at } = locate(path, "lstat");
-    return new Stats(ok(await host.api.lstat(at), "lstat", shown).stat);
+    return statsOf(ok(await host.api.lstat(at), "lstat", shown).stat, options);
   };
-  const stat = async (path: PathLike) => {
+  const stat = async (path: PathLike, options?: StatOptions) => {
     const { shown, at } = locate(path, "stat");
-    return new Stats(ok(await host.api.stat(at), "stat", shown).stat);
+    return statsOf(ok(await host.api.stat(at), "stat", shown).stat, options);
   };
   const exists = async (at: string) => (await host.api.lstat(at)).ok;
 
@@ -215,6 +234,28 @@ export function createFsPromises(host: FsHost) {
     ok(await host.api.chmod(at, typeof mode === "string" ? Number.parseInt(mode, 8) : mode), "chmod", shown);
   }
 
+  async function link(existingPath: PathLike, newPath: PathLike) {
+    const existing = locate(existingPath, "link");
+    const { shown, at } = locate(newPath, "link");
+    ok(await host.api.link(existing.at, at), "link", existing.shown, shown);
+  }
+
+  const ownerCall = (syscall: string, follow: boolean) => async (path: PathLike, uid: number, gid: number) => {
+    const { shown, at } = locate(path, syscall);
+    // -1 keeps an id, as chown(2) does.
+    const owner = { ...(uid === -1 ? {} : { uid }), ...(gid === -1 ? {} : { gid }) };
+    ok(await host.api.chown(at, owner, { follow }), syscall, shown);
+  };
+  const chown = ownerCall("chown", true);
+  const lchown = ownerCall("lchown", false);
+
+  const timesCall = (syscall: string, follow: boolean) => async (path: PathLike, _atime: Time, mtime: Time) => {
+    const { shown, at } = locate(path, syscall);
+    ok(await host.api.utimes(at, nsOfTime(mtime), { follow }), syscall, shown);
+  };
+  const utimes = timesCall("utime", true);
+  const lutimes = timesCall("lutime", false);
+
   async function truncate(path: PathLike, length = 0) {
     const { shown, at } = locate(path, "open");
     ok(await host.api.truncate(at, length), "open", shown);
@@ -249,6 +290,11 @@ export function createFsPromises(host: FsHost) {
     symlink,
     readlink,
     chmod,
+    chown,
+    lchown,
+    link,
+    utimes,
+    lutimes,
     truncate,
     access,
     realpath,

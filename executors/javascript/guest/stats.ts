@@ -29,13 +29,18 @@ abstract class FileType {
   }
 }
 
+/** Nanoseconds since 1970 of a workspace stat's mtime: exact where the workspace gives them. */
+function mtimeNsOf(stat: FsStat): bigint {
+  return stat.mtimeNs !== undefined ? BigInt(stat.mtimeNs) : BigInt(Date.parse(stat.mtime)) * 1_000_000n;
+}
+
 export class Stats extends FileType {
   readonly dev = 0;
   readonly ino: number;
   readonly mode: number;
-  readonly nlink = 1;
-  readonly uid = 0;
-  readonly gid = 0;
+  readonly nlink: number;
+  readonly uid: number;
+  readonly gid: number;
   readonly rdev = 0;
   readonly size: number;
   readonly blksize = 4096;
@@ -57,13 +62,67 @@ export class Stats extends FileType {
     this.mode = (stat.mode & 0o7777) | typeBits[stat.type];
     this.size = stat.size;
     this.blocks = Math.ceil(stat.size / 512);
+    this.nlink = stat.nlink ?? 1;
+    this.uid = stat.uid ?? 1000;
+    this.gid = stat.gid ?? 1000;
     // The workspace keeps one time per file; it stands in for all four, as it does for git.
-    this.mtimeMs = Date.parse(stat.mtime);
+    // Node's mtimeMs carries the sub-millisecond part as a fraction; so does this one.
+    this.mtimeMs = Number(mtimeNsOf(stat)) / 1e6;
     this.atimeMs = this.ctimeMs = this.birthtimeMs = this.mtimeMs;
     this.mtime = new Date(this.mtimeMs);
     this.atime = this.ctime = this.birthtime = this.mtime;
     const inode = Number(stat.identity);
     this.ino = Number.isSafeInteger(inode) ? inode : 0;
+  }
+}
+
+/**
+ * `stat(path, { bigint: true })`: every number a bigint, and the times to the nanosecond
+ * (`mtimeNs`), as Node gives them. The workspace keeps the modification time exactly; the
+ * other three read as it.
+ */
+export class BigIntStats extends FileType {
+  readonly dev = 0n;
+  readonly ino: bigint;
+  readonly mode: bigint;
+  readonly nlink: bigint;
+  readonly uid: bigint;
+  readonly gid: bigint;
+  readonly rdev = 0n;
+  readonly size: bigint;
+  readonly blksize = 4096n;
+  readonly blocks: bigint;
+  readonly atimeMs: bigint;
+  readonly mtimeMs: bigint;
+  readonly ctimeMs: bigint;
+  readonly birthtimeMs: bigint;
+  readonly atimeNs: bigint;
+  readonly mtimeNs: bigint;
+  readonly ctimeNs: bigint;
+  readonly birthtimeNs: bigint;
+  readonly atime: Date;
+  readonly mtime: Date;
+  readonly ctime: Date;
+  readonly birthtime: Date;
+
+  protected readonly fileType: FsStat["type"];
+
+  constructor(stat: FsStat) {
+    super();
+    const plain = new Stats(stat);
+    this.fileType = stat.type;
+    this.ino = BigInt(plain.ino);
+    this.mode = BigInt(plain.mode);
+    this.nlink = BigInt(plain.nlink);
+    this.uid = BigInt(plain.uid);
+    this.gid = BigInt(plain.gid);
+    this.size = BigInt(plain.size);
+    this.blocks = BigInt(plain.blocks);
+    this.mtimeNs = this.atimeNs = this.ctimeNs = this.birthtimeNs = mtimeNsOf(stat);
+    // Node rounds the Ms fields of bigint stats down.
+    const ms = this.mtimeNs / 1_000_000n - (this.mtimeNs < 0n && this.mtimeNs % 1_000_000n !== 0n ? 1n : 0n);
+    this.mtimeMs = this.atimeMs = this.ctimeMs = this.birthtimeMs = ms;
+    this.mtime = this.atime = this.ctime = this.birthtime = new Date(Number(ms));
   }
 }
 

@@ -124,3 +124,17 @@ describe("shell guest: the workspace at /workspace", () => {
     expect(fs.text("/new")).toBe("");
   });
 });
+
+describe("shell guest: links and stat", () => {
+  it("ln links, stat reads link counts, owners and lstat by default", async () => {
+    const fs = new MemoryFs();
+    const { stdout, stderr } = await sh(
+      "echo x > a; ln a b; ln -s a l; stat -c '%n %h %u %A' a b l; stat -L -c '%n %F' l; stat --printf='%s\\n' a; stat none",
+      { fs },
+    );
+    expect(stdout).toBe("a 2 1000 -rw-r--r--\nb 2 1000 -rw-r--r--\nl 1 1000 lrwxrwxrwx\nl regular file\n2\n");
+    expect(stderr).toBe("stat: cannot statx 'none': No such file or directory\n");
+    await sh("echo y >> b", { fs });
+    expect(fs.text("/a")).toBe("x\ny\n");
+  });
+});

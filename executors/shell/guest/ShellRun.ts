@@ -21,6 +21,7 @@ import { OutputDevice, outputDevicePath } from "./outputDevice.ts";
 import { OutputPump } from "./outputPump.ts";
 import { publishCommands } from "./publishCommands.ts";
 import { homeDir, ShellFs, workspaceMountPoint } from "./shellFs.ts";
+import { statCommand } from "./statCommand.ts";
 import { streamOutputTransform } from "./streamTransform.ts";
 import { WorkspaceFs } from "./workspaceFs.ts";
 
@@ -152,7 +153,11 @@ export class ShellRun {
       fs,
       cwd,
       env: { HOME: homeDir, PATH: "/usr/bin:/bin", ...request.env, PWD: cwd },
-      customCommands: [...publishCommands(this.tools, workspaceMountPoint), gitCommand(this.fs)],
+      customCommands: [
+        ...publishCommands(this.tools, workspaceMountPoint),
+        gitCommand(this.fs),
+        statCommand(this.fs, workspaceMountPoint),
+      ],
       executionLimits: {
         maxLoopIterations: execLimits.shellLoopIterationsMax,
         maxCommandCount: execLimits.shellCommandsMax,

@@ -7,10 +7,12 @@
 import { RpcTarget } from "cloudflare:workers";
 import type { FsError, FsStat, WorkspaceFsApi } from "../../contract.ts";
 
-type Node =
-  | { type: "file"; bytes: Uint8Array; mode: number; mtime: string }
-  | { type: "dir"; mode: number; mtime: string }
-  | { type: "symlink"; target: string; mode: number; mtime: string };
+/** One object per file: hard links are the same object under two paths. */
+type Node = { mode: number; mtime: string; uid?: number; gid?: number } & (
+  | { type: "file"; bytes: Uint8Array }
+  | { type: "dir" }
+  | { type: "symlink"; target: string }
+);
 
 type Found = { ok: true; path: string; node: Node | undefined } | FsError;
 
@@ -79,7 +81,16 @@ export class MemoryFs extends RpcTarget implements WorkspaceFsApi {
 
   private stats(node: Node): FsStat {
     const size = node.type === "file" ? node.bytes.length : node.type === "symlink" ? node.target.length : 0;
-    return { type: node.type, size, mode: node.mode, mtime: node.mtime };
+    const nlink = [...this.nodes.values()].filter((other) => other === node).length;
+    return {
+      type: node.type,
+      size,
+      mode: node.mode,
+      mtime: node.mtime,
+      nlink,
+      uid: node.uid ?? 1000,
+      gid: node.gid ?? 1000,
+    };
   }
 
   async readFile(path: string) {
@@ -100,8 +111,11 @@ export class MemoryFs extends RpcTarget implements WorkspaceFsApi {
     const joined = new Uint8Array(before.length + bytes.length);
     joined.set(before);
     joined.set(bytes, before.length);
-    const mode = slot.node?.mode ?? 0o644;
-    this.nodes.set(slot.path, { type: "file", bytes: joined, mode, mtime: now() });
+    if (slot.node?.type === "file") {
+      // Written in place, so every hard link of it sees the new bytes.
+      slot.node.bytes = joined;
+      slot.node.mtime = now();
+    } else this.nodes.set(slot.path, { type: "file", bytes: joined, mode: slot.node?.mode ?? 0o644, mtime: now() });
     return { ok: true as const };
   }
 
@@ -213,6 +227,35 @@ export class MemoryFs extends RpcTarget implements WorkspaceFsApi {
     const found = this.existing(path, true);
     if (!found.ok) return found;
     found.node.mode = mode & 0o7777;
+    return { ok: true as const };
+  }
+
+  async link(existing: string, path: string) {
+    this.calls.push("link");
+    const source = this.existing(existing, false);
+    if (!source.ok) return source;
+    if (source.node.type === "dir") return fail("EPERM", existing);
+    const slot = this.slot(path);
+    if (!slot.ok) return slot;
+    if (slot.node) return fail("EEXIST", path);
+    this.nodes.set(slot.path, source.node);
+    return { ok: true as const };
+  }
+
+  async chown(path: string, owner: { uid?: number; gid?: number }, options: { follow?: boolean } = {}) {
+    this.calls.push("chown");
+    const found = this.existing(path, options.follow ?? true);
+    if (!found.ok) return found;
+    if (owner.uid !== undefined) found.node.uid = owner.uid;
+    if (owner.gid !== undefined) found.node.gid = owner.gid;
+    return { ok: true as const };
+  }
+
+  async utimes(path: string, mtimeNs: string | null, options: { follow?: boolean } = {}) {
+    this.calls.push("utimes");
+    const found = this.existing(path, options.follow ?? true);
+    if (!found.ok) return found;
+    found.node.mtime = mtimeNs === null ? now() : new Date(Number(BigInt(mtimeNs) / 1_000_000n)).toISOString();
     return { ok: true as const };
   }
 

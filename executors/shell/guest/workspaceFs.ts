@@ -8,8 +8,9 @@
  * name the full path, as the shell sees it. Absolute symlink targets are translated the
  * same way both ways, because the workspace resolves them from its own root.
  *
- * Not in WorkspaceFsApi, so approximated: hard links (refused, EPERM) and utimes (checks the
- * file exists; `touch` on an existing file leaves its mtime alone).
+ * Hard links (`ln`) are the workspace's own; utimes sets the modification time (there is no
+ * access time to set: the workspace keeps none). `stat` is the shell's own command
+ * (statCommand.ts), which shows what just-bash's stat shape has no room for.
  */
 import type { CpOptions, FsStat, IFileSystem, MkdirOptions, RmOptions } from "just-bash";
 import type { FsError, WorkspaceFsApi, FsStat as WorkspaceStat } from "../../contract.ts";
@@ -159,8 +160,8 @@ export class WorkspaceFs implements IFileSystem {
     this.unwrap(await this.api.symlink(stored, linkPath), "symlink", linkPath);
   }
 
-  async link(_existingPath: string, newPath: string): Promise<void> {
-    throw new ShellFsError("EPERM", "link", this.shown(newPath));
+  async link(existingPath: string, newPath: string): Promise<void> {
+    this.unwrap(await this.api.link(existingPath, newPath), "link", newPath);
   }
 
   async readlink(path: string): Promise<string> {
@@ -198,7 +199,9 @@ export class WorkspaceFs implements IFileSystem {
     return `/${resolved.join("/")}`;
   }
 
-  async utimes(path: string, _atime: Date, _mtime: Date): Promise<void> {
-    this.unwrap(await this.api.stat(path), "utime", path);
+  async utimes(path: string, _atime: Date, mtime: Date): Promise<void> {
+    const ms = mtime.getTime();
+    const mtimeNs = Number.isFinite(ms) ? String(BigInt(ms) * 1_000_000n) : null;
+    this.unwrap(await this.api.utimes(path, mtimeNs), "utime", path);
   }
 }

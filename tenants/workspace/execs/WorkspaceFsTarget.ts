@@ -16,13 +16,23 @@ import { ConfinedVfs, type VfsOps } from "../vfs/ConfinedVfs.ts";
 import { entry, follows } from "../vfs/confine.ts";
 import type { FsFailure } from "../vfs/errors.ts";
 import type { Stat } from "../vfs/store.ts";
+import { parseNs } from "../vfs/times.ts";
 import type { Vfs } from "../vfs/Vfs.ts";
 
 /** Largest file a sandbox reads whole (just-bash reads files whole). */
 const READ_BYTES_MAX = 64 * 1024 * 1024;
 
 const error = (failure: FsFailure): FsError => ({ ok: false, code: failure.code, message: failure.message });
-const view = (stat: Stat): FsStat => ({ type: stat.type, size: stat.size, mode: stat.mode, mtime: stat.mtime });
+const view = (stat: Stat): FsStat => ({
+  type: stat.type,
+  size: stat.size,
+  mode: stat.mode,
+  mtime: stat.mtime,
+  mtimeNs: stat.mtimeNs,
+  nlink: stat.nlink,
+  uid: stat.uid,
+  gid: stat.gid,
+});
 const done = <T extends { ok: boolean }>(result: T) =>
   result.ok ? { ok: true as const } : error(result as unknown as FsFailure);
 
@@ -151,5 +161,22 @@ export class WorkspaceFsTarget extends RpcTarget implements WorkspaceFsApi {
   async truncate(path: string, size: number) {
     this.onChange();
     return done(await this.fs.truncate(path, size));
+  }
+
+  async link(existing: string, path: string) {
+    this.onChange();
+    return done(await this.fs.link(existing, path));
+  }
+
+  async chown(path: string, owner: { uid?: number; gid?: number }, options: { follow?: boolean } = {}) {
+    this.onChange();
+    return done(await this.fs.chown(path, owner, options));
+  }
+
+  async utimes(path: string, mtimeNs: string | null, options: { follow?: boolean } = {}) {
+    const mtime = mtimeNs === null ? "now" : parseNs(mtimeNs);
+    if (mtime === null) return { ok: false as const, code: "EINVAL", message: `not a time in nanoseconds: ${mtimeNs}` };
+    this.onChange();
+    return done(await this.fs.utimes(path, mtime, options));
   }
 }

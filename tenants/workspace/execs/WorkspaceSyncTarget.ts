@@ -13,6 +13,7 @@ import { RpcTarget } from "capnweb";
 import {
   type ApplyResult,
   type RemoteEntry,
+  type SyncAttrs,
   type SyncOp,
   type UploadApi,
   type WireError,
@@ -23,10 +24,21 @@ import { workspaceLimits } from "../limits.ts";
 import { setCursor } from "../vfs/changes.ts";
 import { type ChunkRef, ChunkStager, chunkHash, contentEtag } from "../vfs/content.ts";
 import type { FsFailure } from "../vfs/errors.ts";
+import type { Attrs } from "../vfs/ops/setattr.ts";
 import { commitWrite } from "../vfs/ops/write.ts";
 import type { Inode, Stat } from "../vfs/store.ts";
+import { type PreciseTime, parseNs } from "../vfs/times.ts";
 import type { Vfs } from "../vfs/Vfs.ts";
 import { walk } from "../vfs/walk.ts";
+
+/** The owner and time a write gives the file in its own change, so no second change follows. */
+function writeAttrs(attrs: Attrs): { uid?: number; gid?: number; mtime?: PreciseTime } {
+  const out: { uid?: number; gid?: number; mtime?: PreciseTime } = {};
+  if (attrs.uid !== undefined) out.uid = attrs.uid;
+  if (attrs.gid !== undefined) out.gid = attrs.gid;
+  if (attrs.mtime !== undefined && attrs.mtime !== "now") out.mtime = attrs.mtime;
+  return out;
+}
 
 /** Uploads staged and not yet committed at once; computerd sends one large file at a time. */
 const UPLOADS_OPEN_MAX = 4;
@@ -37,12 +49,18 @@ export const COMPUTERD_CURSOR = "computerd";
 const wireError = (failure: FsFailure): WireError => ({ ok: false, code: failure.code, message: failure.message });
 
 function entryOf(stat: Stat): RemoteEntry {
+  const mtime = parseNs(stat.mtimeNs) as PreciseTime;
   const entry: RemoteEntry = {
     path: stat.path,
     type: stat.type,
     size: stat.size,
     mode: stat.mode,
-    mtimeMs: Date.parse(stat.mtime),
+    mtimeMs: mtime.ms,
+    mtimeNsec: mtime.nsec,
+    uid: stat.uid,
+    gid: stat.gid,
+    ino: stat.ino,
+    nlink: stat.nlink,
   };
   if (stat.etag) entry.etag = stat.etag;
   if (stat.target !== undefined) entry.target = stat.target;
@@ -50,10 +68,45 @@ function entryOf(stat: Stat): RemoteEntry {
 }
 
 function entryOfRow(row: Inode & { path: string }): RemoteEntry {
-  const entry: RemoteEntry = { path: row.path, type: row.type, size: row.size, mode: row.mode, mtimeMs: row.mtime_ms };
+  const entry: RemoteEntry = {
+    path: row.path,
+    type: row.type,
+    size: row.size,
+    mode: row.mode,
+    mtimeMs: row.mtime_ms,
+    mtimeNsec: row.mtime_nsec,
+    uid: row.uid,
+    gid: row.gid,
+    ino: row.ino,
+    nlink: row.nlink,
+  };
   if (row.etag) entry.etag = row.etag;
   if (row.target !== null) entry.target = row.target;
   return entry;
+}
+
+/** The owner and time an op carries, as the filesystem takes them; mode only when given. */
+function attrsOf(op: SyncAttrs & { mode?: number }): Attrs {
+  const attrs: Attrs = {};
+  if (op.mode !== undefined) attrs.mode = op.mode;
+  if (op.uid !== undefined) attrs.uid = op.uid;
+  if (op.gid !== undefined) attrs.gid = op.gid;
+  if (op.mtimeMs !== undefined) attrs.mtime = { ms: op.mtimeMs, nsec: op.mtimeNsec ?? 0 };
+  return attrs;
+}
+
+/** The attrs that differ from what `stat` shows; empty when the entry already is so. */
+function differing(stat: Stat, attrs: Attrs): Attrs {
+  const changed: Attrs = {};
+  if (attrs.mode !== undefined && attrs.mode !== stat.mode && stat.type !== "symlink") changed.mode = attrs.mode;
+  if (attrs.uid !== undefined && attrs.uid !== stat.uid) changed.uid = attrs.uid;
+  if (attrs.gid !== undefined && attrs.gid !== stat.gid) changed.gid = attrs.gid;
+  const mtime = attrs.mtime;
+  if (mtime !== undefined && mtime !== "now") {
+    const now = parseNs(stat.mtimeNs) as PreciseTime;
+    if (now.ms !== mtime.ms || now.nsec !== mtime.nsec) changed.mtime = mtime;
+  }
+  return changed;
 }
 
 /** The ETag the workspace gives this content: chunked as a write would chunk it. */
@@ -178,42 +231,61 @@ export class WorkspaceSyncTarget extends RpcTarget implements WorkspaceSyncApi {
         return this.failed(await this.vfs.remove(op.path, { recursive: true }));
       }
       case "mkdir": {
-        if (kind === "dir") return current.ok && current.stat.mode !== op.mode ? this.chmod(op.path, op.mode) : null;
+        if (kind === "dir") return this.setattrIfNeeded(op.path, attrsOf(op));
         const cleared = await this.clear(op.path, kind);
-        return cleared ?? this.failed(await this.vfs.mkdir(op.path, { recursive: true, mode: op.mode }));
+        const made = cleared ?? this.failed(await this.vfs.mkdir(op.path, { recursive: true, mode: op.mode }));
+        return made ?? this.setattrIfNeeded(op.path, attrsOf({ ...op, mode: undefined }));
       }
       case "symlink": {
-        if (kind === "symlink" && current.ok && current.stat.target === op.target) return null;
+        if (kind === "symlink" && current.ok && current.stat.target === op.target)
+          return this.setattrIfNeeded(op.path, attrsOf(op));
         const cleared = await this.clear(op.path, kind);
-        return cleared ?? this.failed(await this.vfs.symlink(op.target, op.path));
+        const made = cleared ?? this.failed(await this.vfs.symlink(op.target, op.path));
+        return made ?? this.setattrIfNeeded(op.path, attrsOf(op));
       }
+      case "link":
+        return this.link(op.path, op.existing, current.ok ? current.stat.ino : null, kind);
       case "chmod":
         return kind === null ? null : this.chmod(op.path, op.mode);
+      case "setattr":
+        return kind === null ? null : this.setattrIfNeeded(op.path, attrsOf(op));
       case "write": {
         // The same content again (a resent batch, a file saved unchanged) is no change at all.
-        if (kind === "file" && current.ok && current.stat.etag === (await etagOf(op.bytes))) {
-          return this.chmodIfNeeded(op.path, op.mode);
+        const attrs = attrsOf(op);
+        const unlinked = await this.unlinkIfReplaced(op.path, op.nlink, current.ok ? current.stat : null);
+        if (unlinked) return unlinked;
+        const now = this.vfs.lstat(op.path);
+        const nowKind = now.ok ? now.stat.type : null;
+        if (now.ok && nowKind === "file" && now.stat.etag === (await etagOf(op.bytes))) {
+          return this.setattrIfNeeded(op.path, attrs);
         }
-        const cleared = kind === "file" ? null : await this.clear(op.path, kind);
+        const cleared = nowKind === "file" ? null : await this.clear(op.path, nowKind);
         if (cleared) return cleared;
-        const written = this.failed(await this.vfs.write(op.path, op.bytes, { mode: "overwrite", fileMode: op.mode }));
-        return written ?? this.chmodIfNeeded(op.path, op.mode);
+        const written = this.failed(
+          await this.vfs.write(op.path, op.bytes, { mode: "overwrite", fileMode: op.mode, attrs: writeAttrs(attrs) }),
+        );
+        return written ?? this.setattrIfNeeded(op.path, attrs);
       }
       case "commitUpload":
-        return this.commitUpload(op.path, op.uploadId, op.mode, kind);
+        return this.commitUpload(op, current.ok ? current.stat : null);
     }
   }
 
-  private async commitUpload(path: string, uploadId: string, mode: number, kind: string | null) {
+  private async commitUpload(op: Extract<SyncOp, { op: "commitUpload" }>, before: Stat | null) {
+    const { path, uploadId } = op;
+    const attrs = attrsOf(op);
     const upload = this.uploads.get(uploadId);
     if (!upload)
       return { ok: false as const, code: "EINVAL" as const, message: `no upload ${uploadId} in this session`, path };
     const etag = await contentEtag(upload.chunks, upload.size);
+    const unlinked = await this.unlinkIfReplaced(path, op.nlink, before);
+    if (unlinked) return unlinked;
     const current = this.vfs.lstat(path);
-    if (kind === "file" && current.ok && current.stat.etag === etag) {
+    const kind = current.ok ? current.stat.type : null;
+    if (current.ok && kind === "file" && current.stat.etag === etag) {
       this.uploads.delete(uploadId);
       upload.stager.discard();
-      return this.chmodIfNeeded(path, mode);
+      return this.setattrIfNeeded(path, attrs);
     }
     const cleared = kind === "file" ? null : await this.clear(path, kind);
     if (cleared) return cleared;
@@ -222,7 +294,8 @@ export class WorkspaceSyncTarget extends RpcTarget implements WorkspaceSyncApi {
         upload.stager.discard();
         return commitWrite(this.vfs.store, path, upload.chunks, upload.size, etag, {
           mode: "overwrite",
-          fileMode: mode,
+          fileMode: op.mode,
+          attrs: writeAttrs(attrs),
         });
       }),
     );
@@ -231,7 +304,28 @@ export class WorkspaceSyncTarget extends RpcTarget implements WorkspaceSyncApi {
       upload.stager.discard();
       return committed;
     }
-    return this.chmodIfNeeded(path, mode);
+    return this.setattrIfNeeded(path, attrs);
+  }
+
+  /**
+   * The box's file at `path` has this one name (`nlink` 1) while the object's has others:
+   * the box replaced it rather than writing through it, so the object drops this name
+   * first and the write that follows makes a file of its own, leaving the other names be.
+   */
+  private async unlinkIfReplaced(path: string, nlink: number | undefined, current: Stat | null) {
+    if (nlink !== 1 || current?.type !== "file" || current.nlink <= 1) return null;
+    return this.failed(await this.vfs.remove(path));
+  }
+
+  /** Makes `path` another name of `existing`'s inode, replacing what is at `path`; already so is nothing. */
+  private async link(path: string, existing: string, currentIno: number | null, kind: string | null) {
+    const source = this.vfs.lstat(existing);
+    if (source.ok && currentIno === source.stat.ino) return null;
+    if (!source.ok) return source;
+    if (source.stat.type === "dir")
+      return { ok: false as const, code: "EPERM" as const, message: `${existing} is a directory`, path };
+    const cleared = await this.clear(path, kind);
+    return cleared ?? this.failed(await this.vfs.link(existing, path));
   }
 
   /** Removes a directory or link that a file, directory or link of another kind replaces. */
@@ -240,9 +334,13 @@ export class WorkspaceSyncTarget extends RpcTarget implements WorkspaceSyncApi {
     return this.failed(await this.vfs.remove(path, { recursive: true }));
   }
 
-  private async chmodIfNeeded(path: string, mode: number): Promise<FsFailure | null> {
+  /** Sets what differs of mode, owner and mtime on the entry itself (links not followed), in one change. */
+  private async setattrIfNeeded(path: string, attrs: Attrs): Promise<FsFailure | null> {
     const stat = this.vfs.lstat(path);
-    return stat.ok && stat.stat.mode !== mode ? this.chmod(path, mode) : null;
+    if (!stat.ok) return null;
+    const changed = differing(stat.stat, attrs);
+    if (Object.keys(changed).length === 0) return null;
+    return this.failed(await this.vfs.setattr(path, changed, { follow: false }));
   }
 
   private async chmod(path: string, mode: number): Promise<FsFailure | null> {

@@ -12,18 +12,20 @@
 import { confine, confineLinkTarget, entry, follows, type Reach } from "./confine.ts";
 import type { FsFailure } from "./errors.ts";
 import { type BatchOp, batch } from "./ops/batch.ts";
-import { chmod } from "./ops/chmod.ts";
 import { copy } from "./ops/copy.ts";
 import type { FindOptions } from "./ops/find.ts";
 import type { GrepOptions } from "./ops/grep.ts";
+import { link } from "./ops/link.ts";
 import type { ListOptions } from "./ops/list.ts";
 import { mkdir } from "./ops/mkdir.ts";
 import { move } from "./ops/move.ts";
 import type { ReadOptions } from "./ops/read.ts";
 import { type RemoveOptions, remove } from "./ops/remove.ts";
+import { chmod, chown, utimes } from "./ops/setattr.ts";
 import { symlink } from "./ops/symlink.ts";
 import { truncate } from "./ops/truncate.ts";
 import { type WriteOptions, write } from "./ops/write.ts";
+import type { PreciseTime } from "./times.ts";
 import type { Vfs } from "./Vfs.ts";
 
 /** The filesystem operations, whole or confined; what WorkspaceDO and executors call. */
@@ -45,6 +47,9 @@ export type VfsOps = Pick<
   | "copy"
   | "symlink"
   | "chmod"
+  | "chown"
+  | "utimes"
+  | "link"
   | "batch"
 >;
 
@@ -95,6 +100,17 @@ export class ConfinedVfs implements VfsOps {
     this.locked([follows(from), entry(to)], () => copy(this.vfs.store, from, to, options));
   chmod: Vfs["chmod"] = (path: string, mode: number) =>
     this.locked([follows(path)], () => chmod(this.vfs.store, path, mode));
+  chown: Vfs["chown"] = (path: string, owner: { uid?: number; gid?: number }, options?: { follow?: boolean }) =>
+    this.locked([options?.follow === false ? entry(path) : follows(path)], () =>
+      chown(this.vfs.store, path, owner, options),
+    );
+  utimes: Vfs["utimes"] = (path: string, mtime: PreciseTime | "now", options?: { follow?: boolean }) =>
+    this.locked([options?.follow === false ? entry(path) : follows(path)], () =>
+      utimes(this.vfs.store, path, mtime, options),
+    );
+  // Both names must be inside the prefix: the new one, and the file it names.
+  link: Vfs["link"] = (existing: string, path: string) =>
+    this.locked([entry(existing), entry(path)], () => link(this.vfs.store, existing, path));
   symlink: Vfs["symlink"] = (target: string, path: string) =>
     this.vfs.exclusive(
       () =>

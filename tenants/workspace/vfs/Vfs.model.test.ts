@@ -3,7 +3,8 @@
  * over a tiny path universe (names a–d, up to three deep, so collisions, links through
  * links and moves onto existing entries are common) run against the real SQLite-backed
  * `Vfs` and the in-memory `FsModel` side by side. After every step the result code, the
- * whole tree (type, size, mode, link target), the counters and the content of every
+ * whole tree (type, size, mode, owner, link count, the exact mtime where the model knows
+ * it, link target), which paths are hard links of one inode, the counters and the content of every
  * changed file must agree; every few steps garbage is collected and everything is
  * compared, with the ETags and the chunk reference counts. A failure names the seed and
  * step and lists the operations so far: the seed alone replays it.
@@ -15,8 +16,16 @@ import { workspaceLimits } from "../limits.ts";
 import type { WorkspaceDO } from "../WorkspaceDO.ts";
 import { type ChunkRef, chunkHash, contentEtag } from "./content.ts";
 import type { FsCode } from "./errors.ts";
-import { FsModel, type ModelBatchOp, type ModelEntry, type ModelOp, type ModelResult } from "./model.ts";
+import {
+  FsModel,
+  type ModelBatchOp,
+  type ModelEntry,
+  type ModelNode,
+  type ModelOp,
+  type ModelResult,
+} from "./model.ts";
 import type { Stat } from "./store.ts";
+import { type PreciseTime, parseNs } from "./times.ts";
 import type { Vfs } from "./Vfs.ts";
 
 /** 40 blocks × 25 seeds × 40 steps: 1,000 sequences, 40,000 operations, about 30 s on two busy cores. */
@@ -138,26 +147,48 @@ class Generator {
     const roll = this.int(100);
     if (roll < 22) return this.write();
     if (roll < 28) return { op: "truncate", path: this.source(), size: this.size() };
-    if (roll < 40)
+    if (roll < 38)
       return {
         op: "mkdir",
         path: this.destination(),
         recursive: this.chance(0.5),
         ...(this.chance(0.3) ? { mode: 0o700 } : {}),
       };
-    if (roll < 49) return { op: "remove", path: this.source(), recursive: this.chance(0.5) };
-    if (roll < 61) return { op: "move", ...this.fromTo(), ...(this.chance(0.2) ? { overwrite: false } : {}) };
-    if (roll < 69) return { op: "copy", ...this.fromTo(), overwrite: this.chance(0.4) };
-    if (roll < 81) return { op: "symlink", target: this.target(), path: this.destination() };
-    if (roll < 86)
+    if (roll < 47) return { op: "remove", path: this.source(), recursive: this.chance(0.5) };
+    if (roll < 58) return { op: "move", ...this.fromTo(), ...(this.chance(0.2) ? { overwrite: false } : {}) };
+    if (roll < 65) return { op: "copy", ...this.fromTo(), overwrite: this.chance(0.4) };
+    if (roll < 74) return { op: "symlink", target: this.target(), path: this.destination() };
+    if (roll < 78)
       return {
         op: "chmod",
         path: this.source(),
         mode: this.chance(0.05) ? 0o10000 : this.pick([0, 0o600, 0o644, 0o700, 0o755, 0o777]),
       };
-    if (roll < 93) return { op: "batch", ops: Array.from({ length: 2 + this.int(4) }, () => this.batchOp()) };
+    if (roll < 84) return { op: "link", existing: this.source(), path: this.destination() };
+    if (roll < 86) return this.chown();
+    if (roll < 89)
+      return {
+        op: "utimes",
+        path: this.source(),
+        // Before 1970, the epoch, nanosecond-exact times, and now.
+        mtime: this.pick(["-1500000000999999999", "-1", "0", "1700000000123456789", "1700000000000000001", "now"]),
+        follow: this.chance(0.7),
+      };
+    if (roll < 94) return { op: "batch", ops: Array.from({ length: 2 + this.int(4) }, () => this.batchOp()) };
     if (roll < 97) return { op: "stat", path: this.source(), follow: this.chance(0.5) };
     return { op: "read", path: this.source(), ...(this.chance(0.6) ? this.range() : {}) };
+  }
+
+  /** Owners from the box: its root, its user, nobody; now and then one out of range. */
+  private chown(): ModelOp {
+    const id = () => (this.chance(0.03) ? this.pick([-1, 2 ** 32, 1.5]) : this.pick([0, 1000, 65534]));
+    return {
+      op: "chown",
+      path: this.source(),
+      ...(this.chance(0.8) ? { uid: id() } : {}),
+      ...(this.chance(0.6) ? { gid: id() } : {}),
+      follow: this.chance(0.7),
+    };
   }
 
   private write(): ModelOp {
@@ -220,25 +251,30 @@ function body(content: Uint8Array, step: number): Uint8Array | ReadableStream<Ui
   });
 }
 
-function entryOf(stat: {
-  path: string;
-  type: ModelEntry["type"];
-  size: number;
-  mode: number;
-  target?: string;
-}): ModelEntry {
-  const entry: ModelEntry = { path: stat.path, type: stat.type, size: stat.size, mode: stat.mode };
+/** What the model can compare of a stat; the exact mtime only where `expected` knows it. */
+function entryOf(stat: Stat, expected?: ModelEntry): ModelEntry {
+  const entry: ModelEntry = {
+    path: stat.path,
+    type: stat.type,
+    size: stat.size,
+    mode: stat.mode,
+    nlink: stat.nlink,
+    uid: stat.uid,
+    gid: stat.gid,
+  };
+  if (expected?.mtimeNs !== undefined) entry.mtimeNs = stat.mtimeNs;
   if (stat.target !== undefined) entry.target = stat.target;
   return entry;
 }
 
-async function runReal(vfs: Vfs, op: ModelOp, step: number): Promise<ModelResult> {
+async function runReal(vfs: Vfs, op: ModelOp, step: number, expected: ModelResult): Promise<ModelResult> {
   const result = await dispatch(vfs, op, step);
   if (!result.ok)
     return result.index === undefined
       ? { ok: false, code: result.code }
       : { ok: false, code: result.code, index: result.index };
-  if ("stat" in result && op.op === "stat") return { ok: true, entry: entryOf(result.stat) };
+  if ("stat" in result && op.op === "stat")
+    return { ok: true, entry: entryOf(result.stat, expected.ok ? expected.entry : undefined) };
   if ("bytes" in result) return { ok: true, bytes: result.bytes };
   return { ok: true };
 }
@@ -270,6 +306,18 @@ function dispatch(vfs: Vfs, op: ModelOp, step: number) {
       return vfs.symlink(op.target, op.path);
     case "chmod":
       return vfs.chmod(op.path, op.mode);
+    case "chown":
+      return vfs.chown(
+        op.path,
+        { ...(op.uid !== undefined ? { uid: op.uid } : {}), ...(op.gid !== undefined ? { gid: op.gid } : {}) },
+        { follow: op.follow },
+      );
+    case "utimes":
+      return vfs.utimes(op.path, op.mtime === "now" ? "now" : (parseNs(op.mtime) as PreciseTime), {
+        follow: op.follow,
+      });
+    case "link":
+      return vfs.link(op.existing, op.path);
     case "batch":
       return vfs.batch(op.ops);
     case "stat":
@@ -307,17 +355,30 @@ function sameResult(real: ModelResult, expected: ModelResult): boolean {
 async function compareTree(vfs: Vfs, model: FsModel, memory: Memory, everything: boolean): Promise<string | null> {
   const listed = vfs.list("/", { recursive: true, limit: workspaceLimits.listPageMax });
   if (!listed.ok) return `list failed: ${listed.code}`;
-  const real = JSON.stringify(listed.entries.map(entryOf));
-  const expected = JSON.stringify(model.entries());
+  const modelEntries = model.entries();
+  const real = JSON.stringify(listed.entries.map((stat, i) => entryOf(stat, modelEntries[i])));
+  const expected = JSON.stringify(modelEntries);
   if (real !== expected) return `tree differs\n  real:  ${real}\n  model: ${expected}`;
   const root = vfs.stat("/");
-  if (!root.ok || root.stat.mode !== model.nodes.get("/")?.mode) return "root mode differs";
+  const rootEntry = model.entry("/", model.nodes.get("/") as ModelNode);
+  if (!root.ok || JSON.stringify(entryOf(root.stat)) !== JSON.stringify(rootEntry))
+    return `root differs: real ${JSON.stringify(root.ok && entryOf(root.stat))}, model ${JSON.stringify(rootEntry)}`;
+  // Hard links: paths share an inode number exactly when the model says they are one inode.
+  const inoOf = new Map<number, number>();
+  const idOf = new Map<number, number>();
+  for (const stat of listed.entries) {
+    const id = (model.nodes.get(stat.path) as ModelNode).id;
+    if ((inoOf.get(id) ?? stat.ino) !== stat.ino || (idOf.get(stat.ino) ?? id) !== id)
+      return `${stat.path}: inode ${stat.ino} does not match the model's hard links`;
+    inoOf.set(id, stat.ino);
+    idOf.set(stat.ino, id);
+  }
   const counters = vfs.counters();
   if (JSON.stringify(counters) !== JSON.stringify(model.counters())) {
     return `counters differ: real ${JSON.stringify(counters)}, model ${JSON.stringify(model.counters())}`;
   }
-  if (vfs.stats().entryCount !== model.nodes.size - 1)
-    return `entryCount ${vfs.stats().entryCount}, model ${model.nodes.size - 1}`;
+  if (vfs.stats().entryCount !== model.inodes().size - 1)
+    return `entryCount ${vfs.stats().entryCount}, model ${model.inodes().size - 1}`;
   const seen = new Map<string, Uint8Array>();
   for (const [path, node] of model.nodes) {
     if (node.type !== "file") continue;
@@ -369,6 +430,12 @@ function storageInvariants(vfs: Vfs): string | null {
     "file sizes differ from their chunks": `SELECT count(*) AS n FROM inodes i WHERE type = 'file'
        AND size != (SELECT coalesce(sum(size), 0) FROM file_chunks f WHERE f.ino = i.ino)`,
     "inodes no entry names": "SELECT count(*) AS n FROM inodes WHERE ino != 1 AND ino NOT IN (SELECT ino FROM dirents)",
+    "link counts differ from names": `SELECT count(*) AS n FROM inodes i WHERE type != 'dir'
+       AND nlink != (SELECT count(*) FROM dirents d WHERE d.ino = i.ino)`,
+    "directory link counts differ from 2 + subdirectories": `SELECT count(*) AS n FROM inodes i WHERE type = 'dir'
+       AND nlink != 2 + (SELECT count(*) FROM dirents d JOIN inodes c ON c.ino = d.ino WHERE d.parent = i.ino AND c.type = 'dir')`,
+    "directories with two names": `SELECT count(*) AS n FROM (SELECT d.ino FROM dirents d JOIN inodes i ON i.ino = d.ino
+       WHERE i.type = 'dir' GROUP BY d.ino HAVING count(*) > 1)`,
     "chunk lists of missing inodes": "SELECT count(*) AS n FROM file_chunks WHERE ino NOT IN (SELECT ino FROM inodes)",
     "entries under non-directories":
       "SELECT count(*) AS n FROM dirents d LEFT JOIN inodes p ON p.ino = d.parent WHERE p.type IS NOT 'dir'",
@@ -414,7 +481,7 @@ async function runSequence(
       const expected = model.apply(op);
       let real: ModelResult;
       try {
-        real = await runReal(vfs, op, step);
+        real = await runReal(vfs, op, step, expected);
       } catch (error) {
         return { step, problem: `threw ${(error as Error).stack ?? error}` };
       }

@@ -8,21 +8,23 @@ import { type Change, changesSince, compactChanges } from "./changes.ts";
 import type { FsResult } from "./errors.ts";
 import { collectGarbage, hasGarbage, storedBytes } from "./gc.ts";
 import { type BatchOp, batch } from "./ops/batch.ts";
-import { chmod } from "./ops/chmod.ts";
 import { copy } from "./ops/copy.ts";
 import { type FindOptions, find } from "./ops/find.ts";
 import { type GrepOptions, grep } from "./ops/grep.ts";
+import { link } from "./ops/link.ts";
 import { type ListOptions, list } from "./ops/list.ts";
 import { mkdir } from "./ops/mkdir.ts";
 import { move } from "./ops/move.ts";
 import { type ReadOptions, read, readBytes } from "./ops/read.ts";
 import { type RemoveOptions, remove } from "./ops/remove.ts";
+import { type Attrs, chmod, chown, setattr, utimes } from "./ops/setattr.ts";
 import { lstat, readlink, stat } from "./ops/stat.ts";
 import { symlink } from "./ops/symlink.ts";
 import { truncate } from "./ops/truncate.ts";
 import { type WriteOptions, write } from "./ops/write.ts";
 import { migrate } from "./schema.ts";
 import { Store } from "./store.ts";
+import type { PreciseTime } from "./times.ts";
 
 export interface VfsStats {
   sizeBytes: number;
@@ -99,6 +101,13 @@ export class Vfs {
     this.exclusive(() => copy(this.store, from, to, options));
   symlink = (target: string, path: string) => this.exclusive(() => symlink(this.store, target, path));
   chmod = (path: string, mode: number) => this.exclusive(() => chmod(this.store, path, mode));
+  chown = (path: string, owner: { uid?: number; gid?: number }, options?: { follow?: boolean }) =>
+    this.exclusive(() => chown(this.store, path, owner, options));
+  utimes = (path: string, mtime: PreciseTime | "now", options?: { follow?: boolean }) =>
+    this.exclusive(() => utimes(this.store, path, mtime, options));
+  setattr = (path: string, attrs: Attrs, options?: { follow?: boolean }) =>
+    this.exclusive(() => setattr(this.store, path, attrs, options));
+  link = (existing: string, path: string) => this.exclusive(() => link(this.store, existing, path));
   batch = (ops: readonly BatchOp[]) => this.exclusive(() => batch(this.store, ops));
 
   /** One bounded GC and compaction pass; `remaining` says whether to run again. */

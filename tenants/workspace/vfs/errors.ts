@@ -3,6 +3,7 @@
  * without being logged as uncaught errors and the API maps them in one place.
  * `EPRECONDITION` is ours: an `If-Match` / `If-None-Match` that failed (HTTP 412).
  * `EACCES` means the path is outside the path prefix a credential is confined to.
+ * `EPERM` is what link(2) answers for a directory.
  */
 export type FsCode =
   | "ENOENT"
@@ -17,6 +18,7 @@ export type FsCode =
   | "ENAMETOOLONG"
   | "EMLINK"
   | "EACCES"
+  | "EPERM"
   | "EPRECONDITION";
 
 export interface FsFailure {

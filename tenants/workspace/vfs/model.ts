@@ -4,14 +4,31 @@
  * error codes (and precedence) as `Vfs`. It is meant to be obviously correct rather than
  * fast: every operation works on the map directly, and a failure restores the map taken
  * before it, which is what the real filesystem's one transaction per operation promises.
+ *
+ * Hard links: a node carries its inode's `id`, and every path naming that inode holds a node
+ * with the same id and the same fields; changing an inode replaces the node at each of its
+ * paths (nodes are never mutated in place). A file's mtime is known exactly only once
+ * `utimes` set it (null: "some recent time", which the tests do not compare); directories'
+ * mtimes move with every entry and are never compared.
  */
 import { workspaceLimits } from "../limits.ts";
 import type { FsCode } from "./errors.ts";
+import { DEFAULT_OWNER } from "./schema.ts";
+
+interface InodeFields {
+  /** The inode: equal ids are hard links to one file. */
+  id: number;
+  mode: number;
+  uid: number;
+  gid: number;
+  /** Nanoseconds since 1970 as set by utimes, or null once anything set it to "now". */
+  mtime: string | null;
+}
 
 export type ModelNode =
-  | { type: "file"; mode: number; content: Uint8Array }
-  | { type: "dir"; mode: number }
-  | { type: "symlink"; mode: number; target: string };
+  | (InodeFields & { type: "file"; content: Uint8Array })
+  | (InodeFields & { type: "dir" })
+  | (InodeFields & { type: "symlink"; target: string });
 
 export type ModelBatchOp =
   | { op: "write"; path: string; content: Uint8Array; exclusive?: boolean }
@@ -35,6 +52,10 @@ export type ModelOp =
   | { op: "copy"; from: string; to: string; overwrite?: boolean }
   | { op: "symlink"; target: string; path: string }
   | { op: "chmod"; path: string; mode: number }
+  | { op: "chown"; path: string; uid?: number; gid?: number; follow: boolean }
+  /** `mtime`: decimal nanoseconds since 1970, or "now". */
+  | { op: "utimes"; path: string; mtime: string; follow: boolean }
+  | { op: "link"; existing: string; path: string }
   | { op: "batch"; ops: ModelBatchOp[] }
   | { op: "stat"; path: string; follow: boolean }
   | { op: "read"; path: string; offset?: number; length?: number };
@@ -45,6 +66,11 @@ export interface ModelEntry {
   type: ModelNode["type"];
   size: number;
   mode: number;
+  nlink: number;
+  uid: number;
+  gid: number;
+  /** Only where the model knows it exactly (see the file comment). */
+  mtimeNs?: string;
   target?: string;
 }
 
@@ -115,8 +141,25 @@ function lexical(segments: readonly string[]): string[] {
   return kept;
 }
 
+/** The largest uid or gid (ops/setattr.ts ID_MAX). */
+const ID_MAX = 0xffff_fffe;
+
 export class FsModel {
-  nodes = new Map<string, ModelNode>([["/", { type: "dir", mode: DIR_MODE }]]);
+  private lastId = 0;
+  nodes = new Map<string, ModelNode>([["/", { type: "dir", ...this.fresh(DIR_MODE) }]]);
+
+  /** The fields of a new inode: a new id, the default owner, a time the model does not know. */
+  private fresh(mode: number): InodeFields {
+    this.lastId += 1;
+    return { id: this.lastId, mode, uid: DEFAULT_OWNER.uid, gid: DEFAULT_OWNER.gid, mtime: null };
+  }
+
+  /** Replaces the node at every path of inode `id` (all its hard links) with the changed one. */
+  private change(id: number, patch: Partial<ModelNode>): void {
+    for (const [path, node] of this.nodes) {
+      if (node.id === id) this.nodes.set(path, { ...node, ...patch } as ModelNode);
+    }
+  }
 
   /** Runs one operation; on failure the tree is exactly what it was before. */
   apply(op: ModelOp): ModelResult {
@@ -140,10 +183,11 @@ export class FsModel {
       .map((path) => this.entry(path, this.nodes.get(path) as ModelNode));
   }
 
+  /** Bytes and files counted once per inode, however many names it has. */
   counters(): { sizeBytes: number; fileCount: number } {
     let sizeBytes = 0;
     let fileCount = 0;
-    for (const node of this.nodes.values()) {
+    for (const node of this.inodes().values()) {
       if (node.type !== "file") continue;
       sizeBytes += node.content.byteLength;
       fileCount++;
@@ -151,16 +195,39 @@ export class FsModel {
     return { sizeBytes, fileCount };
   }
 
+  /** One node per inode. */
+  inodes(): Map<number, ModelNode> {
+    return new Map([...this.nodes.values()].map((node) => [node.id, node]));
+  }
+
+  /** Names of a file or link; 2 + subdirectories for a directory, as Linux counts. */
+  nlink(path: string, node: ModelNode): number {
+    if (node.type !== "dir") return [...this.nodes.values()].filter((other) => other.id === node.id).length;
+    return (
+      2 +
+      [...this.nodes].filter(([other, child]) => child.type === "dir" && other !== "/" && dirOf(other) === path).length
+    );
+  }
+
   entry(path: string, node: ModelNode): ModelEntry {
-    if (node.type === "file") return { path, type: "file", size: node.content.byteLength, mode: node.mode };
-    if (node.type === "dir") return { path, type: "dir", size: 0, mode: node.mode };
-    return {
+    const size =
+      node.type === "file"
+        ? node.content.byteLength
+        : node.type === "dir"
+          ? 0
+          : new TextEncoder().encode(node.target).byteLength;
+    const entry: ModelEntry = {
       path,
-      type: "symlink",
-      size: new TextEncoder().encode(node.target).byteLength,
+      type: node.type,
+      size,
       mode: node.mode,
-      target: node.target,
+      nlink: this.nlink(path, node),
+      uid: node.uid,
+      gid: node.gid,
     };
+    if (node.type !== "dir" && node.mtime !== null) entry.mtimeNs = node.mtime;
+    if (node.type === "symlink") entry.target = node.target;
+    return entry;
   }
 
   private run(op: ModelOp): ModelResult {
@@ -186,6 +253,12 @@ export class FsModel {
         return this.symlink(op.target, op.path);
       case "chmod":
         return this.chmod(op.path, op.mode);
+      case "chown":
+        return this.chown(op.path, op.uid, op.gid, op.follow);
+      case "utimes":
+        return this.utimes(op.path, op.mtime, op.follow);
+      case "link":
+        return this.link(op.existing, op.path);
       case "batch":
         return this.batch(op.ops);
       case "stat": {
@@ -264,7 +337,7 @@ export class FsModel {
     }
     // The name exists but does not resolve: a dangling link. mkdir(2) on it is EEXIST.
     if (parent.existing) abort("EEXIST");
-    this.nodes.set(parent.path, { type: "dir", mode: DIR_MODE });
+    this.nodes.set(parent.path, { type: "dir", ...this.fresh(DIR_MODE) });
     return parent.path;
   }
 
@@ -309,11 +382,12 @@ export class FsModel {
   ): void {
     const target = this.locate(path, options);
     if (target.existing) {
-      this.nodes.set(target.path, { ...target.existing, content } as ModelNode);
+      // Every name of the file shows the new content, and its time is now.
+      this.change(target.existing.id, { content, mtime: null });
       return;
     }
     const dir = this.ensureDirectory(dirOf(target.path));
-    this.nodes.set(join(dir, baseOf(target.path)), { type: "file", mode: FILE_MODE, content });
+    this.nodes.set(join(dir, baseOf(target.path)), { type: "file", ...this.fresh(FILE_MODE), content });
   }
 
   private truncate(path: string, size: number): ModelResult {
@@ -322,7 +396,7 @@ export class FsModel {
     if (found.node.type !== "file") abort("EISDIR");
     const content = new Uint8Array(size);
     content.set(found.node.content.subarray(0, Math.min(size, found.node.content.byteLength)));
-    this.nodes.set(found.path, { ...found.node, content });
+    this.change(found.node.id, { content, mtime: null });
     return { ok: true };
   }
 
@@ -333,7 +407,7 @@ export class FsModel {
       if (normal.ok && normal.path === "/") abort("EEXIST");
       const parent = this.parent(path);
       if (parent.existing) abort("EEXIST");
-      this.nodes.set(parent.path, { type: "dir", mode: mode & 0o7777 });
+      this.nodes.set(parent.path, { type: "dir", ...this.fresh(mode & 0o7777) });
       return { ok: true };
     }
     const found = this.resolve(path, true);
@@ -360,7 +434,8 @@ export class FsModel {
     if (source.path === "/") abort("EINVAL");
     const dest = this.parent(to);
     if (source.node.type === "dir" && (dest.path === source.path || isBelow(dest.path, source.path))) abort("EINVAL");
-    if (dest.existing && dest.path === source.path) return { ok: true };
+    // rename(2) of a name onto another name of the same inode (or itself) does nothing.
+    if (dest.existing && dest.existing.id === source.node.id) return { ok: true };
     if (dest.existing) {
       if (!overwrite) abort("EEXIST");
       if (source.node.type === "dir" && dest.existing.type !== "dir") abort("ENOTDIR");
@@ -382,13 +457,14 @@ export class FsModel {
     if (source.node.type === "dir" && (dest.path === source.path || isBelow(dest.path, source.path))) abort("EINVAL");
     if (dest.existing) {
       if (!overwrite || dest.existing.type === "dir" || source.node.type === "dir") abort("EEXIST");
-      // cp refuses to copy a file onto itself ("are the same file").
-      if (dest.path === source.path) abort("EINVAL");
+      // cp refuses to copy a file onto itself, by any of its names ("are the same file").
+      if (dest.existing.id === source.node.id) abort("EINVAL");
       this.nodes.delete(dest.path);
     }
-    // Nodes are never mutated in place, so sharing them between source and copy is safe.
+    // Every copy is a new inode, the default owner's, of now: hard links inside become separate files.
     for (const path of [source.path, ...this.below(source.path)]) {
-      this.nodes.set(dest.path + path.slice(source.path.length), this.nodes.get(path) as ModelNode);
+      const node = this.nodes.get(path) as ModelNode;
+      this.nodes.set(dest.path + path.slice(source.path.length), { ...node, ...this.fresh(node.mode) });
     }
     return { ok: true };
   }
@@ -397,14 +473,38 @@ export class FsModel {
     if (target.length === 0) abort("EINVAL");
     const parent = this.parent(path);
     if (parent.existing) abort("EEXIST");
-    this.nodes.set(parent.path, { type: "symlink", mode: LINK_MODE, target });
+    this.nodes.set(parent.path, { type: "symlink", ...this.fresh(LINK_MODE), target });
     return { ok: true };
   }
 
   private chmod(path: string, mode: number): ModelResult {
     if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) abort("EINVAL");
     const found = this.found(path, true);
-    this.nodes.set(found.path, { ...found.node, mode });
+    this.change(found.node.id, { mode });
+    return { ok: true };
+  }
+
+  private chown(path: string, uid: number | undefined, gid: number | undefined, follow: boolean): ModelResult {
+    const bad = (id: number | undefined) => id !== undefined && (!Number.isInteger(id) || id < 0 || id > ID_MAX);
+    if (bad(uid) || bad(gid)) abort("EINVAL");
+    const found = this.found(path, follow);
+    this.change(found.node.id, { ...(uid !== undefined ? { uid } : {}), ...(gid !== undefined ? { gid } : {}) });
+    return { ok: true };
+  }
+
+  private utimes(path: string, mtime: string, follow: boolean): ModelResult {
+    const found = this.found(path, follow);
+    this.change(found.node.id, { mtime: mtime === "now" ? null : mtime });
+    return { ok: true };
+  }
+
+  /** link(2): the final symlink of `existing` is not followed; a directory is EPERM. */
+  private link(existing: string, path: string): ModelResult {
+    const source = this.found(existing, false);
+    if (source.node.type === "dir") abort("EPERM");
+    const dest = this.parent(path);
+    if (dest.existing) abort("EEXIST");
+    this.nodes.set(dest.path, source.node);
     return { ok: true };
   }
 

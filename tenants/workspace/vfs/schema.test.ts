@@ -3,7 +3,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { WorkspaceDO } from "../WorkspaceDO.ts";
 import { MIGRATIONS, migrate } from "./schema.ts";
-import { bytes, ok } from "./test/withVfs.ts";
+import { bytes, ok, readText } from "./test/withVfs.ts";
+import { Vfs } from "./Vfs.ts";
 
 describe("schema migrations", () => {
   it("records the version, and re-running them on a live database changes nothing", async () => {
@@ -16,6 +17,68 @@ describe("schema migrations", () => {
       expect(version.value).toBe(MIGRATIONS.length);
       migrate(state.storage.sql, Date.now());
       expect(instance.vfs.counters()).toEqual({ sizeBytes: 4, fileCount: 1 });
+    });
+  });
+
+  it("brings a version 2 database with data to hard links and POSIX metadata, keeping everything", async () => {
+    const stub = env.WORKSPACE.getByName(`schema-v2-${crypto.randomUUID()}`);
+    await runInDurableObject(stub, async (_instance: WorkspaceDO, state) => {
+      const sql = state.storage.sql;
+      // Start over with a database as version 2 left it, filled through the version 2 schema.
+      for (const { name } of sql
+        .exec<{ name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'",
+        )
+        .toArray())
+        sql.exec(`DROP TABLE IF EXISTS "${name}"`);
+      migrate(sql, 1_000, 2);
+      sql.exec(
+        "INSERT INTO inodes (ino, type, mode, size, mtime_ms, ctime_ms, etag, entries) VALUES (2, 'dir', 493, 0, 2000, 2000, NULL, 2)",
+      );
+      sql.exec(
+        "INSERT INTO inodes (ino, type, mode, size, mtime_ms, ctime_ms, etag) VALUES (3, 'file', 420, 5, 3000, 3000, '\"e\"')",
+      );
+      sql.exec(
+        "INSERT INTO inodes (ino, type, mode, size, mtime_ms, ctime_ms, target) VALUES (4, 'symlink', 511, 1, 4000, 4000, 'f')",
+      );
+      sql.exec(
+        "INSERT INTO inodes (ino, type, mode, size, mtime_ms, ctime_ms, entries) VALUES (5, 'dir', 448, 0, 5000, 5000, 0)",
+      );
+      sql.exec("INSERT INTO dirents (parent, name, ino) VALUES (1, 'd', 2), (2, 'f', 3), (2, 'l', 4), (1, 'e', 5)");
+      sql.exec("UPDATE inodes SET entries = 2 WHERE ino = 1");
+      sql.exec("INSERT INTO blobs (hash, size, refs, data) VALUES ('h', 5, 1, ?)", bytes("hello"));
+      sql.exec("INSERT INTO file_chunks (ino, idx, hash, size) VALUES (3, 0, 'h', 5)");
+      sql.exec(
+        "UPDATE meta SET value = CASE key WHEN 'size_bytes' THEN 5 WHEN 'file_count' THEN 1 WHEN 'inode_count' THEN 4 ELSE value END",
+      );
+
+      const vfs = new Vfs(
+        sql,
+        (fn) => state.storage.transactionSync(fn),
+        () => 9_000,
+      );
+      expect(sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'schema_version'").one().value).toBe(
+        MIGRATIONS.length,
+      );
+      expect(await readText(vfs, "/d/f")).toBe("hello");
+      expect(ok(vfs.stat("/d/f")).stat).toMatchObject({
+        size: 5,
+        mode: 0o644,
+        nlink: 1,
+        uid: 1000,
+        gid: 1000,
+        mtimeNs: "3000000000",
+        ino: 3,
+      });
+      expect(ok(vfs.lstat("/d/l")).stat).toMatchObject({ type: "symlink", target: "f", nlink: 1 });
+      expect(ok(vfs.stat("/")).stat).toMatchObject({ nlink: 4, uid: 1000 });
+      expect(ok(vfs.stat("/d")).stat).toMatchObject({ nlink: 2, mode: 0o755 });
+      expect(ok(vfs.stat("/e")).stat).toMatchObject({ nlink: 2, mode: 0o700 });
+      expect(vfs.counters()).toEqual({ sizeBytes: 5, fileCount: 1 });
+      // The rebuilt table takes a second name for the same inode, which UNIQUE refused before.
+      ok(await vfs.link("/d/f", "/e/g"));
+      expect(ok(vfs.stat("/e/g")).stat).toMatchObject({ nlink: 2, ino: 3 });
+      expect(vfs.counters()).toEqual({ sizeBytes: 5, fileCount: 1 });
     });
   });
 });

@@ -11,10 +11,21 @@
  * - `upload_chunks`: chunks of a write still streaming in. They protect their blobs from GC
  *   and are discarded if the object restarts mid-upload.
  * - `changes`: one row per mutation with the paths it touched (sync, history, watching).
+ * - Hard links: several `dirents` may name one inode (`inodes.nlink` counts them); content,
+ *   size, mode, owner and times belong to the inode, so they are shared by every name.
  * - Snapshots and forks (later): a snapshot copies `inodes`/`dirents`/`file_chunks` rows
  *   under a snapshot id and adds refs, never copying content; see docs/vfs.md.
  */
+import { BOX_DEFAULT_OWNER } from "../../../container/wire/index.ts";
+
 export const ROOT_INO = 1;
+
+/**
+ * Who owns what the workspace makes, in the box's terms: its default user and group (the
+ * container executor's `boxLimits.uid`, container/src/limits.ts). The API, the shell and the
+ * javascript executors create as this user; container sync carries the box's own ids.
+ */
+export const DEFAULT_OWNER = BOX_DEFAULT_OWNER;
 
 export const MIGRATIONS: readonly string[][] = [
   [
@@ -53,14 +64,37 @@ export const MIGRATIONS: readonly string[][] = [
     `ALTER TABLE inodes ADD COLUMN entries INTEGER NOT NULL DEFAULT 0`,
     `UPDATE inodes SET entries = (SELECT count(*) FROM dirents WHERE dirents.parent = inodes.ino) WHERE type = 'dir'`,
   ],
+  // 3: POSIX metadata and hard links. Owner (the box's view: 1000 is its default user, 0 its
+  // root), mtime to the nanosecond, and a link count. `dirents.ino` loses UNIQUE, which
+  // SQLite can only do by rebuilding the table; its index keeps "every name of an inode" fast.
+  // A directory's nlink is 2 + its subdirectories, as on Linux.
+  [
+    `ALTER TABLE inodes ADD COLUMN uid INTEGER NOT NULL DEFAULT ${DEFAULT_OWNER.uid}`,
+    `ALTER TABLE inodes ADD COLUMN gid INTEGER NOT NULL DEFAULT ${DEFAULT_OWNER.gid}`,
+    `ALTER TABLE inodes ADD COLUMN mtime_nsec INTEGER NOT NULL DEFAULT 0`,
+    `ALTER TABLE inodes ADD COLUMN nlink INTEGER NOT NULL DEFAULT 1`,
+    `CREATE TABLE dirents_v3 (
+      parent INTEGER NOT NULL,
+      name TEXT NOT NULL,
+      ino INTEGER NOT NULL,
+      PRIMARY KEY (parent, name)
+    ) WITHOUT ROWID`,
+    `INSERT INTO dirents_v3 (parent, name, ino) SELECT parent, name, ino FROM dirents`,
+    `DROP TABLE dirents`,
+    `ALTER TABLE dirents_v3 RENAME TO dirents`,
+    `CREATE INDEX dirents_ino ON dirents (ino)`,
+    `UPDATE inodes SET nlink = 2 + (SELECT count(*) FROM dirents d JOIN inodes c ON c.ino = d.ino
+       WHERE d.parent = inodes.ino AND c.type = 'dir') WHERE type = 'dir'`,
+  ],
 ];
 
-export function migrate(sql: SqlStorage, nowMs: number): void {
+/** Applies the migrations not yet applied, up to `upTo` (all of them but in tests). */
+export function migrate(sql: SqlStorage, nowMs: number, upTo: number = MIGRATIONS.length): void {
   const hasMeta = sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").toArray().length > 0;
   let version = hasMeta
     ? (sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'schema_version'").toArray()[0]?.value ?? 0)
     : 0;
-  for (; version < MIGRATIONS.length; version++) {
+  for (; version < upTo; version++) {
     for (const statement of MIGRATIONS[version] ?? []) sql.exec(statement);
     if (version === 0) {
       sql.exec(

@@ -7,7 +7,8 @@
 import { workspaceLimits } from "../limits.ts";
 import { normalizePath } from "../paths.ts";
 import { FsAbort, type FsFailure, fail } from "./errors.ts";
-import { ROOT_INO } from "./schema.ts";
+import { DEFAULT_OWNER, ROOT_INO } from "./schema.ts";
+import { nsText, type PreciseTime } from "./times.ts";
 
 export type InodeType = "file" | "dir" | "symlink";
 
@@ -18,11 +19,18 @@ export type Inode = {
   mode: number;
   size: number;
   mtime_ms: number;
+  /** Nanoseconds past `mtime_ms` (times.ts). */
+  mtime_nsec: number;
   ctime_ms: number;
   etag: string | null;
   target: string | null;
   /** For directories: how many entries name it as their parent. */
   entries: number;
+  /** Owner, in the box's ids (schema.ts DEFAULT_OWNER). */
+  uid: number;
+  gid: number;
+  /** Names of a file or link (hard links); for a directory 2 + its subdirectories. */
+  nlink: number;
 };
 
 export interface Stat {
@@ -31,8 +39,16 @@ export interface Stat {
   type: InodeType;
   size: number;
   mode: number;
+  /** RFC 3339, to the millisecond; `mtimeNs` has the exact time. */
   mtime: string;
+  /** Nanoseconds since 1970 as a decimal string (JSON numbers cannot hold them exactly). */
+  mtimeNs: string;
   ctime: string;
+  /** The inode number: two paths with the same one are hard links to one file. */
+  ino: number;
+  nlink: number;
+  uid: number;
+  gid: number;
   etag?: string;
   target?: string;
 }
@@ -222,21 +238,30 @@ export class Store {
     this.inodeCache.set(row.ino, row);
   }
 
-  createInode(type: InodeType, mode: number, fields: { target?: string; size?: number; etag?: string } = {}): number {
+  createInode(
+    type: InodeType,
+    mode: number,
+    fields: { target?: string; size?: number; etag?: string; uid?: number; gid?: number; mtime?: PreciseTime } = {},
+  ): number {
     if (this.meta("inode_count") >= workspaceLimits.inodesMax) {
       throw new FsAbort(fail("ENOSPC", `a workspace holds at most ${workspaceLimits.inodesMax} entries`));
     }
     const now = this.nowMs();
     const row = this.sql
       .exec<{ ino: number }>(
-        "INSERT INTO inodes (type, mode, size, mtime_ms, ctime_ms, etag, target) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING ino",
+        `INSERT INTO inodes (type, mode, size, mtime_ms, mtime_nsec, ctime_ms, etag, target, uid, gid, nlink)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ino`,
         type,
         mode,
         fields.size ?? 0,
-        now,
+        fields.mtime?.ms ?? now,
+        fields.mtime?.nsec ?? 0,
         now,
         fields.etag ?? null,
         fields.target ?? null,
+        fields.uid ?? DEFAULT_OWNER.uid,
+        fields.gid ?? DEFAULT_OWNER.gid,
+        type === "dir" ? 2 : 1,
       )
       .one();
     // A new directory is empty, so it is complete in the cache from the start.
@@ -246,49 +271,109 @@ export class Store {
     return row.ino;
   }
 
-  /** Names `ino` as `name` in directory `parent`, counting it there. */
-  link(parent: number, name: string, ino: number): void {
+  /**
+   * Names `ino` (of type `type`) as `name` in directory `parent`, counting it there. A new
+   * name for an inode that already has one (a hard link) also needs `addLink`.
+   */
+  link(parent: number, name: string, ino: number, type: InodeType): void {
     if ((this.inode(parent)?.entries ?? 0) >= workspaceLimits.entriesPerDirectoryMax) {
       throw new FsAbort(fail("EMLINK", `a directory holds at most ${workspaceLimits.entriesPerDirectoryMax} entries`));
     }
     this.sql.exec("INSERT INTO dirents (parent, name, ino) VALUES (?, ?, ?)", parent, name, ino);
     this.entryCache.set(`${parent}/${name}`, ino);
-    this.countEntries(parent, 1);
+    this.countEntries(parent, 1, type === "dir" ? 1 : 0);
   }
 
-  unlink(parent: number, name: string): void {
+  /** One more name for a file or link: its link count goes up and its ctime moves. */
+  addLink(ino: number): void {
+    const inode = this.inode(ino);
+    if (!inode) return;
+    if (inode.nlink >= workspaceLimits.linksPerInodeMax) {
+      throw new FsAbort(fail("EMLINK", `a file has at most ${workspaceLimits.linksPerInodeMax} links`));
+    }
+    this.updateInode(ino, { nlink: inode.nlink + 1 });
+  }
+
+  /**
+   * Removes the name `name` from `parent`, which names `child`, and lets go of the inode:
+   * a file or link keeps living while another name holds it; a directory (emptied by the
+   * caller) goes with its one name.
+   */
+  unlink(parent: number, name: string, child: Inode): void {
     this.sql.exec("DELETE FROM dirents WHERE parent = ? AND name = ?", parent, name);
     this.entryCache.set(`${parent}/${name}`, null);
-    this.countEntries(parent, -1);
+    this.countEntries(parent, -1, child.type === "dir" ? -1 : 0);
+    this.release(child.ino);
   }
 
   /** Moves an entry to another directory and name: the one-row rename. */
-  relink(ino: number, from: { parent: number; name: string }, to: { parent: number; name: string }): void {
-    this.sql.exec("UPDATE dirents SET parent = ?, name = ? WHERE ino = ?", to.parent, to.name, ino);
+  relink(ino: number, type: InodeType, from: { parent: number; name: string }, to: { parent: number; name: string }) {
+    this.sql.exec(
+      "UPDATE dirents SET parent = ?, name = ? WHERE parent = ? AND name = ?",
+      to.parent,
+      to.name,
+      from.parent,
+      from.name,
+    );
     this.entryCache.set(`${from.parent}/${from.name}`, null);
     this.entryCache.set(`${to.parent}/${to.name}`, ino);
-    this.countEntries(from.parent, -1);
-    this.countEntries(to.parent, 1);
+    const subdir = type === "dir" ? 1 : 0;
+    this.countEntries(from.parent, -1, -subdir);
+    this.countEntries(to.parent, 1, subdir);
   }
 
-  /** Deletes the entry naming `ino` inside a subtree being deleted whole (its parent goes too). */
-  dropEntry(ino: number): void {
-    this.sql.exec("DELETE FROM dirents WHERE ino = ?", ino);
-    // The entry's name is not at hand, so every cached name goes; recursive deletes are rare.
-    this.entryCache.clear();
-    this.completeDirs.clear();
+  /**
+   * Deletes one entry inside a subtree being deleted whole (its parent goes too), and lets
+   * go of the inode it names, which lives on if a name outside the subtree holds it.
+   */
+  dropEntry(entry: { parent: number; name: string; ino: number }): void {
+    this.sql.exec("DELETE FROM dirents WHERE parent = ? AND name = ?", entry.parent, entry.name);
+    this.entryCache.set(`${entry.parent}/${entry.name}`, null);
+    this.release(entry.ino);
   }
 
-  private countEntries(dir: number, delta: number): void {
+  /** One name fewer: at zero the inode and its content go, otherwise its link count drops. */
+  private release(ino: number): void {
+    const inode = this.inode(ino);
+    if (!inode) return;
+    if (inode.type === "dir" || inode.nlink <= 1) this.destroyInode(inode);
+    else this.updateInode(ino, { nlink: inode.nlink - 1 });
+  }
+
+  private countEntries(dir: number, delta: number, subdirDelta: number): void {
     const now = this.nowMs();
     this.sql.exec(
-      "UPDATE inodes SET entries = entries + ?, mtime_ms = ?, ctime_ms = ? WHERE ino = ?",
+      "UPDATE inodes SET entries = entries + ?, nlink = nlink + ?, mtime_ms = ?, mtime_nsec = 0, ctime_ms = ? WHERE ino = ?",
       delta,
+      subdirDelta,
       now,
       now,
       dir,
     );
     this.inodeCache.delete(dir);
+  }
+
+  /**
+   * Every path naming `ino`, sorted; `known` (one of them) alone when it has one name. A
+   * change to an inode's content or metadata changes what each of its names shows, so the
+   * change log lists them all (container sync pulls by path).
+   */
+  namesOf(ino: number, known: string): string[] {
+    const inode = this.inode(ino);
+    if (!inode || inode.type === "dir" || inode.nlink <= 1) return [known];
+    return this.sql
+      .exec<{ path: string }>(
+        `WITH RECURSIVE up(parent, path) AS (
+           SELECT parent, '/' || name FROM dirents WHERE ino = ?
+           UNION ALL
+           SELECT d.parent, '/' || d.name || up.path FROM up JOIN dirents d ON d.ino = up.parent
+         )
+         SELECT path FROM up WHERE parent = ? ORDER BY path`,
+        ino,
+        ROOT_INO,
+      )
+      .toArray()
+      .map((row) => row.path);
   }
 
   /** Deletes an inode that no entry names any more, releasing its content. */
@@ -304,18 +389,43 @@ export class Store {
     this.addMeta("inode_count", -1);
   }
 
-  /** Sets some of an inode's fields; ctime always moves, as it does on Linux. */
-  updateInode(ino: number, fields: { mode?: number; size?: number; etag?: string; mtime?: boolean }): void {
+  /**
+   * Sets some of an inode's fields; ctime always moves, as it does on Linux. `mtime: true`
+   * sets the modification time to now, a PreciseTime to exactly that.
+   */
+  updateInode(
+    ino: number,
+    fields: {
+      mode?: number;
+      size?: number;
+      etag?: string;
+      mtime?: boolean | PreciseTime;
+      uid?: number;
+      gid?: number;
+      nlink?: number;
+    },
+  ): void {
     const now = this.nowMs();
     const inode = this.inode(ino);
     if (!inode) return;
+    const mtime =
+      fields.mtime === true
+        ? { ms: now, nsec: 0 }
+        : fields.mtime
+          ? fields.mtime
+          : { ms: inode.mtime_ms, nsec: inode.mtime_nsec };
     this.sql.exec(
-      "UPDATE inodes SET mode = ?, size = ?, etag = ?, mtime_ms = ?, ctime_ms = ? WHERE ino = ?",
+      `UPDATE inodes SET mode = ?, size = ?, etag = ?, mtime_ms = ?, mtime_nsec = ?, ctime_ms = ?, uid = ?, gid = ?,
+       nlink = ? WHERE ino = ?`,
       fields.mode ?? inode.mode,
       fields.size ?? inode.size,
       fields.etag ?? inode.etag,
-      fields.mtime ? now : inode.mtime_ms,
+      mtime.ms,
+      mtime.nsec,
       now,
+      fields.uid ?? inode.uid,
+      fields.gid ?? inode.gid,
+      fields.nlink ?? inode.nlink,
       ino,
     );
     this.inodeCache.delete(ino);
@@ -473,7 +583,7 @@ export class Store {
     // The name exists yet does not resolve: a dangling link. mkdir(2) on it is EEXIST, as in mkdir -p.
     if (parent.existing) throw new FsAbort(fail("EEXIST", `file exists: ${parent.path}`, dirPath));
     const ino = this.createInode("dir", DEFAULT_DIR_MODE);
-    this.link(parent.parent, parent.name, ino);
+    this.link(parent.parent, parent.name, ino, "dir");
     return ino;
   }
 
@@ -485,7 +595,12 @@ export class Store {
       size: inode.size,
       mode: inode.mode,
       mtime: new Date(inode.mtime_ms).toISOString(),
+      mtimeNs: nsText({ ms: inode.mtime_ms, nsec: inode.mtime_nsec }),
       ctime: new Date(inode.ctime_ms).toISOString(),
+      ino: inode.ino,
+      nlink: inode.nlink,
+      uid: inode.uid,
+      gid: inode.gid,
     };
     if (inode.etag) stat.etag = inode.etag;
     if (inode.target !== null) stat.target = inode.target;

@@ -7,6 +7,8 @@ import type { Inode, Store } from "./store.ts";
 export type WalkEntry = Inode & {
   path: string;
   name: string;
+  /** The directory the entry is in. */
+  parent: number;
 };
 
 export interface WalkOptions {
@@ -25,7 +27,7 @@ export function walk(store: Store, dirIno: number, dirPath: string, options: Wal
     const afterName = after.startsWith(`${prefix}/`) ? after.slice(prefix.length + 1) : "";
     return store.sql
       .exec<WalkEntry>(
-        `SELECT i.*, d.name AS name, ? || '/' || d.name AS path FROM dirents d JOIN inodes i ON i.ino = d.ino
+        `SELECT i.*, d.name AS name, d.parent AS parent, ? || '/' || d.name AS path FROM dirents d JOIN inodes i ON i.ino = d.ino
          WHERE d.parent = ? AND d.name > ? ORDER BY d.name LIMIT ?`,
         prefix,
         dirIno,
@@ -36,12 +38,12 @@ export function walk(store: Store, dirIno: number, dirPath: string, options: Wal
   }
   return store.sql
     .exec<WalkEntry>(
-      `WITH RECURSIVE tree(ino, name, path) AS (
-         SELECT d.ino, d.name, ? || '/' || d.name FROM dirents d WHERE d.parent = ?
+      `WITH RECURSIVE tree(ino, parent, name, path) AS (
+         SELECT d.ino, d.parent, d.name, ? || '/' || d.name FROM dirents d WHERE d.parent = ?
          UNION ALL
-         SELECT d.ino, d.name, tree.path || '/' || d.name FROM dirents d JOIN tree ON d.parent = tree.ino
+         SELECT d.ino, d.parent, d.name, tree.path || '/' || d.name FROM dirents d JOIN tree ON d.parent = tree.ino
        )
-       SELECT i.*, tree.name AS name, tree.path AS path FROM tree JOIN inodes i ON i.ino = tree.ino
+       SELECT i.*, tree.name AS name, tree.parent AS parent, tree.path AS path FROM tree JOIN inodes i ON i.ino = tree.ino
        WHERE tree.path > ? ORDER BY tree.path LIMIT ?`,
       prefix,
       dirIno,

@@ -34,6 +34,7 @@ __all__ = [
     "ChangePageChange",
     "ChangePlanRequest",
     "ChmodRequest",
+    "ChownRequest",
     "ContainerRun",
     "CopyRequest",
     "CreateKeyRequest",
@@ -61,6 +62,7 @@ __all__ = [
     "InvoicePage",
     "JavascriptRun",
     "KillExecRequest",
+    "LinkRequest",
     "Metadata",
     "Meter",
     "MkdirRequest",
@@ -97,6 +99,7 @@ __all__ = [
     "UsageReport",
     "UsageSeries",
     "UsageSeriesPoint",
+    "UtimesRequest",
     "Workspace",
     "WorkspacePage",
 ]
@@ -418,7 +421,18 @@ class FileInfo:
     mode: int
     """Permission bits, e.g. 420 (0o644)."""
     mtime: str
+    """Last modification, to the millisecond; `mtimeNs` is exact."""
+    mtime_ns: str
+    """Last modification in nanoseconds since 1970 (negative before), as a decimal string: exact, as set by `utimes` or a container command. Access times are not kept: read atime as mtime."""
     ctime: str
+    uid: int
+    """Owner, as the box sees it (1000 is its default user, 0 its root)."""
+    gid: int
+    """Group, as the box sees it."""
+    ino: int
+    """Inode number: paths with the same one are hard links to one file."""
+    nlink: int
+    """Names of a file or link (hard links); 2 + subdirectories for a directory."""
     etag: str | None = None
     """Strong ETag of a file's content."""
     target: str | None = None
@@ -434,7 +448,12 @@ class FileInfo:
             size=data["size"],
             mode=data["mode"],
             mtime=data["mtime"],
+            mtime_ns=data["mtimeNs"],
             ctime=data["ctime"],
+            uid=data["uid"],
+            gid=data["gid"],
+            ino=data["ino"],
+            nlink=data["nlink"],
             etag=data.get("etag"),
             target=data.get("target"),
         )
@@ -448,7 +467,12 @@ class FileInfo:
             "size": self.size,
             "mode": self.mode,
             "mtime": self.mtime,
+            "mtimeNs": self.mtime_ns,
             "ctime": self.ctime,
+            "uid": self.uid,
+            "gid": self.gid,
+            "ino": self.ino,
+            "nlink": self.nlink,
         }
         if self.etag is not None:
             out["etag"] = self.etag
@@ -2109,6 +2133,84 @@ class ChmodRequest:
     def to_dict(self) -> dict[str, Any]:
         """The camelCase JSON object."""
         return {"path": self.path, "mode": self.mode}
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChownRequest:
+    """The `ChownRequest` object."""
+
+    path: str
+    uid: int | None = None
+    gid: int | None = None
+    follow_symlinks: bool | None = None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            path=data["path"],
+            uid=data.get("uid"),
+            gid=data.get("gid"),
+            follow_symlinks=data.get("followSymlinks"),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        out: dict[str, Any] = {"path": self.path}
+        if self.uid is not None:
+            out["uid"] = self.uid
+        if self.gid is not None:
+            out["gid"] = self.gid
+        if self.follow_symlinks is not None:
+            out["followSymlinks"] = self.follow_symlinks
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class UtimesRequest:
+    """The `UtimesRequest` object."""
+
+    path: str
+    mtime_ns: str | None = None
+    follow_symlinks: bool | None = None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            path=data["path"],
+            mtime_ns=data.get("mtimeNs"),
+            follow_symlinks=data.get("followSymlinks"),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        out: dict[str, Any] = {"path": self.path}
+        if self.mtime_ns is not None:
+            out["mtimeNs"] = self.mtime_ns
+        if self.follow_symlinks is not None:
+            out["followSymlinks"] = self.follow_symlinks
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class LinkRequest:
+    """The `LinkRequest` object."""
+
+    existing: str
+    path: str
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            existing=data["existing"],
+            path=data["path"],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        return {"existing": self.existing, "path": self.path}
 
 
 @dataclass(frozen=True, kw_only=True)

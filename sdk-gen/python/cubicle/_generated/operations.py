@@ -51,6 +51,7 @@ __all__ = [
     "batch",
     "change_plan",
     "chmod",
+    "chown",
     "copy",
     "create_key",
     "create_share",
@@ -74,6 +75,7 @@ __all__ = [
     "grep",
     "head_file",
     "kill_exec",
+    "link",
     "list_artifacts",
     "list_changes",
     "list_execs",
@@ -96,6 +98,7 @@ __all__ = [
     "symlink",
     "truncate",
     "update_workspace",
+    "utimes",
 ]
 
 
@@ -832,6 +835,104 @@ def chmod(
         Request(
             method="POST",
             path=f"/v1/workspaces/{quote_segment(workspace_id)}/fs/chmod",
+            json=body,
+            retry_safe=False,
+            timeout=timeout,
+        )
+    )
+    return FileInfo.from_dict(response.json())
+
+
+def chown(
+    transport: Transport,
+    *,
+    workspace_id: str,
+    path: str,
+    uid: int | None = None,
+    gid: int | None = None,
+    follow_symlinks: bool | None = None,
+    timeout: float | None = None,
+) -> FileInfo:
+    """Set owner and group
+
+    Ids are the container box's (1000 is its default user, 0 its root). Leave `uid` or `gid` out to keep it, as chown's -1. Follows a final symlink unless `followSymlinks: false` (lchown). Every hard link of the file shows the change.
+
+    `POST /v1/workspaces/{workspaceId}/fs/chown` (`chown`). Retry-safe: no.
+    """
+    body: dict[str, Any] = {}
+    body["path"] = path
+    if uid is not None:
+        body["uid"] = uid
+    if gid is not None:
+        body["gid"] = gid
+    if follow_symlinks is not None:
+        body["followSymlinks"] = follow_symlinks
+    response = transport.request(
+        Request(
+            method="POST",
+            path=f"/v1/workspaces/{quote_segment(workspace_id)}/fs/chown",
+            json=body,
+            retry_safe=False,
+            timeout=timeout,
+        )
+    )
+    return FileInfo.from_dict(response.json())
+
+
+def utimes(
+    transport: Transport,
+    *,
+    workspace_id: str,
+    path: str,
+    mtime_ns: str | None = None,
+    follow_symlinks: bool | None = None,
+    timeout: float | None = None,
+) -> FileInfo:
+    """Set the modification time
+
+    Sets mtime to `mtimeNs` exactly (nanoseconds since 1970, negative before, as a decimal string), or to now when it is left out (touch). Access times are not kept, so there is none to set; ctime becomes now. Follows a final symlink unless `followSymlinks: false`. Every hard link of the file shows the change.
+
+    `POST /v1/workspaces/{workspaceId}/fs/utimes` (`utimes`). Retry-safe: no.
+    """
+    body: dict[str, Any] = {}
+    body["path"] = path
+    if mtime_ns is not None:
+        body["mtimeNs"] = mtime_ns
+    if follow_symlinks is not None:
+        body["followSymlinks"] = follow_symlinks
+    response = transport.request(
+        Request(
+            method="POST",
+            path=f"/v1/workspaces/{quote_segment(workspace_id)}/fs/utimes",
+            json=body,
+            retry_safe=False,
+            timeout=timeout,
+        )
+    )
+    return FileInfo.from_dict(response.json())
+
+
+def link(
+    transport: Transport,
+    *,
+    workspace_id: str,
+    existing: str,
+    path: str,
+    timeout: float | None = None,
+) -> FileInfo:
+    """Create a hard link
+
+    `path` becomes another name of the file (or symlink: a final one in `existing` is not followed) at `existing`: one file, whose content, mode, owner and times every name shares, and which lives until its last name is removed. Bytes and file counts are counted once. A directory is refused (409, `fsCode` EPERM); an existing `path` is 409 EEXIST; the new name's directory must exist.
+
+    `POST /v1/workspaces/{workspaceId}/fs/link` (`link`). Retry-safe: no.
+    """
+    body: dict[str, Any] = {}
+    body["existing"] = existing
+    body["path"] = path
+    response = transport.request(
+        Request(
+            method="POST",
+            path=f"/v1/workspaces/{quote_segment(workspace_id)}/fs/link",
             json=body,
             retry_safe=False,
             timeout=timeout,

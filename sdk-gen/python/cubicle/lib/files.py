@@ -97,6 +97,33 @@ class Files:
     def chmod(self, path: str, mode: int) -> FileInfo:
         return ops.chmod(self._transport, workspace_id=self._workspace_id, path=path, mode=mode)
 
+    def chown(
+        self, path: str, *, uid: int | None = None, gid: int | None = None, follow_symlinks: bool = True
+    ) -> FileInfo:
+        """Owner and group in the container box's ids; one left out is kept."""
+        return ops.chown(
+            self._transport,
+            workspace_id=self._workspace_id,
+            path=path,
+            uid=uid,
+            gid=gid,
+            follow_symlinks=follow_symlinks,
+        )
+
+    def utimes(self, path: str, mtime_ns: int | None = None, *, follow_symlinks: bool = True) -> FileInfo:
+        """Sets the modification time to `mtime_ns` (nanoseconds since 1970) exactly, or to now."""
+        return ops.utimes(
+            self._transport,
+            workspace_id=self._workspace_id,
+            path=path,
+            mtime_ns=None if mtime_ns is None else str(mtime_ns),
+            follow_symlinks=follow_symlinks,
+        )
+
+    def link(self, existing: str, path: str) -> FileInfo:
+        """A hard link: `path` becomes another name of the file at `existing`."""
+        return ops.link(self._transport, workspace_id=self._workspace_id, existing=existing, path=path)
+
     def truncate(self, path: str, size: int) -> FileInfo:
         return ops.truncate(self._transport, workspace_id=self._workspace_id, path=path, size=size)
 

@@ -63,7 +63,20 @@ class HttpTransportTest(unittest.TestCase):
         self.assertEqual(len(self.sleeps), 2)
 
     def test_paths_are_encoded(self) -> None:
-        info = {"path": "/a b/c", "name": "c", "type": "file", "size": 1, "mode": 420, "mtime": "t", "ctime": "t"}
+        info = {
+            "path": "/a b/c",
+            "name": "c",
+            "type": "file",
+            "size": 1,
+            "mode": 420,
+            "mtime": "t",
+            "mtimeNs": "1",
+            "ctime": "t",
+            "uid": 1000,
+            "gid": 1000,
+            "ino": 2,
+            "nlink": 1,
+        }
         self.server.answers = [reply(200, info)]
         ops.put_file(self.client.transport, workspace_id="ws/1", path="/a b/c?", content=b"\xff")
         self.assertEqual(self.server.seen[0]["path"], "/v1/workspaces/ws%2F1/files/a%20b/c%3F")

@@ -72,7 +72,12 @@ STAT = {
     "size": 1,
     "mode": 420,
     "mtime": "t",
+    "mtimeNs": "1",
     "ctime": "t",
+    "uid": 1000,
+    "gid": 1000,
+    "ino": 2,
+    "nlink": 1,
 }
 RECORD = {
     "id": "ex_1",

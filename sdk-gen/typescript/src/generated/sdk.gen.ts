@@ -3,7 +3,7 @@
 
 import { client } from './client.gen.ts';
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client/index.ts';
-import type { BatchData, BatchErrors, BatchResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, ChmodData, ChmodErrors, ChmodResponses, CopyData, CopyErrors, CopyResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateShareData, CreateShareErrors, CreateShareResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateWorkspaceData, CreateWorkspaceErrors, CreateWorkspaceResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, DeleteWorkspaceData, DeleteWorkspaceErrors, DeleteWorkspaceResponses, DownloadArtifactData, DownloadArtifactErrors, DownloadArtifactResponses, ExecData, ExecErrors, ExecResponses, FindData, FindErrors, FindResponses, GetAccountData, GetAccountErrors, GetAccountResponses, GetArtifactData, GetArtifactErrors, GetArtifactResponses, GetBillingData, GetBillingErrors, GetBillingResponses, GetExecData, GetExecErrors, GetExecOutputData, GetExecOutputErrors, GetExecOutputResponses, GetExecResponses, GetFileData, GetFileErrors, GetFileResponses, GetQuotasData, GetQuotasErrors, GetQuotasResponses, GetUpcomingInvoiceData, GetUpcomingInvoiceErrors, GetUpcomingInvoiceResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWorkspaceData, GetWorkspaceErrors, GetWorkspaceResponses, GrepData, GrepErrors, GrepResponses, HeadFileData, HeadFileErrors, HeadFileResponses, KillExecData, KillExecErrors, KillExecResponses, ListArtifactsData, ListArtifactsErrors, ListArtifactsResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListExecsData, ListExecsErrors, ListExecsResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListPathData, ListPathErrors, ListPathResponses, ListSharesData, ListSharesErrors, ListSharesResponses, ListUsageEventsData, ListUsageEventsErrors, ListUsageEventsResponses, ListWorkspacesData, ListWorkspacesErrors, ListWorkspacesResponses, MkdirData, MkdirErrors, MkdirResponses, MoveData, MoveErrors, MoveResponses, PublishArtifactData, PublishArtifactErrors, PublishArtifactResponses, PutFileData, PutFileErrors, PutFileResponses, ReadlinkData, ReadlinkErrors, ReadlinkResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RevokeShareData, RevokeShareErrors, RevokeShareResponses, SetSpendCapData, SetSpendCapErrors, SetSpendCapResponses, SignupData, SignupErrors, SignupResponses, StatPathData, StatPathErrors, StatPathResponses, SymlinkData, SymlinkErrors, SymlinkResponses, TruncateData, TruncateErrors, TruncateResponses, UpdateWorkspaceData, UpdateWorkspaceErrors, UpdateWorkspaceResponses } from './types.gen.ts';
+import type { BatchData, BatchErrors, BatchResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, ChmodData, ChmodErrors, ChmodResponses, ChownData, ChownErrors, ChownResponses, CopyData, CopyErrors, CopyResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateShareData, CreateShareErrors, CreateShareResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateWorkspaceData, CreateWorkspaceErrors, CreateWorkspaceResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, DeleteWorkspaceData, DeleteWorkspaceErrors, DeleteWorkspaceResponses, DownloadArtifactData, DownloadArtifactErrors, DownloadArtifactResponses, ExecData, ExecErrors, ExecResponses, FindData, FindErrors, FindResponses, GetAccountData, GetAccountErrors, GetAccountResponses, GetArtifactData, GetArtifactErrors, GetArtifactResponses, GetBillingData, GetBillingErrors, GetBillingResponses, GetExecData, GetExecErrors, GetExecOutputData, GetExecOutputErrors, GetExecOutputResponses, GetExecResponses, GetFileData, GetFileErrors, GetFileResponses, GetQuotasData, GetQuotasErrors, GetQuotasResponses, GetUpcomingInvoiceData, GetUpcomingInvoiceErrors, GetUpcomingInvoiceResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWorkspaceData, GetWorkspaceErrors, GetWorkspaceResponses, GrepData, GrepErrors, GrepResponses, HeadFileData, HeadFileErrors, HeadFileResponses, KillExecData, KillExecErrors, KillExecResponses, LinkData, LinkErrors, LinkResponses, ListArtifactsData, ListArtifactsErrors, ListArtifactsResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListExecsData, ListExecsErrors, ListExecsResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListPathData, ListPathErrors, ListPathResponses, ListSharesData, ListSharesErrors, ListSharesResponses, ListUsageEventsData, ListUsageEventsErrors, ListUsageEventsResponses, ListWorkspacesData, ListWorkspacesErrors, ListWorkspacesResponses, MkdirData, MkdirErrors, MkdirResponses, MoveData, MoveErrors, MoveResponses, PublishArtifactData, PublishArtifactErrors, PublishArtifactResponses, PutFileData, PutFileErrors, PutFileResponses, ReadlinkData, ReadlinkErrors, ReadlinkResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RevokeShareData, RevokeShareErrors, RevokeShareResponses, SetSpendCapData, SetSpendCapErrors, SetSpendCapResponses, SignupData, SignupErrors, SignupResponses, StatPathData, StatPathErrors, StatPathResponses, SymlinkData, SymlinkErrors, SymlinkResponses, TruncateData, TruncateErrors, TruncateResponses, UpdateWorkspaceData, UpdateWorkspaceErrors, UpdateWorkspaceResponses, UtimesData, UtimesErrors, UtimesResponses } from './types.gen.ts';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -320,6 +320,51 @@ export const readlink = <ThrowOnError extends boolean = false>(options: Options<
 export const chmod = <ThrowOnError extends boolean = false>(options: Options<ChmodData, ThrowOnError>): RequestResult<ChmodResponses, ChmodErrors, ThrowOnError> => (options.client ?? client).post<ChmodResponses, ChmodErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/workspaces/{workspaceId}/fs/chmod',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Set owner and group
+ *
+ * Ids are the container box's (1000 is its default user, 0 its root). Leave `uid` or `gid` out to keep it, as chown's -1. Follows a final symlink unless `followSymlinks: false` (lchown). Every hard link of the file shows the change.
+ */
+export const chown = <ThrowOnError extends boolean = false>(options: Options<ChownData, ThrowOnError>): RequestResult<ChownResponses, ChownErrors, ThrowOnError> => (options.client ?? client).post<ChownResponses, ChownErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/fs/chown',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Set the modification time
+ *
+ * Sets mtime to `mtimeNs` exactly (nanoseconds since 1970, negative before, as a decimal string), or to now when it is left out (touch). Access times are not kept, so there is none to set; ctime becomes now. Follows a final symlink unless `followSymlinks: false`. Every hard link of the file shows the change.
+ */
+export const utimes = <ThrowOnError extends boolean = false>(options: Options<UtimesData, ThrowOnError>): RequestResult<UtimesResponses, UtimesErrors, ThrowOnError> => (options.client ?? client).post<UtimesResponses, UtimesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/fs/utimes',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Create a hard link
+ *
+ * `path` becomes another name of the file (or symlink: a final one in `existing` is not followed) at `existing`: one file, whose content, mode, owner and times every name shares, and which lives until its last name is removed. Bytes and file counts are counted once. A directory is refused (409, `fsCode` EPERM); an existing `path` is 409 EEXIST; the new name's directory must exist.
+ */
+export const link = <ThrowOnError extends boolean = false>(options: Options<LinkData, ThrowOnError>): RequestResult<LinkResponses, LinkErrors, ThrowOnError> => (options.client ?? client).post<LinkResponses, LinkErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/fs/link',
     ...options,
     headers: {
         'Content-Type': 'application/json',

@@ -111,8 +111,31 @@ export type FileInfo = {
      * Permission bits, e.g. 420 (0o644).
      */
     mode: number;
+    /**
+     * Last modification, to the millisecond; `mtimeNs` is exact.
+     */
     mtime: string;
+    /**
+     * Last modification in nanoseconds since 1970 (negative before), as a decimal string: exact, as set by `utimes` or a container command. Access times are not kept: read atime as mtime.
+     */
+    mtimeNs: string;
     ctime: string;
+    /**
+     * Owner, as the box sees it (1000 is its default user, 0 its root).
+     */
+    uid: number;
+    /**
+     * Group, as the box sees it.
+     */
+    gid: number;
+    /**
+     * Inode number: paths with the same one are hard links to one file.
+     */
+    ino: number;
+    /**
+     * Names of a file or link (hard links); 2 + subdirectories for a directory.
+     */
+    nlink: number;
     /**
      * Strong ETag of a file's content.
      */
@@ -2122,6 +2145,231 @@ export type ChmodResponses = {
 };
 
 export type ChmodResponse = ChmodResponses[keyof ChmodResponses];
+
+export type ChownData = {
+    body: {
+        path: string;
+        uid?: number;
+        gid?: number;
+        followSymlinks?: boolean;
+    };
+    path: {
+        workspaceId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/fs/chown';
+};
+
+export type ChownErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Conflict
+     */
+    409: Problem;
+    /**
+     * Precondition failed
+     */
+    412: Problem;
+    /**
+     * Payload too large
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
+    /**
+     * Insufficient storage
+     */
+    507: Problem;
+};
+
+export type ChownError = ChownErrors[keyof ChownErrors];
+
+export type ChownResponses = {
+    /**
+     * Done
+     */
+    200: FileInfo;
+};
+
+export type ChownResponse = ChownResponses[keyof ChownResponses];
+
+export type UtimesData = {
+    body: {
+        path: string;
+        mtimeNs?: string;
+        followSymlinks?: boolean;
+    };
+    path: {
+        workspaceId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/fs/utimes';
+};
+
+export type UtimesErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Conflict
+     */
+    409: Problem;
+    /**
+     * Precondition failed
+     */
+    412: Problem;
+    /**
+     * Payload too large
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
+    /**
+     * Insufficient storage
+     */
+    507: Problem;
+};
+
+export type UtimesError = UtimesErrors[keyof UtimesErrors];
+
+export type UtimesResponses = {
+    /**
+     * Done
+     */
+    200: FileInfo;
+};
+
+export type UtimesResponse = UtimesResponses[keyof UtimesResponses];
+
+export type LinkData = {
+    body: {
+        existing: string;
+        path: string;
+    };
+    path: {
+        workspaceId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/fs/link';
+};
+
+export type LinkErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Conflict
+     */
+    409: Problem;
+    /**
+     * Precondition failed
+     */
+    412: Problem;
+    /**
+     * Payload too large
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
+    /**
+     * Insufficient storage
+     */
+    507: Problem;
+};
+
+export type LinkError = LinkErrors[keyof LinkErrors];
+
+export type LinkResponses = {
+    /**
+     * Done
+     */
+    200: FileInfo;
+};
+
+export type LinkResponse = LinkResponses[keyof LinkResponses];
 
 export type TruncateData = {
     body: {

@@ -1,6 +1,8 @@
 /**
  * copy: a file, link or whole directory to a new path. File content is shared, not
- * duplicated: the copy points at the same chunks and their reference counts go up.
+ * duplicated: the copy points at the same chunks and their reference counts go up. As
+ * `cp -r` without `--preserve`, every copy is a new inode owned by the default owner with
+ * the time of the copy, and two hard links inside a copied tree become two files.
  */
 import { workspaceLimits } from "../../limits.ts";
 import { FsAbort, type FsResult, fail } from "../errors.ts";
@@ -30,8 +32,7 @@ export function copy(
       // Replacing a file with itself would release the very chunks the copy is about to share.
       if (dest.existing.ino === source.ino)
         throw new FsAbort(fail("EINVAL", `${from} and ${to} are the same file`, to));
-      store.unlink(dest.parent, dest.name);
-      store.destroyInode(dest.existing);
+      store.unlink(dest.parent, dest.name, dest.existing);
     }
     const below = source.inode.type === "dir" ? walk(store, source.ino, source.path) : [];
     const bytes = [source.inode, ...below].reduce((sum, inode) => sum + (inode.type === "file" ? inode.size : 0), 0);
@@ -41,13 +42,13 @@ export function copy(
       );
     }
     const root = clone(store, source.inode);
-    store.link(dest.parent, dest.name, root);
+    store.link(dest.parent, dest.name, root, source.inode.type);
     // Walk order is path order, so every directory is cloned before its children.
     const clones = new Map<string, number>([[source.path, root]]);
     for (const entry of below) {
       const parentPath = entry.path.slice(0, entry.path.lastIndexOf("/"));
       const ino = clone(store, entry);
-      store.link(clones.get(parentPath) as number, entry.name, ino);
+      store.link(clones.get(parentPath) as number, entry.name, ino, entry.type);
       clones.set(entry.path, ino);
     }
     store.recordChange("copy", [dest.path]);

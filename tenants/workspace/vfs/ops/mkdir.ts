@@ -34,7 +34,7 @@ function make(store: Store, path: string, mode = DEFAULT_DIR_MODE): FsResult<{ s
   if (!parent.ok) return parent;
   if (parent.existing) return fail("EEXIST", `file exists: ${parent.path}`, path);
   const ino = store.createInode("dir", mode & 0o7777);
-  store.link(parent.parent, parent.name, ino);
+  store.link(parent.parent, parent.name, ino, "dir");
   store.recordChange("mkdir", [parent.path]);
   return { ok: true, stat: store.stat(parent.path, store.inode(ino) as Inode) };
 }

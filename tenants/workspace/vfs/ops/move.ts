@@ -1,7 +1,8 @@
 /**
  * move: rename(2). One directory-entry row changes, however large the subtree. A file
  * replaces a file target; a directory replaces an empty directory; with `overwrite: false`
- * any existing target is EEXIST.
+ * any existing target is EEXIST. Renaming a name onto another name of the same inode (a
+ * hard link, or itself) does nothing at all, as rename(2) says.
  */
 import { FsAbort, type FsResult, fail } from "../errors.ts";
 import type { Inode, Stat, Store } from "../store.ts";
@@ -35,10 +36,14 @@ export function moveIn(store: Store, from: string, to: string, { overwrite = tru
     if (existing.type === "dir" && existing.entries > 0) {
       throw new FsAbort(fail("ENOTEMPTY", `directory not empty: ${dest.path}`, to));
     }
-    store.unlink(dest.parent, dest.name);
-    store.destroyInode(existing);
+    store.unlink(dest.parent, dest.name, existing);
   }
-  store.relink(source.ino, { parent: source.parent, name: source.name }, { parent: dest.parent, name: dest.name });
+  store.relink(
+    source.ino,
+    source.inode.type,
+    { parent: source.parent, name: source.name },
+    { parent: dest.parent, name: dest.name },
+  );
   store.updateInode(source.ino, {});
   store.recordChange("move", [source.path, dest.path]);
   return { ok: true, stat: store.stat(dest.path, store.inode(source.ino) as Inode) };

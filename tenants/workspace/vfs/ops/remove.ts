@@ -27,14 +27,11 @@ export function removeIn(store: Store, path: string, options: RemoveOptions = {}
     const below = walk(store, target.ino, target.path);
     if (below.length > 0 && !options.recursive)
       throw new FsAbort(fail("ENOTEMPTY", `directory not empty: ${target.path}`, path));
-    for (const entry of below) {
-      store.dropEntry(entry.ino);
-      store.destroyInode(entry);
-    }
+    for (const entry of below) store.dropEntry(entry);
     removed += below.length;
   }
-  store.unlink(target.parent, target.name);
-  store.destroyInode(target.inode);
+  // A file with other names (hard links) lives on under them; only its last name frees it.
+  store.unlink(target.parent, target.name, target.inode);
   store.recordChange("remove", [target.path]);
   return { ok: true, removed };
 }

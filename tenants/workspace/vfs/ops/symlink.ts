@@ -16,7 +16,7 @@ export function symlink(store: Store, target: string, path: string): FsResult<{ 
     if (!parent.ok) return parent;
     if (parent.existing) return fail("EEXIST", `file exists: ${parent.path}`, path);
     const ino = store.createInode("symlink", SYMLINK_MODE, { target, size: new TextEncoder().encode(target).length });
-    store.link(parent.parent, parent.name, ino);
+    store.link(parent.parent, parent.name, ino, "symlink");
     store.recordChange("symlink", [parent.path]);
     return { ok: true as const, stat: store.stat(parent.path, store.inode(ino) as Inode) };
   });

@@ -58,7 +58,7 @@ export async function truncate(store: Store, path: string, size: number): Promis
     store.setChunks(again.ino, chunks);
     store.addMeta("size_bytes", size - again.inode.size);
     store.updateInode(again.ino, { size, etag, mtime: true });
-    store.recordChange("truncate", [again.path]);
+    store.recordChange("truncate", store.namesOf(again.ino, again.path));
     return { ok: true as const, stat: store.stat(again.path, store.inode(again.ino) as Inode) };
   });
 }

@@ -9,6 +9,7 @@ import { type ChunkRef, ChunkStager, chunkHash, contentEtag } from "../content.t
 import { FsAbort, type FsResult, fail } from "../errors.ts";
 import { ifMatchHolds } from "../preconditions.ts";
 import { DEFAULT_FILE_MODE, type Inode, type Stat, type Store } from "../store.ts";
+import type { PreciseTime } from "../times.ts";
 
 export interface WriteOptions {
   /** `append` adds to the end (creating the file if needed); `exclusive` fails with EEXIST if the file exists. */
@@ -24,6 +25,11 @@ export interface WriteOptions {
   parents?: boolean;
   /** Mode bits for a new file. */
   fileMode?: number;
+  /**
+   * Container sync only: the owner the file gets (a new one DEFAULT_OWNER otherwise) and its
+   * exact modification time (now otherwise), so a pushed file keeps the box's.
+   */
+  attrs?: { uid?: number; gid?: number; mtime?: PreciseTime };
 }
 
 interface Target {
@@ -152,10 +158,10 @@ export function commitWrite(
   if (ino === undefined) {
     const cut = again.path.lastIndexOf("/");
     const parent = store.ensureDirectory(again.path.slice(0, cut) || "/");
-    ino = store.createInode("file", options.fileMode ?? DEFAULT_FILE_MODE, { size, etag });
-    store.link(parent, again.path.slice(cut + 1), ino);
+    ino = store.createInode("file", options.fileMode ?? DEFAULT_FILE_MODE, { size, etag, ...options.attrs });
+    store.link(parent, again.path.slice(cut + 1), ino, "file");
   } else {
-    store.updateInode(ino, { size, etag, mtime: true });
+    store.updateInode(ino, { size, etag, ...options.attrs, mtime: options.attrs?.mtime ?? true });
   }
   store.setChunks(ino, chunks, { fresh: again.existing === null });
   store.addMeta("size_bytes", size - (again.existing?.size ?? 0));
@@ -164,6 +170,7 @@ export function commitWrite(
       fail("ENOSPC", `the workspace may hold at most ${workspaceLimits.workspaceBytesMax} bytes`, path),
     );
   }
-  store.recordChange("write", [again.path]);
+  // Every name of the file now shows the new content.
+  store.recordChange("write", store.namesOf(ino, again.path));
   return { ok: true, stat: store.stat(again.path, store.inode(ino) as Inode) };
 }
