@@ -64,8 +64,25 @@ export interface WireError {
   message: string;
 }
 
-/** One container-side change, pushed as the path's state now (not the syscall that made it). */
-export type SyncOp =
+/**
+ * What the container last knew the object to hold at a path, before its own change there:
+ * nothing (null), a directory, a link to `target`, or a file with ETag `etag`. computerd
+ * takes it from its synced index (the object's state as last pulled or pushed), which a
+ * path's local change never moves, so it is the version the change was made on top of.
+ */
+export type SyncBase = null | { type: "dir" } | { type: "symlink"; target: string } | { type: "file"; etag: string };
+
+/**
+ * One container-side change, pushed as the path's state now (not the syscall that made it),
+ * with the base it was made on (docs/container-sync.md, "Conflicts"). The object applies an
+ * op only while the path still holds its base (or already holds what the op wants); else the
+ * object's version stays and the container's is kept beside it (ApplyResult.conflicts). An op
+ * without `base` (a computerd older than the field) replaces whatever is there.
+ */
+export type SyncOp = SyncOpState & { base?: SyncBase };
+
+/** The state part of a SyncOp. */
+export type SyncOpState =
   /** The file's whole content (≤ chunkBytesMax); replaces whatever is at `path` (a dir or link included). */
   | { op: "write"; path: string; bytes: Uint8Array; mode: number }
   /** The content staged by `upload()` under `uploadId`, for larger files; same replace rule. */
@@ -92,6 +109,20 @@ export interface ApplyResult {
   revision: number;
   /** Ops the object refused (a quota, a prefix), by index. The container keeps its copy; the path stays dirty. */
   failures: { index: number; code: string; message: string }[];
+  /**
+   * Ops whose base no longer matched, by index: the object kept its version at `path` (its
+   * state is `entries[index]`), and the container's version was saved at `savedAs` (null when
+   * there was nothing to save: a removal or a mode change, dropped). The change log lists
+   * `savedAs`, so a pull brings the copy down. Absent from an object older than this field.
+   */
+  conflicts?: SyncConflict[];
+}
+
+/** One op the object did not apply as sent, because the path changed since the op's base. */
+export interface SyncConflict {
+  index: number;
+  path: string;
+  savedAs: string | null;
 }
 
 /** Stages a large file's content on the object, chunk by chunk, for one `commitUpload`. */
@@ -135,7 +166,7 @@ export interface WorkspaceSyncApi {
   ): Promise<{ ok: true; bytes: Uint8Array; etag: string; size: number } | WireError>;
   /** Starts staging a large file's content. */
   upload(): Promise<UploadApi>;
-  /** Applies ops in order (each is idempotent); see ApplyResult. */
+  /** Applies ops in order, in one transaction (each op is idempotent, and checked against its base); see ApplyResult. */
   apply(ops: SyncOp[]): Promise<ApplyResult | WireError>;
 }
 
@@ -217,6 +248,12 @@ export interface ContainerExecOutcome {
   egressBytes: number;
   /** Set when a limit of the computer ended the command (exit 137): which one. */
   reason?: "memory_limit" | "pids_limit";
+  /**
+   * Changes of the container that met a newer version on the object while this command ran
+   * (or since the last command answered), oldest first: the object's version stayed at
+   * `path`, the container's is at `savedAs` (null: a removal or mode change, dropped).
+   */
+  conflicts?: { path: string; savedAs: string | null }[];
   error?: string;
 }
 

@@ -4,10 +4,12 @@
  * push the container's changes. Bound to this workspace's filesystem and nothing else.
  *
  * Changes from the container arrive as the state of a path now (write this content, this
- * directory, this link, nothing here), so applying an op twice leaves the same tree: a
- * session that dropped after sending a batch and before hearing the answer just sends it
- * again. An op replaces whatever kind of entry was at its path, as the container's tree
- * already did. Expected failures come back as values (`failures`), never thrown.
+ * directory, this link, nothing here) with the base they were made on, and a batch applies in
+ * one transaction (./syncApply.ts): an op lands while its path still holds its base, and a
+ * path both sides changed keeps the object's version with the container's saved beside it.
+ * Applying a batch twice leaves the same tree, so a session that dropped after sending a
+ * batch and before hearing the answer just sends it again. Expected failures come back as
+ * values (`failures`), never thrown.
  */
 import { RpcTarget } from "capnweb";
 import {
@@ -22,11 +24,11 @@ import {
 import { workspaceLimits } from "../limits.ts";
 import { setCursor } from "../vfs/changes.ts";
 import { type ChunkRef, ChunkStager, chunkHash, contentEtag } from "../vfs/content.ts";
-import type { FsFailure } from "../vfs/errors.ts";
-import { commitWrite } from "../vfs/ops/write.ts";
+import { type FsFailure, fail } from "../vfs/errors.ts";
 import type { Inode, Stat } from "../vfs/store.ts";
 import type { Vfs } from "../vfs/Vfs.ts";
 import { walk } from "../vfs/walk.ts";
+import { applyBatch, type Prepared } from "./syncApply.ts";
 
 /** Uploads staged and not yet committed at once; computerd sends one large file at a time. */
 const UPLOADS_OPEN_MAX = 4;
@@ -54,16 +56,6 @@ function entryOfRow(row: Inode & { path: string }): RemoteEntry {
   if (row.etag) entry.etag = row.etag;
   if (row.target !== null) entry.target = row.target;
   return entry;
-}
-
-/** The ETag the workspace gives this content: chunked as a write would chunk it. */
-async function etagOf(bytes: Uint8Array): Promise<string> {
-  const chunks: ChunkRef[] = [];
-  for (let at = 0; at < bytes.byteLength; at += workspaceLimits.chunkBytes) {
-    const piece = bytes.subarray(at, at + workspaceLimits.chunkBytes);
-    chunks.push({ hash: await chunkHash(piece), size: piece.byteLength });
-  }
-  return contentEtag(chunks, bytes.byteLength);
 }
 
 /** Chunks of one large file, staged as they arrive (in SQLite, not memory) until `commitUpload`. */
@@ -154,102 +146,49 @@ export class WorkspaceSyncTarget extends RpcTarget implements WorkspaceSyncApi {
     if (ops.length > wireLimits.applyOpsMax) {
       return { ok: false, code: "EINVAL", message: `at most ${wireLimits.applyOpsMax} ops per batch` };
     }
-    const result: ApplyResult = { ok: true, revs: [], entries: [], revision: 0, failures: [] };
-    for (const [index, op] of ops.entries()) {
-      const before = this.vfs.revision();
-      const failure = await this.applyOne(op);
-      const after = this.vfs.revision();
-      if (failure) result.failures.push({ index, code: failure.code, message: failure.message });
-      result.revs.push(after === before ? 0 : after);
-      const stat = this.vfs.lstat(op.path);
-      result.entries.push(stat.ok ? entryOf(stat.stat) : null);
-    }
-    result.revision = this.vfs.revision();
-    return result;
-  }
-
-  /** Makes `op.path` what the container has; null on success. */
-  private async applyOne(op: SyncOp): Promise<FsFailure | null> {
-    const current = this.vfs.lstat(op.path);
-    const kind = current.ok ? current.stat.type : null;
-    switch (op.op) {
-      case "remove": {
-        if (kind === null) return null;
-        return this.failed(await this.vfs.remove(op.path, { recursive: true }));
-      }
-      case "mkdir": {
-        if (kind === "dir") return current.ok && current.stat.mode !== op.mode ? this.chmod(op.path, op.mode) : null;
-        const cleared = await this.clear(op.path, kind);
-        return cleared ?? this.failed(await this.vfs.mkdir(op.path, { recursive: true, mode: op.mode }));
-      }
-      case "symlink": {
-        if (kind === "symlink" && current.ok && current.stat.target === op.target) return null;
-        const cleared = await this.clear(op.path, kind);
-        return cleared ?? this.failed(await this.vfs.symlink(op.target, op.path));
-      }
-      case "chmod":
-        return kind === null ? null : this.chmod(op.path, op.mode);
-      case "write": {
-        // The same content again (a resent batch, a file saved unchanged) is no change at all.
-        if (kind === "file" && current.ok && current.stat.etag === (await etagOf(op.bytes))) {
-          return this.chmodIfNeeded(op.path, op.mode);
-        }
-        const cleared = kind === "file" ? null : await this.clear(op.path, kind);
-        if (cleared) return cleared;
-        const written = this.failed(await this.vfs.write(op.path, op.bytes, { mode: "overwrite", fileMode: op.mode }));
-        return written ?? this.chmodIfNeeded(op.path, op.mode);
-      }
-      case "commitUpload":
-        return this.commitUpload(op.path, op.uploadId, op.mode, kind);
-    }
-  }
-
-  private async commitUpload(path: string, uploadId: string, mode: number, kind: string | null) {
-    const upload = this.uploads.get(uploadId);
-    if (!upload)
-      return { ok: false as const, code: "EINVAL" as const, message: `no upload ${uploadId} in this session`, path };
-    const etag = await contentEtag(upload.chunks, upload.size);
-    const current = this.vfs.lstat(path);
-    if (kind === "file" && current.ok && current.stat.etag === etag) {
-      this.uploads.delete(uploadId);
-      upload.stager.discard();
-      return this.chmodIfNeeded(path, mode);
-    }
-    const cleared = kind === "file" ? null : await this.clear(path, kind);
-    if (cleared) return cleared;
-    const committed = await this.vfs.exclusive(() =>
-      this.vfs.store.atomically(() => {
-        upload.stager.discard();
-        return commitWrite(this.vfs.store, path, upload.chunks, upload.size, etag, {
-          mode: "overwrite",
-          fileMode: mode,
-        });
+    // Hashing is asynchronous, so every op's content is made ready first; the batch then
+    // applies in one transaction, and nothing else mutates the workspace in between.
+    const prepared: Prepared[] = [];
+    const staged: Upload[] = [];
+    for (const op of ops) prepared.push(await this.prepare(op, staged));
+    const store = this.vfs.store;
+    const result = await this.vfs.exclusive(() =>
+      store.atomically(() => {
+        const applied = applyBatch(store, ops, prepared, (path) => this.entryAt(path));
+        // Committed or not, these uploads are spent; their staging rows go with this transaction.
+        for (const upload of staged) upload.stager.discard();
+        return applied;
       }),
     );
-    this.uploads.delete(uploadId);
-    if (!committed.ok) {
-      upload.stager.discard();
-      return committed;
+    return result.ok ? result : wireError(result);
+  }
+
+  /** An op's content, hashed as the workspace would chunk it, or the upload it names. */
+  private async prepare(op: SyncOp, staged: Upload[]): Promise<Prepared> {
+    if (op.op === "write") {
+      const chunks: ChunkRef[] = [];
+      const blobs: Uint8Array[] = [];
+      for (let at = 0; at < op.bytes.byteLength; at += workspaceLimits.chunkBytes) {
+        const piece = op.bytes.slice(at, at + workspaceLimits.chunkBytes);
+        chunks.push({ hash: await chunkHash(piece), size: piece.byteLength });
+        blobs.push(piece);
+      }
+      const size = op.bytes.byteLength;
+      return { ok: true, chunks, size, etag: await contentEtag(chunks, size), blobs };
     }
-    return this.chmodIfNeeded(path, mode);
+    if (op.op === "commitUpload") {
+      const upload = this.uploads.get(op.uploadId);
+      if (!upload) return fail("EINVAL", `no upload ${op.uploadId} in this session`, op.path);
+      this.uploads.delete(op.uploadId);
+      staged.push(upload);
+      const etag = await contentEtag(upload.chunks, upload.size);
+      return { ok: true, chunks: upload.chunks, size: upload.size, etag, blobs: null };
+    }
+    return null;
   }
 
-  /** Removes a directory or link that a file, directory or link of another kind replaces. */
-  private async clear(path: string, kind: string | null): Promise<FsFailure | null> {
-    if (kind === null) return null;
-    return this.failed(await this.vfs.remove(path, { recursive: true }));
-  }
-
-  private async chmodIfNeeded(path: string, mode: number): Promise<FsFailure | null> {
+  private entryAt(path: string): RemoteEntry | null {
     const stat = this.vfs.lstat(path);
-    return stat.ok && stat.stat.mode !== mode ? this.chmod(path, mode) : null;
-  }
-
-  private async chmod(path: string, mode: number): Promise<FsFailure | null> {
-    return this.failed(await this.vfs.chmod(path, mode));
-  }
-
-  private failed(result: { ok: boolean }): FsFailure | null {
-    return result.ok ? null : (result as FsFailure);
+    return stat.ok ? entryOf(stat.stat) : null;
   }
 }

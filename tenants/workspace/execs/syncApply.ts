@@ -1,0 +1,267 @@
+/**
+ * Applies a batch of the container's ops (container/wire SyncOp) to the workspace in one
+ * transaction, under the conflict rule (container/wire/conflict.ts; docs/container-sync.md,
+ * "Conflicts"): an op lands only while its path still holds the op's base, or already holds
+ * what the op wants. Otherwise both sides changed the path: the object's version stays, and
+ * the container's is saved beside it under a conflict name, so an acknowledged API write is
+ * never replaced by a change the container made before it knew of that write.
+ *
+ * Each op runs in its own savepoint inside the batch's transaction, so an op the workspace
+ * refuses (a quota, every conflict name taken) fails alone and the rest commits. Everything
+ * here is synchronous: content was hashed before the transaction began.
+ */
+
+import {
+  ancestorsOf,
+  conflictLimits,
+  conflictName,
+  conflictStamp,
+  type SyncWant,
+  sameState,
+  syncVerdict,
+} from "../../../container/wire/conflict.ts";
+import type { ApplyResult, RemoteEntry, SyncBase, SyncOp } from "../../../container/wire/index.ts";
+import { normalizePath } from "../paths.ts";
+import type { ChunkRef } from "../vfs/content.ts";
+import { FsAbort, type FsFailure, fail } from "../vfs/errors.ts";
+import { chmod } from "../vfs/ops/chmod.ts";
+import { mkdir } from "../vfs/ops/mkdir.ts";
+import { removeIn } from "../vfs/ops/remove.ts";
+import { symlink } from "../vfs/ops/symlink.ts";
+import { commitWrite } from "../vfs/ops/write.ts";
+import { ROOT_INO } from "../vfs/schema.ts";
+import type { Inode, Store } from "../vfs/store.ts";
+
+/** A file op's content, ready before the transaction: hashed (`write`) or staged (`commitUpload`). */
+export interface Content {
+  ok: true;
+  chunks: readonly ChunkRef[];
+  size: number;
+  etag: string;
+  /** Each chunk's bytes, stored only if the content is used; null when staging already stored them. */
+  blobs: readonly Uint8Array[] | null;
+}
+
+/** Per op: its content, why it cannot be applied (an unknown upload), or null (not a file op). */
+export type Prepared = Content | FsFailure | null;
+
+type Applied = { conflict: false } | { conflict: true; savedAs: string | null };
+
+const APPLIED: Applied = { conflict: false };
+
+export function applyBatch(
+  store: Store,
+  ops: readonly SyncOp[],
+  prepared: readonly Prepared[],
+  entryAt: (path: string) => RemoteEntry | null,
+): ApplyResult {
+  const result: ApplyResult = { ok: true, revs: [], entries: [], revision: 0, failures: [], conflicts: [] };
+  ops.forEach((op, index) => {
+    const before = store.meta("revision");
+    const outcome = store.atomically((): Applied & { ok: true } => ({
+      ok: true,
+      ...applyOne(store, op, prepared[index] ?? null),
+    }));
+    if (!outcome.ok) result.failures.push({ index, code: outcome.code, message: outcome.message });
+    else if (outcome.conflict) result.conflicts?.push({ index, path: op.path, savedAs: outcome.savedAs });
+    const after = store.meta("revision");
+    result.revs.push(after === before ? 0 : after);
+    result.entries.push(entryAt(op.path));
+  });
+  result.revision = store.meta("revision");
+  return result;
+}
+
+function applyOne(store: Store, op: SyncOp, prepared: Prepared): Applied {
+  if (prepared?.ok === false) throw new FsAbort(prepared);
+  const content = prepared;
+  const path = normalized(op.path);
+  if (op.base === undefined) {
+    replace(store, op, path, content, stateAt(store, path).state, true);
+    return APPLIED;
+  }
+  const shadow = shadowingAncestor(store, path);
+  if (shadow) return redirected(store, op, path, content, shadow);
+  const current = stateAt(store, path);
+  const want = wantOf(op, content);
+  switch (syncVerdict(op.base, current.state, want, current.empty)) {
+    case "same":
+      if (op.op !== "remove" && op.op !== "symlink") modeIfNeeded(store, path, op.mode);
+      return APPLIED;
+    case "apply":
+      replace(store, op, path, content, current.state, false);
+      return APPLIED;
+    case "unchanged":
+      return APPLIED;
+    case "conflict":
+      if (op.op === "remove" || op.op === "chmod") return { conflict: true, savedAs: null };
+      return { conflict: true, savedAs: saveCopy(store, op, path, content, current.state) };
+  }
+}
+
+/**
+ * Makes `path` hold what `op` says, over `current`. Directories are only ever removed empty
+ * (the verdict saw to it), except for an op without a base, which replaces as it always did.
+ */
+function replace(
+  store: Store,
+  op: SyncOp,
+  path: string,
+  content: Content | null,
+  current: SyncBase,
+  recursive: boolean,
+): void {
+  const clear = () => {
+    if (current) removeIn(store, path, { recursive });
+  };
+  switch (op.op) {
+    case "remove":
+      clear();
+      return;
+    case "chmod":
+      if (current) succeed(chmod(store, path, op.mode));
+      return;
+    case "mkdir":
+      if (current?.type === "dir") {
+        modeIfNeeded(store, path, op.mode);
+        return;
+      }
+      clear();
+      succeed(mkdir(store, path, { recursive: true, mode: op.mode }));
+      return;
+    case "symlink":
+      if (current?.type === "symlink" && current.target === op.target) return;
+      clear();
+      ensureParent(store, path);
+      succeed(symlink(store, op.target, path));
+      return;
+    case "write":
+    case "commitUpload": {
+      const file = content as Content;
+      if (current?.type !== "file") clear();
+      else if (current.etag === file.etag) {
+        modeIfNeeded(store, path, op.mode);
+        return;
+      }
+      for (const [i, blob] of (file.blobs ?? []).entries()) store.putBlob((file.chunks[i] as ChunkRef).hash, blob);
+      commitWrite(store, path, file.chunks, file.size, file.etag, { mode: "overwrite", fileMode: op.mode });
+      modeIfNeeded(store, path, op.mode);
+      return;
+    }
+  }
+}
+
+/**
+ * Saves the container's version of `path` beside the object's: at the first conflict name
+ * that is free, or that already holds exactly this version (the same batch sent again).
+ */
+function saveCopy(store: Store, op: SyncOp, path: string, content: Content | null, kept: SyncBase): string {
+  const want = wantOf(op, content);
+  const stamp = conflictStamp(kept);
+  for (let attempt = 1; attempt <= conflictLimits.namesTriedMax; attempt++) {
+    const name = conflictName(path, stamp, attempt);
+    const there = stateAt(store, name).state;
+    if (there === null) {
+      replace(store, op, name, content, null, false);
+      return name;
+    }
+    if (want !== "attrs" && sameState(there, want)) {
+      if (op.op !== "remove" && op.op !== "symlink") modeIfNeeded(store, name, op.mode);
+      return name;
+    }
+  }
+  throw new FsAbort(fail("EEXIST", `every name tried for the container's copy of ${path} is taken`, path));
+}
+
+/**
+ * An op under a directory the object has since replaced with a file or link (`shadow`): the
+ * container's directory lives on as that path's conflict copy, a directory of the same
+ * conflict name, and the op lands inside it as a new entry. A removal or mode change there is
+ * moot: what it changed went with the directory.
+ */
+function redirected(
+  store: Store,
+  op: SyncOp,
+  path: string,
+  content: Content | null,
+  shadow: { path: string; kept: SyncBase },
+): Applied {
+  if (op.op === "remove" || op.op === "chmod") return APPLIED;
+  const root = copyRoot(store, shadow);
+  const target = root + path.slice(shadow.path.length);
+  const inner = applyOne(store, { ...op, path: target, base: null }, content);
+  return { conflict: true, savedAs: inner.conflict ? inner.savedAs : target };
+}
+
+/** The conflict name of `shadow` that is free or already a directory (the container's, from an earlier op). */
+function copyRoot(store: Store, shadow: { path: string; kept: SyncBase }): string {
+  const stamp = conflictStamp(shadow.kept);
+  for (let attempt = 1; attempt <= conflictLimits.namesTriedMax; attempt++) {
+    const name = conflictName(shadow.path, stamp, attempt);
+    const there = stateAt(store, name).state;
+    if (there === null || there.type === "dir") return name;
+  }
+  throw new FsAbort(fail("EEXIST", `every name tried for the container's copy of ${shadow.path} is taken`));
+}
+
+/** The nearest-the-root ancestor of `path` that the object holds as something other than a directory. */
+function shadowingAncestor(store: Store, path: string): { path: string; kept: SyncBase } | null {
+  let dir = ROOT_INO;
+  for (const ancestor of ancestorsOf(path)) {
+    const child = store.lookup(dir, ancestor.slice(ancestor.lastIndexOf("/") + 1));
+    if (!child) return null;
+    if (child.type !== "dir") return { path: ancestor, kept: stateOf(child) };
+    dir = child.ino;
+  }
+  return null;
+}
+
+function stateAt(store: Store, path: string): { state: SyncBase; empty: boolean } {
+  const resolved = store.resolve(path, false);
+  if (resolved.ok) return { state: stateOf(resolved.inode), empty: resolved.inode.entries === 0 };
+  if (resolved.code === "ENOENT" || resolved.code === "ENOTDIR") return { state: null, empty: true };
+  throw new FsAbort(resolved);
+}
+
+function stateOf(inode: Inode): NonNullable<SyncBase> {
+  if (inode.type === "dir") return { type: "dir" };
+  if (inode.type === "symlink") return { type: "symlink", target: inode.target ?? "" };
+  return { type: "file", etag: inode.etag ?? "" };
+}
+
+function wantOf(op: SyncOp, content: Content | null): SyncWant {
+  switch (op.op) {
+    case "remove":
+      return null;
+    case "chmod":
+      return "attrs";
+    case "mkdir":
+      return { type: "dir" };
+    case "symlink":
+      return { type: "symlink", target: op.target };
+    case "write":
+    case "commitUpload":
+      return { type: "file", etag: (content as Content).etag };
+  }
+}
+
+function modeIfNeeded(store: Store, path: string, mode: number): void {
+  const resolved = store.resolve(path, false);
+  if (resolved.ok && resolved.inode.type !== "symlink" && resolved.inode.mode !== mode)
+    succeed(chmod(store, path, mode));
+}
+
+/** Creates the directories above `path` (a link's parent may be gone: the API removed it). */
+function ensureParent(store: Store, path: string): void {
+  store.ensureDirectory(path.slice(0, path.lastIndexOf("/")) || "/");
+}
+
+function normalized(path: string): string {
+  const result = normalizePath(path);
+  if (!result.ok) throw new FsAbort(fail(result.code, result.detail, path));
+  return result.path;
+}
+
+function succeed(result: { ok: true } | FsFailure): void {
+  if (!result.ok) throw new FsAbort(result);
+}
