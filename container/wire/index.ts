@@ -116,6 +116,12 @@ export interface ApplyResult {
    * `savedAs`, so a pull brings the copy down. Absent from an object older than this field.
    */
   conflicts?: SyncConflict[];
+  /**
+   * Ops that wanted their own base back (the container changed nothing at the path in the
+   * end) while the object's version moved on, by index: nothing was applied, and the object's
+   * version (`entries[index]`) is the one computerd brings down. Absent from an older object.
+   */
+  unchanged?: number[];
 }
 
 /** One op the object did not apply as sent, because the path changed since the op's base. */

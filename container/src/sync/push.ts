@@ -1,20 +1,32 @@
 /**
  * Push (mount → object). Dirty paths are pushed as their *current* state (a file's whole
- * content, a directory, a link, or a removal), in `apply` batches of at most applyOpsMax
- * ops and about one chunk of bytes; files larger than a chunk are staged with `upload()`.
- * A path's dirty row is cleared only when the op succeeded and the path did not change
- * again meanwhile, so nothing the container wrote is ever dropped; repeating a push is harmless.
+ * content, a directory, a link, or a removal), each with its base (the object's state there
+ * as last synced, state.ts), in `apply` batches of at most applyOpsMax ops and about one
+ * chunk of bytes; files larger than a chunk are staged with `upload()`. A path's dirty row is
+ * cleared only when the op succeeded and the path did not change again meanwhile, so nothing
+ * the container wrote is ever dropped; repeating a push is harmless.
+ *
+ * Removals go first, deepest first, and a directory that is gone or became a file or link
+ * brings removals of everything the object had under it as last synced: the object only ever
+ * removes or replaces an empty directory, so whatever is left there is someone else's and
+ * stays (docs/container-sync.md, "Conflicts"). Where the object kept its own version (a
+ * conflict, or an op that changed nothing), the replica takes the object's version.
  */
 import { open, readFile, readlink } from "node:fs/promises";
 import type { RemoteEntry, SyncOp, WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
 import { daemonLimits } from "../limits.ts";
+import { applyEntry } from "./apply.ts";
+import { ConflictLog } from "./conflicts.ts";
 import type { SyncContext } from "./context.ts";
 
-/** One op of a batch, with the dirty generation of its path when its state was read. */
+/**
+ * One op of a batch, with the dirty generation of its path when its state was read; null for
+ * the removal of a path under a removed directory, which has no dirty row of its own.
+ */
 interface Item {
   op: SyncOp;
-  gen: number;
+  gen: number | null;
 }
 
 export class Pusher {
@@ -25,6 +37,10 @@ export class Pusher {
   private lastTouchMs = 0;
   /** Paths the object refused, with the generation refused: retried once they change or a new session starts. */
   private readonly refused = new Map<string, number>();
+  /** Paths whose object version the replica takes once nothing under them is pending any more. */
+  private readonly deferred = new Set<string>();
+  /** Conflicts met while pushing, for the outcomes of the commands they happened under. */
+  readonly conflicts = new ConflictLog();
 
   constructor(ctx: SyncContext) {
     this.ctx = ctx;
@@ -95,32 +111,55 @@ export class Pusher {
   }
 
   private async pushPaths(ws: WorkspaceSyncApi, paths: string[]): Promise<void> {
+    const { replica, state, dirty } = this.ctx;
+    const gone: string[] = [];
+    const present: string[] = [];
+    const under = new Set<string>();
+    for (const path of paths) {
+      const st = await replica.lstat(path);
+      (st ? present : gone).push(path);
+      if (!st?.isDirectory() && state.synced(path)?.type === "dir") {
+        for (const child of state.syncedUnder(path)) if (!dirty.has(child)) under.add(child);
+      }
+    }
     let batch: Item[] = [];
     let batchBytes = 0;
-    for (const path of paths) {
-      if (!this.ctx.dirty.has(path)) continue;
-      const gen = this.ctx.dirty.gen(path);
-      const op = await this.opFor(ws, path);
-      const bytes = op?.op === "write" ? op.bytes.byteLength : 0;
+    const add = async (item: Item, bytes: number) => {
       const full = batch.length >= wireLimits.applyOpsMax || batchBytes + bytes > wireLimits.chunkBytesMax;
       if (full && batch.length > 0) {
         await this.send(ws, batch);
         batch = [];
         batchBytes = 0;
       }
-      if (!op) {
-        // Sockets and FIFOs have no place on the object; nothing to push.
-        this.ctx.dirty.clearIf(path, gen);
+      batch.push(item);
+      batchBytes += bytes;
+    };
+    // Children sort after their parent, so reverse order removes a directory's entries before it.
+    const removals = [...new Set([...gone, ...under])].sort().reverse();
+    for (const path of [...removals, ...present.sort()]) {
+      if (!dirty.has(path)) {
+        if (under.has(path)) await add({ op: { op: "remove", path, base: state.synced(path) }, gen: null }, 0);
         continue;
       }
-      batch.push({ op, gen });
-      batchBytes += bytes;
+      const gen = dirty.gen(path);
+      const op = await this.opFor(ws, path);
+      if (!op) {
+        // Sockets and FIFOs have no place on the object; nothing to push.
+        dirty.clearIf(path, gen);
+        continue;
+      }
+      await add({ op, gen }, op.op === "write" ? op.bytes.byteLength : 0);
     }
     if (batch.length > 0) await this.send(ws, batch);
   }
 
   /** The op that makes the object hold what the replica holds at `path` now. */
   private async opFor(ws: WorkspaceSyncApi, path: string): Promise<SyncOp | null> {
+    const op = await this.stateOp(ws, path);
+    return op && { ...op, base: this.ctx.state.synced(path) };
+  }
+
+  private async stateOp(ws: WorkspaceSyncApi, path: string): Promise<SyncOp | null> {
     const { replica, state } = this.ctx;
     const st = await replica.lstat(path);
     if (!st) return { op: "remove", path };
@@ -162,28 +201,76 @@ export class Pusher {
     await this.ctx.lock.run(async () => {
       const result = await ws.apply(batch.map((item) => item.op));
       if (!result.ok) {
-        for (const { op, gen } of batch) this.refused.set(op.path, gen);
+        for (const { op, gen } of batch) if (gen !== null) this.refused.set(op.path, gen);
         this.ctx.log(`apply refused: ${result.code} ${result.message}`);
         return;
       }
       const failed = new Map(result.failures.map((f) => [f.index, f]));
+      const conflicts = new Map((result.conflicts ?? []).map((c) => [c.index, c]));
+      const unchanged = new Set(result.unchanged ?? []);
       batch.forEach(({ op, gen }, i) => {
         const rev = result.revs[i] ?? 0;
-        if (rev > 0 && this.ctx.ownRevs.size < daemonLimits.ownRevsKeptMax) this.ctx.ownRevs.add(rev);
+        const conflict = conflicts.get(i);
+        // A conflict copy is not the replica's: its revision must come down with the next pull.
+        if (rev > 0 && !conflict && this.ctx.ownRevs.size < daemonLimits.ownRevsKeptMax) this.ctx.ownRevs.add(rev);
         const failure = failed.get(i);
         if (failure) {
-          this.refused.set(op.path, gen);
+          if (gen !== null) this.refused.set(op.path, gen);
           this.ctx.log(`push ${op.path}: ${failure.code} ${failure.message}`);
           return;
         }
-        this.remember(op.path, op, result.entries[i] ?? null);
-        this.ctx.dirty.clearIf(op.path, gen);
+        const entry = result.entries[i] ?? null;
+        if (conflict) {
+          this.conflicts.add(op.path, conflict.savedAs);
+          this.ctx.log(
+            conflict.savedAs === null
+              ? `conflict: ${op.path} changed on the workspace since the container's ${op.op} was made; the workspace's version stays and the ${op.op} is dropped`
+              : `conflict: ${op.path} changed on the workspace since the container's change was made; the workspace's version stays, the container's is saved as ${conflict.savedAs}`,
+          );
+        }
+        if (conflict || unchanged.has(i)) {
+          this.adopt(op.path, gen, entry);
+          return;
+        }
+        this.remember(op.path, op, entry);
+        if (gen !== null) this.ctx.dirty.clearIf(op.path, gen);
       });
       if (result.revision > this.ctx.revision.value) this.ctx.revision.value = result.revision;
+      await this.settleDeferred(ws);
     });
   }
 
-  /** Records the ETag the object gave what we pushed, so the next pull does not download it back. */
+  /**
+   * The object kept its own version at `path` (`entry`). Unless the container changed the
+   * path again since its state was read (then it stays pending, on the same base, and is
+   * pushed again), the replica takes the object's version: pull skipped it while the path
+   * was dirty. A directory with changes still pending under it waits for them.
+   */
+  private adopt(path: string, gen: number | null, entry: RemoteEntry | null): void {
+    if (gen !== null && !this.ctx.dirty.clearIf(path, gen)) return;
+    if (this.ctx.dirty.hasAtOrUnder(path)) {
+      this.deferred.add(path);
+      return;
+    }
+    applyEntry(this.ctx, path, entry);
+  }
+
+  /** Brings down the object's version of deferred paths that nothing is pending under any more. */
+  private async settleDeferred(ws: WorkspaceSyncApi): Promise<void> {
+    const ready = [...this.deferred].filter((path) => !this.ctx.dirty.hasAtOrUnder(path));
+    if (ready.length === 0) return;
+    for (const path of ready) this.deferred.delete(path);
+    const entries = await ws.lstatMany(ready.slice(0, wireLimits.lstatPathsMax));
+    ready.forEach((path, i) => {
+      if (i < wireLimits.lstatPathsMax) applyEntry(this.ctx, path, entries[i] ?? null);
+      else this.deferred.add(path);
+    });
+  }
+
+  /**
+   * Records what the object holds at `path` after a push: its ETag, so the next pull does not
+   * download the container's own write back, and its synced state, the base of the next push.
+   */
   private remember(path: string, op: SyncOp, entry: RemoteEntry | null): void {
     const { state } = this.ctx;
     if (entry?.type === "file" && entry.etag) {
@@ -192,5 +279,7 @@ export class Pusher {
     } else if (op.op !== "remove") {
       state.forgetFile(path);
     }
+    if (entry) state.putSynced(entry);
+    else state.forgetSynced(path);
   }
 }

@@ -2,11 +2,29 @@
  * An in-memory twin of the workspace object's side of container/wire, for computerd's
  * tests: a tree in a Map, a change log with revisions, ETags that are SHA-256 of the
  * content, and counters that let a test prove what computerd downloaded. It is served to
- * computerd as a capnweb RpcTarget through `hello`.
+ * computerd as a capnweb RpcTarget through `hello`. It applies ops by the same conflict rule
+ * as the object (container/wire/conflict.ts), so computerd's side of it is tested here.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { RpcTarget } from "capnweb";
-import type { ApplyResult, RemoteEntry, SyncOp, UploadApi, WireError, WorkspaceSyncApi } from "../../wire/index.ts";
+import {
+  ancestorsOf,
+  conflictLimits,
+  conflictName,
+  conflictStamp,
+  type SyncWant,
+  sameState,
+  syncVerdict,
+} from "../../wire/conflict.ts";
+import type {
+  ApplyResult,
+  RemoteEntry,
+  SyncBase,
+  SyncOp,
+  UploadApi,
+  WireError,
+  WorkspaceSyncApi,
+} from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
 
 interface Node {
@@ -45,6 +63,8 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
   readonly applied: SyncOp[] = [];
   /** A path the test wants refused (quota, prefix). */
   refuse: ((op: SyncOp) => boolean) | null = null;
+  /** A batch the test wants applied and its answer lost, as when the session drops mid-call. */
+  loseAnswer: ((ops: SyncOp[]) => boolean) | null = null;
   private readonly uploads = new Map<string, Upload>();
 
   // ---- the wire (what computerd calls) ----
@@ -91,7 +111,15 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
 
   async apply(ops: SyncOp[]): Promise<ApplyResult | WireError> {
     if (ops.length > wireLimits.applyOpsMax) return { ok: false, code: "E2BIG", message: "too many ops" };
-    const result: ApplyResult = { ok: true, revs: [], entries: [], revision: 0, failures: [] };
+    const result: ApplyResult = {
+      ok: true,
+      revs: [],
+      entries: [],
+      revision: 0,
+      failures: [],
+      conflicts: [],
+      unchanged: [],
+    };
     ops.forEach((op, index) => {
       this.applied.push(op);
       if (this.refuse?.(op)) {
@@ -100,10 +128,16 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
         result.entries.push(this.entry(op.path));
         return;
       }
-      result.revs.push(this.applyOp(op));
+      const before = this.revision;
+      const content = this.contentOf(op);
+      const outcome = this.applyChecked(op, content);
+      if (outcome.conflict) result.conflicts?.push({ index, path: op.path, savedAs: outcome.savedAs });
+      else if (outcome.unchanged) result.unchanged?.push(index);
+      result.revs.push(this.revision === before ? 0 : this.revision);
       result.entries.push(this.entry(op.path));
     });
     result.revision = this.revision;
+    if (this.loseAnswer?.(ops)) throw new Error("the answer was lost (test)");
     return result;
   }
 
@@ -149,6 +183,13 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
     return node?.type === "file" ? new TextDecoder().decode(node.content) : null;
   }
 
+  /** Paths in `dir` (not below it) whose name starts with `prefix`: conflict copies, for instance. */
+  namesIn(dir: string, prefix: string): string[] {
+    return [...this.nodes.keys()]
+      .filter((p) => parentOf(p) === dir && p.slice(dir === "/" ? 1 : dir.length + 1).startsWith(prefix))
+      .sort();
+  }
+
   bytes(path: string): Uint8Array | null {
     return this.nodes.get(path)?.content ?? null;
   }
@@ -179,19 +220,103 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
     this.putNode(path, { type: "file", mode, mtimeMs: Date.now(), content, etag: etagOf(content) });
   }
 
-  private applyOp(op: SyncOp): number {
+  /** A file op's bytes (an upload is spent here); null for other ops. */
+  private contentOf(op: SyncOp): Uint8Array | null {
+    if (op.op === "write") return new Uint8Array(op.bytes);
+    if (op.op !== "commitUpload") return null;
+    const upload = this.uploads.get(op.uploadId);
+    if (!upload) throw new Error(`unknown upload ${op.uploadId}`);
+    this.uploads.delete(op.uploadId);
+    return Buffer.concat(upload.chunks);
+  }
+
+  /** The object's algorithm (tenants/workspace/execs/syncApply.ts), over the Map. */
+  private applyChecked(
+    op: SyncOp,
+    content: Uint8Array | null,
+  ): { conflict: false; unchanged?: true } | { conflict: true; savedAs: string | null } {
+    if (op.base === undefined) {
+      this.applyOp(op, content);
+      return { conflict: false };
+    }
+    const shadow = ancestorsOf(op.path)
+      .map((path) => ({ path, node: this.nodes.get(path) }))
+      .find(({ node }) => node && node.type !== "dir");
+    if (shadow) {
+      if (op.op === "remove" || op.op === "chmod") return { conflict: false };
+      const stamp = conflictStamp(this.state(shadow.path));
+      let root = "";
+      for (let attempt = 1; attempt <= conflictLimits.namesTriedMax && !root; attempt++) {
+        const name = conflictName(shadow.path, stamp, attempt);
+        const there = this.nodes.get(name);
+        if (!there || there.type === "dir") root = name;
+      }
+      const target = root + op.path.slice(shadow.path.length);
+      const inner = this.applyChecked({ ...op, path: target, base: null }, content);
+      return { conflict: true, savedAs: inner.conflict ? inner.savedAs : target };
+    }
+    const current = this.state(op.path);
+    const want = this.wantOf(op, content);
+    const empty = ![...this.nodes.keys()].some((p) => p !== op.path && under(p, op.path));
+    switch (syncVerdict(op.base, current, want, empty)) {
+      case "same":
+        if (op.op !== "remove" && op.op !== "symlink") this.setMode(op.path, op.mode);
+        return { conflict: false };
+      case "apply":
+        this.applyOp(op, content);
+        return { conflict: false };
+      case "unchanged":
+        return { conflict: false, unchanged: true };
+      case "conflict": {
+        if (op.op === "remove" || op.op === "chmod") return { conflict: true, savedAs: null };
+        const stamp = conflictStamp(current);
+        for (let attempt = 1; attempt <= conflictLimits.namesTriedMax; attempt++) {
+          const name = conflictName(op.path, stamp, attempt);
+          const there = this.state(name);
+          if (there === null) this.applyOp({ ...op, path: name }, content);
+          else if (want === "attrs" || !sameState(there, want)) continue;
+          return { conflict: true, savedAs: name };
+        }
+        throw new Error(`every conflict name for ${op.path} is taken`);
+      }
+    }
+  }
+
+  private state(path: string): SyncBase {
+    const node = this.nodes.get(path);
+    if (!node) return null;
+    if (node.type === "file") return { type: "file", etag: node.etag ?? "" };
+    if (node.type === "symlink") return { type: "symlink", target: node.target ?? "" };
+    return { type: "dir" };
+  }
+
+  private wantOf(op: SyncOp, content: Uint8Array | null): SyncWant {
+    if (op.op === "remove") return null;
+    if (op.op === "chmod") return "attrs";
+    if (op.op === "mkdir") return { type: "dir" };
+    if (op.op === "symlink") return { type: "symlink", target: op.target };
+    return { type: "file", etag: etagOf(content ?? new Uint8Array()) };
+  }
+
+  private setMode(path: string, mode: number): void {
+    const node = this.nodes.get(path);
+    if (node && node.mode !== mode) {
+      node.mode = mode;
+      this.record([path]);
+    }
+  }
+
+  private applyOp(op: SyncOp, content: Uint8Array | null): number {
     const before = JSON.stringify(this.entry(op.path));
     switch (op.op) {
       case "write":
-        this.putFile(op.path, op.mode, new Uint8Array(op.bytes));
+      case "commitUpload":
+        if (this.nodes.get(op.path)?.etag === etagOf(content ?? new Uint8Array())) {
+          this.setMode(op.path, op.mode);
+          return 0;
+        }
+        this.putFile(op.path, op.mode, content ?? new Uint8Array());
         break;
-      case "commitUpload": {
-        const upload = this.uploads.get(op.uploadId);
-        if (!upload) throw new Error(`unknown upload ${op.uploadId}`);
-        this.uploads.delete(op.uploadId);
-        this.putFile(op.path, op.mode, Buffer.concat(upload.chunks));
-        break;
-      }
       case "mkdir":
         if (this.nodes.get(op.path)?.type === "dir") this.nodes.get(op.path)!.mode = op.mode;
         else this.putNode(op.path, { type: "dir", mode: op.mode, mtimeMs: Date.now() });

@@ -112,6 +112,9 @@ describe("WorkspaceSyncTarget.apply with bases", () => {
         { op: "remove", path: "/fresh.txt", base: null },
       ]);
       expect(result.conflicts).toEqual([{ index: 0, path: "/keep.txt", savedAs: null }]);
+      // Said apart, so computerd brings the object's file down instead of believing it gone.
+      expect(result.unchanged).toEqual([1]);
+      expect(result.entries[1]).toMatchObject({ path: "/fresh.txt", type: "file" });
       expect(await text(object, "/keep.txt")).toBe("v2 API\n");
       expect(await text(object, "/fresh.txt")).toBe("API made it\n");
     }));

@@ -45,7 +45,7 @@ export interface Content {
 /** Per op: its content, why it cannot be applied (an unknown upload), or null (not a file op). */
 export type Prepared = Content | FsFailure | null;
 
-type Applied = { conflict: false } | { conflict: true; savedAs: string | null };
+type Applied = { conflict: false; unchanged?: true } | { conflict: true; savedAs: string | null };
 
 const APPLIED: Applied = { conflict: false };
 
@@ -55,7 +55,15 @@ export function applyBatch(
   prepared: readonly Prepared[],
   entryAt: (path: string) => RemoteEntry | null,
 ): ApplyResult {
-  const result: ApplyResult = { ok: true, revs: [], entries: [], revision: 0, failures: [], conflicts: [] };
+  const result: ApplyResult = {
+    ok: true,
+    revs: [],
+    entries: [],
+    revision: 0,
+    failures: [],
+    conflicts: [],
+    unchanged: [],
+  };
   ops.forEach((op, index) => {
     const before = store.meta("revision");
     const outcome = store.atomically((): Applied & { ok: true } => ({
@@ -64,6 +72,7 @@ export function applyBatch(
     }));
     if (!outcome.ok) result.failures.push({ index, code: outcome.code, message: outcome.message });
     else if (outcome.conflict) result.conflicts?.push({ index, path: op.path, savedAs: outcome.savedAs });
+    else if (outcome.unchanged) result.unchanged?.push(index);
     const after = store.meta("revision");
     result.revs.push(after === before ? 0 : after);
     result.entries.push(entryAt(op.path));
@@ -92,7 +101,7 @@ function applyOne(store: Store, op: SyncOp, prepared: Prepared): Applied {
       replace(store, op, path, content, current.state, false);
       return APPLIED;
     case "unchanged":
-      return APPLIED;
+      return { conflict: false, unchanged: true };
     case "conflict":
       if (op.op === "remove" || op.op === "chmod") return { conflict: true, savedAs: null };
       return { conflict: true, savedAs: saveCopy(store, op, path, content, current.state) };
