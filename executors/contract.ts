@@ -66,6 +66,18 @@ export interface ExecOutcome {
   error?: string;
   /** Which resource limit of the sandbox ended the run, when one did (exit 137). */
   reason?: ExecStopReason;
+  /**
+   * container: changes of the box that met a newer version on the workspace (docs/container-sync.md,
+   * "Conflicts"): the workspace's version stayed at `path`, the box's was saved at `savedAs`
+   * (null: a removal or mode change, dropped).
+   */
+  conflicts?: ExecConflict[];
+}
+
+/** One path both the box and the workspace changed; neither version was lost. */
+export interface ExecConflict {
+  path: string;
+  savedAs: string | null;
 }
 
 /** Resource limits that end a run: the container's memory and process limits (its cgroup). */

@@ -79,6 +79,7 @@ export function createContainerExecutor(link: ComputerLink, options: ContainerRu
         exitCode: outcome.exitCode,
         ...(outcome.error !== undefined ? { error: outcome.error } : {}),
         ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+        ...(outcome.conflicts?.length ? { conflicts: outcome.conflicts } : {}),
       };
     },
 

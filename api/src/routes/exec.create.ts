@@ -24,6 +24,7 @@ const ExecResult = z
     usage: z.object({ meter: z.string(), quantity: z.number().int() }).nullable(),
     error: ExecRecordView.shape.error,
     reason: ExecRecordView.shape.reason,
+    conflicts: ExecRecordView.shape.conflicts,
   })
   .openapi("ExecResult");
 

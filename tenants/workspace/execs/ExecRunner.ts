@@ -52,6 +52,8 @@ export interface ExecResult {
   error: string | null;
   /** Which resource limit ended it, or null. */
   reason: ExecRecord["reason"];
+  /** container: paths the box and the workspace both changed, and where the box's version went. */
+  conflicts: ExecRecord["conflicts"];
 }
 
 /** Why a run was not started; nothing was recorded, and the caller frees its concurrency slot. */
@@ -263,6 +265,7 @@ export class ExecRunner {
       usage: record.durationMs === null ? null : { meter: `${record.executor}_ms`, quantity: record.durationMs },
       error: record.error,
       reason: record.reason,
+      conflicts: record.conflicts,
     };
   }
 }

@@ -6,7 +6,13 @@
  */
 
 import type { EgressPolicy } from "../../../container/wire/egress/allowList.ts";
-import type { ExecOutcome, ExecStatus, ExecStopReason, OutputStream } from "../../../executors/contract.ts";
+import type {
+  ExecConflict,
+  ExecOutcome,
+  ExecStatus,
+  ExecStopReason,
+  OutputStream,
+} from "../../../executors/contract.ts";
 import { execLimits } from "../../../executors/limits.ts";
 
 export const EXEC_MIGRATION = [
@@ -45,16 +51,20 @@ export const EXEC_MIGRATION_3 = ["ALTER TABLE execs ADD COLUMN egress TEXT"];
 /** Version 4: which resource limit ended the run (`memory_limit`, `pids_limit`), NULL for none. */
 export const EXEC_MIGRATION_4 = ["ALTER TABLE execs ADD COLUMN reason TEXT"];
 
+/** Version 5: the container's conflicts (JSON `[{ path, savedAs }]`), NULL for none. */
+export const EXEC_MIGRATION_5 = ["ALTER TABLE execs ADD COLUMN conflicts TEXT"];
+
 /** Creates and upgrades the exec tables; versioned in `meta` beside the filesystem's schema version. */
 export function migrateExecs(sql: SqlStorage): void {
   const version =
     sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'exec_schema_version'").toArray()[0]?.value ?? 0;
-  if (version >= 4) return;
+  if (version >= 5) return;
   if (version < 1) for (const statement of EXEC_MIGRATION) sql.exec(statement);
   if (version < 2) for (const statement of EXEC_MIGRATION_2) sql.exec(statement);
   if (version < 3) for (const statement of EXEC_MIGRATION_3) sql.exec(statement);
-  for (const statement of EXEC_MIGRATION_4) sql.exec(statement);
-  sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('exec_schema_version', 4)");
+  if (version < 4) for (const statement of EXEC_MIGRATION_4) sql.exec(statement);
+  for (const statement of EXEC_MIGRATION_5) sql.exec(statement);
+  sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('exec_schema_version', 5)");
 }
 
 export type ExecState = "running" | ExecStatus;
@@ -69,6 +79,8 @@ export interface ExecRecord {
   error: string | null;
   /** Which resource limit ended the run, or null. */
   reason: ExecStopReason | null;
+  /** container runs: paths the box and the workspace both changed, and where the box's version went. */
+  conflicts: ExecConflict[];
   startedAt: string;
   endedAt: string | null;
   durationMs: number | null;
@@ -105,6 +117,7 @@ type Row = {
   exit_code: number | null;
   error: string | null;
   reason: string | null;
+  conflicts: string | null;
   started_ms: number;
   ended_ms: number | null;
   output_bytes: number;
@@ -229,6 +242,7 @@ export class ExecRecords {
           exitCode: outcome.exitCode,
           durationMs: now - row.started_ms,
           ...(outcome.reason ? { reason: outcome.reason } : {}),
+          ...(outcome.conflicts?.length ? { conflicts: outcome.conflicts } : {}),
         }),
       ),
     };
@@ -240,11 +254,12 @@ export class ExecRecords {
       exit.data,
     );
     this.sql.exec(
-      "UPDATE execs SET status = ?, exit_code = ?, error = ?, reason = ?, ended_ms = ?, next_seq = ?, result = ? WHERE id = ?",
+      "UPDATE execs SET status = ?, exit_code = ?, error = ?, reason = ?, conflicts = ?, ended_ms = ?, next_seq = ?, result = ? WHERE id = ?",
       outcome.status,
       outcome.exitCode,
       outcome.error ?? null,
       outcome.reason ?? null,
+      outcome.conflicts?.length ? JSON.stringify(outcome.conflicts) : null,
       now,
       exit.seq + 1,
       outcome.result === undefined ? null : JSON.stringify(outcome.result),
@@ -304,6 +319,7 @@ function toRecord(row: Row): ExecRecord {
     exitCode: row.exit_code,
     error: row.error,
     reason: row.reason as ExecStopReason | null,
+    conflicts: row.conflicts === null ? [] : (JSON.parse(row.conflicts) as ExecConflict[]),
     startedAt: new Date(row.started_ms).toISOString(),
     endedAt: row.ended_ms === null ? null : new Date(row.ended_ms).toISOString(),
     durationMs: row.ended_ms === null ? null : row.ended_ms - row.started_ms,

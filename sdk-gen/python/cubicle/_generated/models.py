@@ -43,6 +43,7 @@ __all__ = [
     "DirectoryPage",
     "Egress",
     "EgressObject",
+    "ExecConflict",
     "ExecRecord",
     "ExecRecordEgress",
     "ExecRecordEgressObject",
@@ -704,6 +705,8 @@ class ExecResult:
     """Why the run stopped early (a limit, a kill, a crash), if it did."""
     reason: Literal["memory_limit", "pids_limit"] | None
     """Which resource limit of the sandbox ended the run (exit code 137), or null: the container's memory or process limit under the plan."""
+    conflicts: list[ExecConflict]
+    """container: paths the box changed that had meanwhile changed on the workspace (docs/container-sync.md, "Conflicts"). The workspace's version stays at `path`; the box's version was saved at `savedAs`, or `savedAs` is null when the box's change was a removal or a mode change, which was dropped. Nothing of either side is lost. Empty for other executors and runs without conflicts; at most 1,000 are listed."""
     result: Any = None
 
     @classmethod
@@ -721,6 +724,7 @@ class ExecResult:
             usage=None if data["usage"] is None else ExecResultUsage.from_dict(data["usage"]),
             error=data["error"],
             reason=data["reason"],
+            conflicts=[ExecConflict.from_dict(x0) for x0 in data["conflicts"]],
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -736,6 +740,7 @@ class ExecResult:
             "usage": None if self.usage is None else self.usage.to_dict(),
             "error": self.error,
             "reason": self.reason,
+            "conflicts": [x0.to_dict() for x0 in self.conflicts],
         }
         if self.result is not None:
             out["result"] = self.result
@@ -760,6 +765,26 @@ class ExecResultUsage:
     def to_dict(self) -> dict[str, Any]:
         """The camelCase JSON object."""
         return {"meter": self.meter, "quantity": self.quantity}
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExecConflict:
+    """The `ExecConflict` object."""
+
+    path: str
+    saved_as: str | None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            path=data["path"],
+            saved_as=data["savedAs"],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        return {"path": self.path, "savedAs": self.saved_as}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -982,6 +1007,8 @@ class ExecRecord:
     """Why the run stopped early (a limit, a kill, a crash), if it did."""
     reason: Literal["memory_limit", "pids_limit"] | None
     """Which resource limit of the sandbox ended the run (exit code 137), or null: the container's memory or process limit under the plan."""
+    conflicts: list[ExecConflict]
+    """container: paths the box changed that had meanwhile changed on the workspace (docs/container-sync.md, "Conflicts"). The workspace's version stays at `path`; the box's version was saved at `savedAs`, or `savedAs` is null when the box's change was a removal or a mode change, which was dropped. Nothing of either side is lost. Empty for other executors and runs without conflicts; at most 1,000 are listed."""
     started_at: str
     ended_at: str | None
     duration_ms: int | None
@@ -1006,6 +1033,7 @@ class ExecRecord:
             exit_code=data["exitCode"],
             error=data["error"],
             reason=data["reason"],
+            conflicts=[ExecConflict.from_dict(x0) for x0 in data["conflicts"]],
             started_at=data["startedAt"],
             ended_at=data["endedAt"],
             duration_ms=data["durationMs"],
@@ -1027,6 +1055,7 @@ class ExecRecord:
             "exitCode": self.exit_code,
             "error": self.error,
             "reason": self.reason,
+            "conflicts": [x0.to_dict() for x0 in self.conflicts],
             "startedAt": self.started_at,
             "endedAt": self.ended_at,
             "durationMs": self.duration_ms,

@@ -82,6 +82,7 @@ RECORD = {
     "exitCode": 0,
     "error": None,
     "reason": None,
+    "conflicts": [],
     "startedAt": "t",
     "endedAt": "t",
     "durationMs": 5,

@@ -200,6 +200,15 @@ export type ExecResult = {
      * Which resource limit of the sandbox ended the run (exit code 137), or null: the container's memory or process limit under the plan.
      */
     reason: 'memory_limit' | 'pids_limit' | null;
+    /**
+     * container: paths the box changed that had meanwhile changed on the workspace (docs/container-sync.md, "Conflicts"). The workspace's version stays at `path`; the box's version was saved at `savedAs`, or `savedAs` is null when the box's change was a removal or a mode change, which was dropped. Nothing of either side is lost. Empty for other executors and runs without conflicts; at most 1,000 are listed.
+     */
+    conflicts: Array<ExecConflict>;
+};
+
+export type ExecConflict = {
+    path: string;
+    savedAs: string | null;
 };
 
 export type ExecRequest = ({
@@ -324,6 +333,10 @@ export type ExecRecord = {
      * Which resource limit of the sandbox ended the run (exit code 137), or null: the container's memory or process limit under the plan.
      */
     reason: 'memory_limit' | 'pids_limit' | null;
+    /**
+     * container: paths the box changed that had meanwhile changed on the workspace (docs/container-sync.md, "Conflicts"). The workspace's version stays at `path`; the box's version was saved at `savedAs`, or `savedAs` is null when the box's change was a removal or a mode change, which was dropped. Nothing of either side is lost. Empty for other executors and runs without conflicts; at most 1,000 are listed.
+     */
+    conflicts: Array<ExecConflict>;
     startedAt: string;
     endedAt: string | null;
     durationMs: number | null;
