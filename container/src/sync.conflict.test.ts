@@ -85,6 +85,21 @@ describe("conflicts", () => {
     expect(fixture.twin.namesIn("/", "again.conflict-")).toEqual([]);
   });
 
+  it("takes an API write made after a push whose answer was lost as sequential, not a conflict", async () => {
+    let lost = 0;
+    fixture.twin.loseAnswer = (ops) => ops.some((op) => op.path === "/late.txt") && lost++ === 0;
+    // Pushed and applied, but the daemon never hears so (as when it dies mid-call).
+    await sh("echo box > late.txt");
+    fixture.twin.loseAnswer = null;
+    expect(lost).toBe(1);
+    // The API writes after the box's version landed.
+    fixture.twin.writeFile("/late.txt", "API after the box\n");
+    expect(await release()).toEqual([]);
+    expect(fixture.twin.text("/late.txt")).toBe("API after the box\n");
+    expect(fixture.twin.namesIn("/", "late.conflict-")).toEqual([]);
+    await eventually(async () => (await sh("cat late.txt")).stdout === "API after the box\n");
+  });
+
   it("removes from a directory only what the box knew, keeping a file the API added meanwhile", async () => {
     await changed(fixture.twin.seed({ "/d/a.txt": "a\n", "/d/b.txt": "b\n" }));
     await eventually(async () => (await sh("cat d/a.txt d/b.txt")).stdout === "a\nb\n");

@@ -42,12 +42,37 @@ export class Pusher {
   /** Conflicts met while pushing, for the outcomes of the commands they happened under. */
   readonly conflicts = new ConflictLog();
 
+  /**
+   * The first round of pushes a new session starts with (what a dropped session or a killed
+   * daemon left pending), and how to say it ended. One round, not every push until nothing is
+   * dirty, which a process that keeps writing would never let happen.
+   */
+  private resuming: Promise<void> = Promise.resolve();
+  private resumeEnded: (() => void) | null = null;
+
   constructor(ctx: SyncContext) {
     this.ctx = ctx;
     ctx.session.onSession(() => {
       this.refused.clear();
-      this.kick();
+      this.resuming = new Promise((resolve) => {
+        this.resumeEnded = resolve;
+      });
+      void this.kick().finally(() => this.roundEnded());
     });
+  }
+
+  /**
+   * Resolves once the changes pending when the session began were pushed: a command started
+   * after a restart then sees the object's version wherever a conflict kept it.
+   */
+  resumed(): Promise<void> {
+    return this.resuming;
+  }
+
+  private roundEnded(): void {
+    const ended = this.resumeEnded;
+    this.resumeEnded = null;
+    ended?.();
   }
 
   /** Called on every local change: pushes once the mount was quiet for pushDebounceMs (or pushDelayMsMax passed). */
@@ -107,6 +132,7 @@ export class Pusher {
         this.ctx.log(`push failed: ${(err as Error).message}`);
         return;
       }
+      this.roundEnded();
     }
   }
 

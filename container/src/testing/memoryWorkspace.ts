@@ -66,6 +66,8 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
   /** A batch the test wants applied and its answer lost, as when the session drops mid-call. */
   loseAnswer: ((ops: SyncOp[]) => boolean) | null = null;
   private readonly uploads = new Map<string, Upload>();
+  /** The last state a push gave each path, and the base it carried. */
+  private readonly pushed = new Map<string, { base: SyncBase; state: SyncBase }>();
 
   // ---- the wire (what computerd calls) ----
 
@@ -258,12 +260,22 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
     const current = this.state(op.path);
     const want = this.wantOf(op, content);
     const empty = ![...this.nodes.keys()].some((p) => p !== op.path && under(p, op.path));
-    switch (syncVerdict(op.base, current, want, empty)) {
+    // The object remembers its last push per path with the base it carried (syncApply.ts).
+    const last = this.pushed.get(op.path);
+    const pushed = last && sameState(last.base, op.base) ? last.state : undefined;
+    const base = pushed !== undefined && sameState(current, pushed) ? current : op.base;
+    let verdict = syncVerdict(base, current, want, empty);
+    if (verdict === "conflict" && pushed !== undefined && want !== "attrs" && sameState(want, pushed)) {
+      verdict = "unchanged";
+    }
+    switch (verdict) {
       case "same":
         if (op.op !== "remove" && op.op !== "symlink") this.setMode(op.path, op.mode);
+        if (want !== "attrs") this.pushed.set(op.path, { base: op.base, state: want });
         return { conflict: false };
       case "apply":
         this.applyOp(op, content);
+        if (want !== "attrs") this.pushed.set(op.path, { base: op.base, state: want });
         return { conflict: false };
       case "unchanged":
         return { conflict: false, unchanged: true };

@@ -31,6 +31,8 @@ function baseOf(object: WorkspaceDO, path: string): SyncBase {
   return { type: "dir" };
 }
 
+const baseOfEtag = (object: WorkspaceDO, path: string) => (baseOf(object, path) as { etag: string }).etag;
+
 const apply = async (sync: WorkspaceSyncTarget, ops: SyncOp[]) => (await sync.apply(ops)) as ApplyResult;
 const write = (path: string, content: string, base: SyncBase): SyncOp => ({
   op: "write",
@@ -98,6 +100,44 @@ describe("WorkspaceSyncTarget.apply with bases", () => {
       expect(await apply(sync, batch)).toMatchObject({ failures: [], conflicts: [] });
       const again = await apply(sync, batch);
       expect(again).toMatchObject({ failures: [], conflicts: [], revs: [0, 0, 0] });
+    }));
+
+  it("takes an API write over a push whose answer computerd never heard as sequential, not a conflict", () =>
+    withTarget(async (sync, object) => {
+      ok(await object.vfs.write("/a.txt", bytes("base\n")));
+      const batch = [write("/a.txt", "box\n", baseOf(object, "/a.txt"))];
+      expect((await apply(sync, batch)).conflicts).toEqual([]);
+      // computerd died before the answer; the API then wrote over the box's version knowingly.
+      ok(await object.vfs.write("/a.txt", bytes("API after the box\n"), { ifMatch: baseOfEtag(object, "/a.txt") }));
+      const again = await apply(sync, batch);
+      expect(again).toMatchObject({ failures: [], conflicts: [], unchanged: [0] });
+      expect(await text(object, "/a.txt")).toBe("API after the box\n");
+      expect(ok(object.vfs.list("/")).entries.map((e) => e.name)).toEqual(["a.txt"]);
+    }));
+
+  it("applies the box's next change over its own push whose answer was lost", () =>
+    withTarget(async (sync, object) => {
+      ok(await object.vfs.write("/b.txt", bytes("base\n")));
+      const base = baseOf(object, "/b.txt");
+      await apply(sync, [write("/b.txt", "box 1\n", base)]);
+      // Still on the old base: computerd never recorded that box 1 landed.
+      const next = await apply(sync, [write("/b.txt", "box 2\n", base)]);
+      expect(next).toMatchObject({ failures: [], conflicts: [] });
+      expect(await text(object, "/b.txt")).toBe("box 2\n");
+    }));
+
+  it("still keeps both when the box brings back an old version on top of a newer base", () =>
+    withTarget(async (sync, object) => {
+      ok(await object.vfs.write("/c.txt", bytes("v0\n")));
+      await apply(sync, [write("/c.txt", "v1 box\n", baseOf(object, "/c.txt"))]);
+      ok(await object.vfs.write("/c.txt", bytes("v2 API\n")));
+      const seen = baseOf(object, "/c.txt");
+      ok(await object.vfs.write("/c.txt", bytes("v3 API\n")));
+      // The box saw v2 and wrote v1's bytes again: a change of its own, made before v3.
+      const result = await apply(sync, [write("/c.txt", "v1 box\n", seen)]);
+      expect(result.conflicts).toHaveLength(1);
+      expect(await text(object, "/c.txt")).toBe("v3 API\n");
+      expect(await text(object, result.conflicts?.[0]?.savedAs ?? "")).toBe("v1 box\n");
     }));
 
   it("keeps a file the API wrote where the container removed it, and reports the dropped removal", () =>

@@ -28,7 +28,7 @@ import { type FsFailure, fail } from "../vfs/errors.ts";
 import type { Inode, Stat } from "../vfs/store.ts";
 import type { Vfs } from "../vfs/Vfs.ts";
 import { walk } from "../vfs/walk.ts";
-import { applyBatch, type Prepared } from "./syncApply.ts";
+import { applyBatch, type Prepared, preparePushed } from "./syncApply.ts";
 
 /** Uploads staged and not yet committed at once; computerd sends one large file at a time. */
 const UPLOADS_OPEN_MAX = 4;
@@ -90,6 +90,7 @@ export class WorkspaceSyncTarget extends RpcTarget implements WorkspaceSyncApi {
 
   constructor(private readonly vfs: Vfs) {
     super();
+    preparePushed(vfs.store.sql);
   }
 
   async changes(afterRev: number, limit: number) {

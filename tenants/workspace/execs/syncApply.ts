@@ -9,6 +9,13 @@
  * Each op runs in its own savepoint inside the batch's transaction, so an op the workspace
  * refuses (a quota, every conflict name taken) fails alone and the rest commits. Everything
  * here is synchronous: content was hashed before the transaction began.
+ *
+ * The object also remembers, per path, the last state a push of the container's gave it and
+ * the base that push carried (`container_pushed`), for the one thing a base cannot say: that
+ * an op was already applied once and computerd died before it heard so. It then sends the
+ * same base again, and: a path still holding the state pushed is the container's own, as good
+ * as the base; a path that moved on from it took a write made after the container's version
+ * landed, which is sequential, not a conflict.
  */
 
 import {
@@ -47,6 +54,45 @@ export type Prepared = Content | FsFailure | null;
 
 type Applied = { conflict: false; unchanged?: true } | { conflict: true; savedAs: string | null };
 
+/**
+ * Paths whose last pushed state is remembered. Only a batch whose answer was lost needs it
+ * (computerd sends one batch at a time), so the newest few thousand are plenty.
+ */
+const PUSHED_KEPT = 10_000;
+
+/** Creates the table of the container's last pushed state per path; idempotent, run before the first batch. */
+export function preparePushed(sql: SqlStorage): void {
+  sql.exec(
+    "CREATE TABLE IF NOT EXISTS container_pushed (path TEXT PRIMARY KEY, base TEXT NOT NULL, state TEXT NOT NULL, rev INTEGER NOT NULL)",
+  );
+}
+
+/** The state the container's last push made `path` hold, if that push carried `base` too. */
+function pushedOnBase(store: Store, path: string, base: SyncBase): SyncBase | undefined {
+  const row = store.sql
+    .exec<{ base: string; state: string }>("SELECT base, state FROM container_pushed WHERE path = ?", path)
+    .toArray()[0];
+  if (!row || !sameState(JSON.parse(row.base) as SyncBase, base)) return undefined;
+  return JSON.parse(row.state) as SyncBase;
+}
+
+function rememberPushed(store: Store, path: string, base: SyncBase, state: SyncBase): void {
+  store.sql.exec(
+    "INSERT OR REPLACE INTO container_pushed (path, base, state, rev) VALUES (?, ?, ?, ?)",
+    path,
+    JSON.stringify(base),
+    JSON.stringify(state),
+    store.meta("revision"),
+  );
+}
+
+function prunePushed(store: Store): void {
+  store.sql.exec(
+    `DELETE FROM container_pushed WHERE rev < (SELECT rev FROM container_pushed ORDER BY rev DESC LIMIT 1 OFFSET ?)`,
+    PUSHED_KEPT,
+  );
+}
+
 const APPLIED: Applied = { conflict: false };
 
 export function applyBatch(
@@ -77,6 +123,7 @@ export function applyBatch(
     result.revs.push(after === before ? 0 : after);
     result.entries.push(entryAt(op.path));
   });
+  prunePushed(store);
   result.revision = store.meta("revision");
   return result;
 }
@@ -93,12 +140,22 @@ function applyOne(store: Store, op: SyncOp, prepared: Prepared): Applied {
   if (shadow) return redirected(store, op, path, content, shadow);
   const current = stateAt(store, path);
   const want = wantOf(op, content);
-  switch (syncVerdict(op.base, current.state, want, current.empty)) {
+  const pushed = pushedOnBase(store, path, op.base);
+  // Still what the container's unacknowledged push made it: its own version.
+  const base = pushed !== undefined && sameState(current.state, pushed) ? current.state : op.base;
+  let verdict = syncVerdict(base, current.state, want, current.empty);
+  // The container's version landed once and was written over since: that write came after it.
+  if (verdict === "conflict" && pushed !== undefined && want !== "attrs" && sameState(want, pushed)) {
+    verdict = "unchanged";
+  }
+  switch (verdict) {
     case "same":
       if (op.op !== "remove" && op.op !== "symlink") modeIfNeeded(store, path, op.mode);
+      if (want !== "attrs") rememberPushed(store, path, op.base, want);
       return APPLIED;
     case "apply":
       replace(store, op, path, content, current.state, false);
+      if (want !== "attrs") rememberPushed(store, path, op.base, want);
       return APPLIED;
     case "unchanged":
       return { conflict: false, unchanged: true };
