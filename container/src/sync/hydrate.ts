@@ -96,6 +96,8 @@ export class Hydrator {
     utimesSync(tmp, placeholder.atime, placeholder.mtime);
     renameSync(tmp, local);
     this.ctx.state.putFile({ path, etag, size, hydrated: true });
+    // The replica now holds this version, so a change on top of it is made on this base.
+    this.ctx.state.putSynced({ path, type: "file", etag, size, mode: placeholder.mode & 0o7777, mtimeMs: 0 });
     this.downloads++;
     return true;
   }

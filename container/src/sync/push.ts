@@ -12,6 +12,7 @@
  * stays (docs/container-sync.md, "Conflicts"). Where the object kept its own version (a
  * conflict, or an op that changed nothing), the replica takes the object's version.
  */
+import type { Stats } from "node:fs";
 import { open, readFile, readlink } from "node:fs/promises";
 import type { RemoteEntry, SyncOp, WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
@@ -141,8 +142,14 @@ export class Pusher {
     const gone: string[] = [];
     const present: string[] = [];
     const under = new Set<string>();
+    // Each path's state is read once, here, and its op built from it below; its generation is
+    // read first, so a change after the read keeps the path dirty.
+    const stats = new Map<string, Stats>();
+    const gens = new Map<string, number>();
     for (const path of paths) {
+      gens.set(path, dirty.gen(path));
       const st = await replica.lstat(path);
+      if (st) stats.set(path, st);
       (st ? present : gone).push(path);
       if (!st?.isDirectory() && state.synced(path)?.type === "dir") {
         for (const child of state.syncedUnder(path)) if (!dirty.has(child)) under.add(child);
@@ -167,8 +174,8 @@ export class Pusher {
         if (under.has(path)) await add({ op: { op: "remove", path, base: state.synced(path) }, gen: null }, 0);
         continue;
       }
-      const gen = dirty.gen(path);
-      const op = await this.opFor(ws, path);
+      const gen = gens.get(path) ?? dirty.gen(path);
+      const op = await this.opFor(ws, path, stats.get(path) ?? null);
       if (!op) {
         // Sockets and FIFOs have no place on the object; nothing to push.
         dirty.clearIf(path, gen);
@@ -179,15 +186,14 @@ export class Pusher {
     if (batch.length > 0) await this.send(ws, batch);
   }
 
-  /** The op that makes the object hold what the replica holds at `path` now. */
-  private async opFor(ws: WorkspaceSyncApi, path: string): Promise<SyncOp | null> {
-    const op = await this.stateOp(ws, path);
+  private async opFor(ws: WorkspaceSyncApi, path: string, st: Stats | null): Promise<SyncOp | null> {
+    const op = await this.stateOp(ws, path, st);
     return op && { ...op, base: this.ctx.state.synced(path) };
   }
 
-  private async stateOp(ws: WorkspaceSyncApi, path: string): Promise<SyncOp | null> {
+  /** The op that makes the object hold what the replica holds at `path` (`st`, just read). */
+  private async stateOp(ws: WorkspaceSyncApi, path: string, st: Stats | null): Promise<SyncOp | null> {
     const { replica, state } = this.ctx;
-    const st = await replica.lstat(path);
     if (!st) return { op: "remove", path };
     const mode = st.mode & 0o7777;
     if (st.isDirectory()) return { op: "mkdir", path, mode };
