@@ -65,6 +65,8 @@ export function preparePushed(sql: SqlStorage): void {
   sql.exec(
     "CREATE TABLE IF NOT EXISTS container_pushed (path TEXT PRIMARY KEY, base TEXT NOT NULL, state TEXT NOT NULL, rev INTEGER NOT NULL)",
   );
+  // Pruning finds the oldest rows by revision after every batch.
+  sql.exec("CREATE INDEX IF NOT EXISTS container_pushed_rev ON container_pushed (rev)");
 }
 
 /** The state the container's last push made `path` hold, if that push carried `base` too. */
