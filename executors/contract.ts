@@ -68,6 +68,18 @@ export interface ExecOutcome {
   reason?: ExecStopReason;
   /** container: how the workspace was mounted in the box (docs/container-sync.md). */
   mount?: WorkspaceMount;
+  /**
+   * container: changes of the box that met a newer version on the workspace (docs/container-sync.md,
+   * "Conflicts"): the workspace's version stayed at `path`, the box's was saved at `savedAs`
+   * (null: a removal or mode change, dropped).
+   */
+  conflicts?: ExecConflict[];
+}
+
+/** One path both the box and the workspace changed; neither version was lost. */
+export interface ExecConflict {
+  path: string;
+  savedAs: string | null;
 }
 
 /** How the container executor's box saw the workspace: a native local filesystem, or the FUSE fallback. */

@@ -1,10 +1,12 @@
 /**
  * Container sync through the whole platform: the API and a running command see each
- * other's writes, and a daemon killed with SIGKILL mid-write loses nothing a command was
- * told was written. See docs/container-sync.md for the protocol and the conflict rule.
+ * other's writes, a daemon killed with SIGKILL mid-write loses nothing a command was told
+ * was written, and no API write acknowledged after such a crash is replaced by a change the
+ * box made before it. See docs/container-sync.md for the protocol and the conflict rule.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { stateDirFor } from "../../container/supervisor/names.ts";
 import { httpClient } from "./httpClient.ts";
@@ -206,6 +208,122 @@ describe("container sync", () => {
     const log = await fileText(key, workspaceId, "log.txt");
     const lines = log.trim().split("\n");
     for (let i = 1; i <= acknowledged; i++) expect(lines[i - 1]).toBe(`line ${i}`);
+  });
+
+  it("loses no acknowledged API write made after a SIGKILL, and keeps the box's unpushed versions beside them", async () => {
+    const { key, tenantId } = (await api.signup()) as { key: string; tenantId: string };
+    const workspaceId = await api.createWorkspace(key);
+    const files = `/v1/workspaces/${workspaceId}/files`;
+    const name = `${tenantId}:${workspaceId}`;
+    await exec(key, workspaceId, { command: "mkdir -p w" });
+    const writer = await exec(key, workspaceId, {
+      background: true,
+      timeoutMs: 60_000,
+      // Each file is written (the write returned) before its number is printed. Fifty files at
+      // a time, faster than the box pushes them, so its last files are pending when it dies;
+      // a pause between, so it writes a few thousand at most.
+      command:
+        'i=0; while [ $i -lt 5000 ]; do i=$((i+1)); echo "box $i" > w/f$i.txt; echo $i; [ $((i % 50)) -ne 0 ] || sleep 0.1; done',
+    });
+    // Killed once the box's first files reached the object (pushes run) and a few hundred are
+    // written. Progress is read from the daemon's replica on this host rather than through the
+    // API, whose rate limit would let the box run far ahead.
+    const replicaW = join(stateDirFor(platform.stateDir, name), "replica", "w");
+    const count = () => (existsSync(replicaW) ? readdirSync(replicaW).length : 0);
+    while ((await call("GET", `${files}/w/f1.txt`, { key })).status !== 200 || count() < 300) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const pid = computerdPid(name);
+    expect(pid).not.toBeNull();
+    process.kill(pid as number, "SIGKILL");
+    await waitForEnd(key, workspaceId, writer.id);
+    const acknowledged = lastNumber(await stdoutSoFar(key, workspaceId, writer.id));
+    // What the box wrote, as its disk has it: every file whose write completed (a file the kill
+    // caught between its creation and its write is empty, and its write never happened).
+    const box = new Map<string, string>();
+    for (const file of readdirSync(replicaW)) {
+      const text = readFileSync(join(replicaW, file), "utf8");
+      if (text !== "") box.set(`/w/${file}`, text.trimEnd());
+    }
+    const boxWrote = box.size;
+    expect(boxWrote).toBeGreaterThanOrEqual(acknowledged);
+    const newest = Math.max(...[...box.keys()].map((path) => Number(/f(\d+)/.exec(path)?.[1])));
+
+    // No daemon holds a session now. The API writes 20 of the box's paths: its first three
+    // (pushed before the kill) and its last seventeen. Each write is conditional on what the
+    // API sees there, and acknowledged.
+    const targets = [1, 2, 3, ...Array.from({ length: 17 }, (_, k) => newest - 16 + k)];
+    const written = new Map<string, { i: number; text: string; afterBox: boolean }>();
+    for (const i of targets) {
+      const path = `/w/f${i}.txt`;
+      const seen = await call("GET", `${files}${path}`, { key });
+      const text = `api ${i}`;
+      let put: Response;
+      if (seen.status === 200) {
+        expect(await seen.text()).toBe(`box ${i}\n`);
+        const etag = seen.headers.get("etag") ?? "";
+        put = await call("PUT", `${files}${path}`, { key, body: `${text}\n`, headers: { "if-match": etag } });
+      } else {
+        expect(seen.status).toBe(404);
+        put = await call("PUT", `${files}${path}`, { key, body: `${text}\n`, headers: { "if-none-match": "*" } });
+      }
+      expect(put.ok, path).toBe(true);
+      written.set(path, { i, text, afterBox: seen.status === 200 });
+    }
+
+    // The next command runs on the restarted daemon, which first pushes what it held.
+    const after = (await exec(key, workspaceId, { command: `cat w/f${newest}.txt` })) as Exec & {
+      conflicts: { path: string; savedAs: string | null }[];
+    };
+    expect(after).toMatchObject({ status: "completed", stdout: `api ${newest}\n` });
+
+    // The object's whole /w in one read: one line per file.
+    const grep = await call("POST", `/v1/workspaces/${workspaceId}/fs/grep`, {
+      key,
+      json: { pattern: ".", path: "/w", maxMatches: 10_000 },
+    });
+    const found = (await grep.json()) as { matches: { path: string; text: string }[]; truncated: boolean };
+    expect(found.truncated).toBe(false);
+    const object = new Map(found.matches.map((m) => [m.path, m.text]));
+
+    // Every acknowledged API write reads back as written.
+    const apiLost = [...written].filter(([path, w]) => object.get(path) !== w.text).map(([path]) => path);
+    // Every write of the box is on the object: at its path, beside the API's version as a
+    // conflict copy, or (only where the API wrote over it knowingly, with If-Match) replaced.
+    const saved = new Map(after.conflicts.map((c) => [c.path, c.savedAs]));
+    const boxLost: string[] = [];
+    const raced: string[] = [];
+    for (const [path, text] of box) {
+      const api = written.get(path);
+      if (api?.afterBox) {
+        // The API wrote over the box's version knowingly: no conflict.
+        if (saved.has(path)) boxLost.push(`${path} (reported as a conflict)`);
+      } else if (api) {
+        // Both wrote it, neither knowing of the other: the box's version is beside the API's.
+        raced.push(path);
+        const copy = saved.get(path) ?? "";
+        expect(copy, path).toMatch(new RegExp(`^/w/f${api.i}\\.conflict-[0-9a-f]{8}\\.txt$`));
+        if (object.get(copy) !== text) boxLost.push(path);
+      } else if (object.get(path) !== text) {
+        boxLost.push(path);
+      }
+    }
+    const afterBox = [...written.values()].filter((w) => w.afterBox).length;
+    console.log(
+      `crash test: the box wrote ${boxWrote} files (${acknowledged} reported on its output when it died); the API then wrote ${written.size}, ${afterBox} over a version of the box's already on the workspace, ${raced.length} racing a version still pending in the box; conflict copies: ${saved.size}; API writes lost: ${apiLost.length}; box writes lost: ${boxLost.length}`,
+    );
+    expect(apiLost).toEqual([]);
+    expect(boxLost).toEqual([]);
+    expect(saved.size).toBe(raced.length);
+    // Both cases happened: the first files were on the workspace, the last ones still pending.
+    expect(afterBox).toBeGreaterThan(0);
+    expect(raced.length).toBeGreaterThan(0);
+    // And the box sees the API's version with its own copy beside it.
+    const racedPath = (raced[0] as string).slice(1);
+    const shown = await exec(key, workspaceId, {
+      command: `cat ${racedPath} ${racedPath.replace(/\.txt$/, "")}.conflict-*.txt`,
+    });
+    expect(shown.stdout).toBe(`${object.get(`/${racedPath}`)}\n${box.get(`/${racedPath}`)}\n`);
   });
 
   it("stops the computer and deletes its replica when the workspace is deleted", async () => {

@@ -4,6 +4,7 @@
  */
 
 import { createHash } from "node:crypto";
+import { mkdirSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type {
@@ -56,6 +57,8 @@ export class Daemon {
 
   constructor(config: Config, log: (message: string) => void) {
     this.config = config;
+    // The database opens here, before start(): its directory must exist first.
+    mkdirSync(config.stateDir, { recursive: true });
     this.state = new StateDb(join(config.stateDir, "state.db"));
     const session = new SessionHolder();
     const ctx: SyncContext = {
@@ -92,6 +95,7 @@ export class Daemon {
       cgroupFor: (execId, request) => this.cgroupFor(execId, request),
       egressFor: (execId, request) => this.egressFor(execId, request),
       flush: () => this.flush(),
+      conflicts: this.pusher.conflicts,
       activity: () => this.activity(),
     });
     session.onSession(() => void this.puller.request());

@@ -35,6 +35,11 @@ export const daemonLimits = {
   runningExecsMax: 64,
   /** Kills remembered for commands not started yet; only the newest matter (a kill races its own start). */
   earlyKillsKept: 1_024,
+  /**
+   * Conflicts kept for the next command's outcome (each is also in the log): one message must
+   * carry them, and a thousand say "a whole directory" as well as more would.
+   */
+  conflictsKeptMax: 1_000,
 } as const;
 
 /** Exit codes computerd ends with on its own, so a supervisor's log says why. */

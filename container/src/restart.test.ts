@@ -74,6 +74,65 @@ describe("restart", () => {
     expect(Number(r.stdout), r.stderr).toBeGreaterThanOrEqual(reported);
   });
 
+  it("keeps the object's writes made while the daemon was down, and the box's unpushed versions beside them", async () => {
+    const dirs = await makeDirs();
+    cleanups.push(dirs.cleanup);
+    const twin = new MemoryWorkspace();
+    // Nothing the command writes reaches the object before the daemon dies.
+    twin.refuse = (op) => op.path.startsWith("/w");
+    const first = await startDaemon(dirs, {}, computerdBundle);
+    cleanups.push(async () => void (await first.kill()));
+    const session = await openSession(first.port, twin);
+    const sink = new LineSink();
+    const command =
+      'echo "pid $$"; mkdir -p w; i=0; while :; do i=$((i+1)); echo "box $i" > w/f$i.txt; echo "wrote $i"; sleep 0.02; done';
+    void session.computer
+      .exec(
+        {
+          execId: randomUUID(),
+          command,
+          cwd: first.mount,
+          env: {},
+          stdin: new Uint8Array(),
+          timeoutMs: 60_000,
+          outputBytesMax: 1 << 20,
+          egress: false,
+          allow: null,
+        },
+        sink,
+      )
+      .catch(() => {});
+    await eventually(() => /wrote 20\n/.test(sink.text));
+    await first.kill();
+    const reported = Math.max(...[...sink.text.matchAll(/wrote (\d+)/g)].map((m) => Number(m[1])));
+    try {
+      process.kill(-Number(/pid (\d+)/.exec(sink.text)?.[1]), "SIGKILL");
+    } catch {}
+    session.close();
+
+    // While the daemon is down, the API writes every third of those files, and one beyond.
+    twin.refuse = null;
+    const apiWrites = new Map<string, string>();
+    for (let i = 1; i <= reported + 1; i += 3) apiWrites.set(`/w/f${i}.txt`, `api ${i}\n`);
+    for (const [path, text] of apiWrites) twin.writeFile(path, text);
+
+    const second = await startDaemon(dirs, {}, computerdBundle);
+    cleanups.push(async () => void (await second.stop()));
+    const again = await openSession(second.port, twin);
+    cleanups.push(async () => again.close());
+    const { outcome } = await run(again.computer, second.mount, "true");
+
+    const lost = [...apiWrites].filter(([path, text]) => twin.text(path) !== text);
+    expect(lost).toEqual([]);
+    const saved = new Map((outcome.conflicts ?? []).map((c) => [c.path, c.savedAs]));
+    for (let i = 1; i <= reported; i++) {
+      const path = `/w/f${i}.txt`;
+      const where = apiWrites.has(path) ? saved.get(path) : path;
+      expect(where && twin.text(where), path).toBe(`box ${i}\n`);
+    }
+    expect(saved.size).toBeGreaterThanOrEqual(Math.ceil(reported / 3));
+  });
+
   it("does not download unchanged files again after a restart", async () => {
     const dirs = await makeDirs();
     cleanups.push(dirs.cleanup);

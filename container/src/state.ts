@@ -13,10 +13,15 @@
  *   `ino` is the object's inode number of the file and `local_ino` the replica's, both as
  *   last synced: equal numbers are hard links, which pull recreates and push sends as links.
  * - `dirty`: paths changed on the mount and not yet pushed (write-ahead: inserted before the op).
+ * - `synced`: per path, what the object held there as this daemon last learned it (a pull
+ *   applied it, or a push made it so): the base of the path's next push (wire SyncBase). Only
+ *   sync changes it, never a change on the mount, and pull leaves dirty paths alone, so while
+ *   a path is dirty its row is exactly what the local change was made on top of.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
+import type { RemoteEntry, SyncBase } from "../wire/index.ts";
 
 export interface FileRow {
   path: string;
@@ -50,6 +55,7 @@ export class StateDb {
       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, etag TEXT NOT NULL, size INTEGER NOT NULL, hydrated INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS dirty (path TEXT PRIMARY KEY);
+      CREATE TABLE IF NOT EXISTS synced (path TEXT PRIMARY KEY, type TEXT NOT NULL, etag TEXT, target TEXT);
       CREATE TEMP TABLE seen (path TEXT PRIMARY KEY);
     `);
     // Hard links came later: a state database from before gains the two inode columns.
@@ -64,6 +70,28 @@ export class StateDb {
       CREATE INDEX IF NOT EXISTS files_local_ino ON files (local_ino) WHERE local_ino IS NOT NULL;
     `);
     this.stmts = prepareAll(this.db);
+    this.upgrade();
+  }
+
+  /**
+   * A state directory from before `synced` has no bases: its dirty files take theirs from the
+   * ETag their replica copy came with (the files row, which a local change keeps), and the
+   * next pull walks the whole tree to record everyone else's. A dirty path left without one
+   * is pushed on the base "nothing": where the object has something, it becomes a conflict
+   * copy rather than a replacement.
+   */
+  private upgrade(): void {
+    const { user_version: version } = this.db.prepare("PRAGMA user_version").get() as { user_version: number };
+    if (version >= 1) return;
+    this.transaction(() => {
+      if (this.appliedRev() > 0) {
+        this.db.exec(
+          "INSERT OR IGNORE INTO synced (path, type, etag) SELECT path, 'file', etag FROM files WHERE path IN (SELECT path FROM dirty)",
+        );
+        this.setAppliedRev(0);
+      }
+      this.db.exec("PRAGMA user_version = 1");
+    });
   }
 
   appliedRev(): number {
@@ -136,6 +164,43 @@ export class StateDb {
     const base = dir === "/" ? "" : dir;
     const rows = this.stmts.unhydratedUnder.all(`${base}/`, subtreeEnd(base)) as { path: string }[];
     return rows.map((r) => r.path);
+  }
+
+  /** The base of `path`'s next push: the object's state there as last synced, null for nothing. */
+  synced(path: string): SyncBase {
+    const row = this.stmts.getSynced.get(path) as
+      | { type: string; etag: string | null; target: string | null }
+      | undefined;
+    if (!row) return null;
+    if (row.type === "file") return { type: "file", etag: row.etag ?? "" };
+    if (row.type === "symlink") return { type: "symlink", target: row.target ?? "" };
+    return { type: "dir" };
+  }
+
+  /** Records what the object holds at `entry.path` now (pulled, or made so by a push). */
+  putSynced(entry: RemoteEntry): void {
+    this.stmts.putSynced.run(entry.path, entry.type, entry.etag ?? null, entry.target ?? null);
+  }
+
+  /** Records that the object holds nothing at `path`, nor (with `tree`) under it. */
+  forgetSynced(path: string, tree = true): void {
+    this.stmts.deleteSynced.run(path);
+    if (!tree) return;
+    const dir = path === "/" ? "" : path;
+    this.stmts.deleteSyncedUnder.run(`${dir}/`, subtreeEnd(dir));
+  }
+
+  /** Paths under `dir` (not itself) the object held as last synced, deepest first. */
+  syncedUnder(dir: string): string[] {
+    const base = dir === "/" ? "" : dir;
+    const rows = this.stmts.syncedUnder.all(`${base}/`, subtreeEnd(base)) as { path: string }[];
+    return rows.map((r) => r.path);
+  }
+
+  /** After a walk of `dir`: forgets the synced rows under it the walk did not list, except dirty paths' (bases). */
+  forgetSyncedUnseen(dir: string): void {
+    const base = dir === "/" ? "" : dir;
+    this.stmts.deleteSyncedUnseen.run(`${base}/`, subtreeEnd(base));
   }
 
   addDirty(path: string): void {
@@ -234,6 +299,16 @@ function prepareAll(db: DatabaseSync) {
     allDirty: s("SELECT path FROM dirty"),
     allFiles: s("SELECT path FROM files"),
     dirtyUnder: s("SELECT path FROM dirty WHERE path > ? AND path < ? LIMIT 1"),
+    getSynced: s("SELECT type, etag, target FROM synced WHERE path = ?"),
+    putSynced: s(
+      "INSERT INTO synced (path, type, etag, target) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET type = excluded.type, etag = excluded.etag, target = excluded.target",
+    ),
+    deleteSynced: s("DELETE FROM synced WHERE path = ?"),
+    deleteSyncedUnder: s("DELETE FROM synced WHERE path > ? AND path < ?"),
+    syncedUnder: s("SELECT path FROM synced WHERE path > ? AND path < ? ORDER BY path DESC"),
+    deleteSyncedUnseen: s(
+      "DELETE FROM synced WHERE path > ? AND path < ? AND path NOT IN (SELECT path FROM seen) AND path NOT IN (SELECT path FROM dirty)",
+    ),
     clearSeen: s("DELETE FROM seen"),
     addSeen: s("INSERT OR IGNORE INTO seen (path) VALUES (?)"),
     isSeen: s("SELECT 1 AS x FROM seen WHERE path = ?"),

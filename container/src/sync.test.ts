@@ -67,7 +67,7 @@ describe("sync", () => {
     expect(r.stdout).toBe("rewritten\n100\n0\n0\n");
   });
 
-  it("keeps an unpushed container change over an object change to the same path (container wins)", async () => {
+  it("keeps an unpushed container change in the box until it is pushed, then both versions", async () => {
     // The object refuses the push for now, so the container's write stays unpushed (dirty).
     fixture.twin.refuse = (op) => op.path === "/conflict.txt";
     await sh("echo container > conflict.txt");
@@ -76,7 +76,11 @@ describe("sync", () => {
     expect(r.stdout).toBe("container\n");
     fixture.twin.refuse = null;
     await fixture.session.computer.flush();
-    expect(fixture.twin.text("/conflict.txt")).toBe("container\n");
+    // Both changed it: the object's version stays, the container's is kept beside it
+    // (sync.conflict.test.ts has the rule case by case).
+    expect(fixture.twin.text("/conflict.txt")).toBe("object\n");
+    const copies = fixture.twin.namesIn("/", "conflict.conflict-");
+    expect(copies.map((p) => fixture.twin.text(p))).toEqual(["container\n"]);
   });
 
   it("does not download a file it pushed itself", async () => {

@@ -105,11 +105,25 @@ export interface WireError {
 }
 
 /**
- * One container-side change, pushed as the path's state now (not the syscall that made it).
- * Special files (FIFOs, sockets, character and block devices) have no op: they live on the
- * box only and are never pushed.
+ * What the container last knew the object to hold at a path, before its own change there:
+ * nothing (null), a directory, a link to `target`, or a file with ETag `etag`. computerd
+ * takes it from its synced index (the object's state as last pulled or pushed), which a
+ * path's local change never moves, so it is the version the change was made on top of.
  */
-export type SyncOp =
+export type SyncBase = null | { type: "dir" } | { type: "symlink"; target: string } | { type: "file"; etag: string };
+
+/**
+ * One container-side change, pushed as the path's state now (not the syscall that made it),
+ * with the base it was made on. Special files (FIFOs, sockets, character and block devices)
+ * have no op: they live on the box only and are never pushed. Each op carries the base (docs/container-sync.md, "Conflicts"). The object applies an
+ * op only while the path still holds its base (or already holds what the op wants); else the
+ * object's version stays and the container's is kept beside it (ApplyResult.conflicts). An op
+ * without `base` (a computerd older than the field) replaces whatever is there.
+ */
+export type SyncOp = SyncOpState & { base?: SyncBase };
+
+/** The state part of a SyncOp. */
+export type SyncOpState =
   /**
    * The file's whole content (≤ chunkBytesMax); replaces whatever is at `path` (a dir or link
    * included). A file with other names on the object (hard links) is written through, so
@@ -153,6 +167,26 @@ export interface ApplyResult {
   revision: number;
   /** Ops the object refused (a quota, a prefix), by index. The container keeps its copy; the path stays dirty. */
   failures: { index: number; code: string; message: string }[];
+  /**
+   * Ops whose base no longer matched, by index: the object kept its version at `path` (its
+   * state is `entries[index]`), and the container's version was saved at `savedAs` (null when
+   * there was nothing to save: a removal or a mode change, dropped). The change log lists
+   * `savedAs`, so a pull brings the copy down. Absent from an object older than this field.
+   */
+  conflicts?: SyncConflict[];
+  /**
+   * Ops that wanted their own base back (the container changed nothing at the path in the
+   * end) while the object's version moved on, by index: nothing was applied, and the object's
+   * version (`entries[index]`) is the one computerd brings down. Absent from an older object.
+   */
+  unchanged?: number[];
+}
+
+/** One op the object did not apply as sent, because the path changed since the op's base. */
+export interface SyncConflict {
+  index: number;
+  path: string;
+  savedAs: string | null;
 }
 
 /** Stages a large file's content on the object, chunk by chunk, for one `commitUpload`. */
@@ -196,7 +230,7 @@ export interface WorkspaceSyncApi {
   ): Promise<{ ok: true; bytes: Uint8Array; etag: string; size: number } | WireError>;
   /** Starts staging a large file's content. */
   upload(): Promise<UploadApi>;
-  /** Applies ops in order (each is idempotent); see ApplyResult. */
+  /** Applies ops in order, in one transaction (each op is idempotent, and checked against its base); see ApplyResult. */
   apply(ops: SyncOp[]): Promise<ApplyResult | WireError>;
 }
 
@@ -280,6 +314,12 @@ export interface ContainerExecOutcome {
   reason?: "memory_limit" | "pids_limit";
   /** How the workspace was mounted while the command ran. Absent from a computerd older than this field. */
   mount?: MountMode;
+  /**
+   * Changes of the container that met a newer version on the object while this command ran
+   * (or since the last command answered), oldest first: the object's version stayed at
+   * `path`, the container's is at `savedAs` (null: a removal or mode change, dropped).
+   */
+  conflicts?: { path: string; savedAs: string | null }[];
   error?: string;
 }
 

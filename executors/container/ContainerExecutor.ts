@@ -11,9 +11,18 @@
  */
 import { RpcTarget } from "capnweb";
 import type { OutputSinkApi } from "../../container/wire/index.ts";
-import type { ExecOutcome, ExecRequest, Executor, ExecutorReadiness, OutputSink, OutputStream } from "../contract.ts";
+import type {
+  ExecConflict,
+  ExecOutcome,
+  ExecRequest,
+  Executor,
+  ExecutorReadiness,
+  OutputSink,
+  OutputStream,
+} from "../contract.ts";
 import type { ComputerLink } from "./ComputerLink.ts";
 import { ComputerStarting } from "./ComputerStarting.ts";
+import { containerLimits } from "./limits.ts";
 
 class SinkTarget extends RpcTarget implements OutputSinkApi {
   constructor(private readonly sink: OutputSink) {
@@ -80,6 +89,7 @@ export function createContainerExecutor(link: ComputerLink, options: ContainerRu
         ...(outcome.error !== undefined ? { error: outcome.error } : {}),
         ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
         ...(outcome.mount !== undefined ? { mount: outcome.mount } : {}),
+        ...(outcome.conflicts?.length ? { conflicts: keptConflicts(outcome.conflicts) } : {}),
       };
     },
 
@@ -107,6 +117,23 @@ export function createContainerExecutor(link: ComputerLink, options: ContainerRu
       await computer?.kill(execId).catch(() => {});
     },
   };
+}
+
+/**
+ * The conflicts computerd reported, as the run's record keeps them: well-formed entries only,
+ * the first conflictsMax, within conflictPathCharsMax characters of paths.
+ */
+function keptConflicts(reported: unknown[]): ExecConflict[] {
+  const kept: ExecConflict[] = [];
+  let chars = 0;
+  for (const item of reported.slice(0, containerLimits.conflictsMax)) {
+    const { path, savedAs } = (item ?? {}) as { path?: unknown; savedAs?: unknown };
+    if (typeof path !== "string" || (savedAs !== null && typeof savedAs !== "string")) continue;
+    chars += path.length + (savedAs?.length ?? 0);
+    if (chars > containerLimits.conflictPathCharsMax) break;
+    kept.push({ path, savedAs });
+  }
+  return kept;
 }
 
 /**

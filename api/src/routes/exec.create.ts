@@ -25,6 +25,7 @@ const ExecResult = z
     error: ExecRecordView.shape.error,
     reason: ExecRecordView.shape.reason,
     mount: ExecRecordView.shape.mount,
+    conflicts: ExecRecordView.shape.conflicts,
   })
   .openapi("ExecResult");
 

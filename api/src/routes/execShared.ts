@@ -6,6 +6,14 @@ import { ApiError } from "../errors.ts";
 import { Timestamp, WorkspaceParams } from "../schemas.ts";
 import { workspaceObject } from "./filePath.ts";
 
+/** One path a container run's box and the workspace both changed, and where the box's version went. */
+const ExecConflictView = z
+  .object({
+    path: z.string().openapi({ example: "/docs/report.txt" }),
+    savedAs: z.string().nullable().openapi({ example: "/docs/report.conflict-1f2e3d4c.txt" }),
+  })
+  .openapi("ExecConflict");
+
 export const ExecRecordView = z
   .object({
     id: z.string().openapi({ example: "ex_01kb1m2x3y4z5a6b7c8d9e0f1g" }),
@@ -24,6 +32,10 @@ export const ExecRecordView = z
     mount: z.enum(["native", "fuse"]).nullable().openapi({
       description:
         "container runs: how the box saw the workspace. `native`: a local filesystem that fetches files on first read and reports changes as they happen; `fuse`: the fallback on hosts without fanotify pre-content events. Null for the other executors.",
+    }),
+    conflicts: z.array(ExecConflictView).openapi({
+      description:
+        "container: paths the box changed that had meanwhile changed on the workspace (docs/container-sync.md, \"Conflicts\"). The workspace's version stays at `path`; the box's version was saved at `savedAs`, or `savedAs` is null when the box's change was a removal or a mode change, which was dropped. Nothing of either side is lost. Empty for other executors and runs without conflicts; at most 1,000 are listed.",
     }),
     startedAt: Timestamp,
     endedAt: Timestamp.nullable(),

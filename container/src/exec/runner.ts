@@ -11,6 +11,7 @@ import type { EgressRun } from "../egress/run.ts";
 import { boxLimits, daemonLimits } from "../limits.ts";
 import type { Box } from "../sandbox/box.ts";
 import type { CommandCgroup, LimitHit } from "../sandbox/cgroup.ts";
+import type { ConflictLog } from "../sync/conflicts.ts";
 import { commandEnv } from "./env.ts";
 import { forwardOutput } from "./output.ts";
 
@@ -24,6 +25,8 @@ export interface RunnerOptions {
   egressFor: (execId: string, request: ContainerExecRequest) => Promise<EgressRun>;
   /** Pushes every dirty path; resolves with the object's revision. */
   flush: () => Promise<number>;
+  /** The conflicts pushes met (sync/conflicts.ts), for the outcome of each command. */
+  conflicts: ConflictLog;
   /** Called whenever a command starts, ends or produces output (for idleMs). */
   activity: () => void;
 }
@@ -69,7 +72,18 @@ export class ExecRunner {
     for (const r of this.running.values()) r.cancel();
   }
 
+  /**
+   * Runs one command. Every outcome is returned after a flush, and carries the conflicts met
+   * while the command ran or since the previous command answered (the changes of the box that
+   * met a newer version on the object), so the caller hears of each.
+   */
   async run(request: ContainerExecRequest, sink: OutputSinkApi): Promise<ContainerExecOutcome> {
+    const mark = this.opts.conflicts.mark();
+    const outcome = await this.runCommand(request, sink);
+    return { ...outcome, conflicts: this.opts.conflicts.since(mark) };
+  }
+
+  private async runCommand(request: ContainerExecRequest, sink: OutputSinkApi): Promise<ContainerExecOutcome> {
     const startedMs = Date.now();
     const failed = async (error: string, exitCode: number): Promise<ContainerExecOutcome> => ({
       status: "failed",

@@ -38,8 +38,10 @@ export class Computer extends RpcTarget implements ComputerApi {
 
   async exec(request: ContainerExecRequest, sink: OutputSinkApi): Promise<ContainerExecOutcome> {
     this.check();
-    // A command must see every change the object announced before it was started.
-    await this.daemon.puller.settled();
+    // A command must see every change the object announced before it was started, and the
+    // outcome of what a previous daemon or session left to push (the object's version, where
+    // it kept its own).
+    await Promise.all([this.daemon.puller.settled(), this.daemon.pusher.resumed()]);
     const outcome = await this.daemon.runner.run(request, sink);
     return this.daemon.mode ? { ...outcome, mount: this.daemon.mode } : outcome;
   }

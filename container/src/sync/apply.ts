@@ -1,7 +1,8 @@
 /**
- * Applies the object's state of one path to the replica. The conflict rule lives here: a
- * path with an unpushed local change is left alone, because the container's version will
- * be pushed and, reaching the object last, win.
+ * Applies the object's state of one path to the replica, and records it as the path's synced
+ * state (the base of its next push). A path with an unpushed local change is left alone, its
+ * synced state too: that is the base its push carries, and the object decides from it whether
+ * the two versions conflict (docs/container-sync.md, "Conflicts").
  *
  * This runs synchronously on purpose. It touches only the replica (a local directory, never
  * the mount, so it cannot deadlock with FUSE), and a direct syscall costs a few microseconds
@@ -17,6 +18,7 @@
 
 import type { BigIntStats } from "node:fs";
 import * as fs from "node:fs";
+import { ancestorsOf } from "../../wire/conflict.ts";
 import type { RemoteEntry } from "../../wire/index.ts";
 import { parentOf } from "../fs/replica.ts";
 import { markPlaceholder } from "../native/placeholders.ts";
@@ -28,10 +30,15 @@ export function applyEntry(ctx: SyncContext, path: string, entry: RemoteEntry | 
   const { replica, state } = ctx;
   const local = replica.local(path);
   if (entry === null) {
-    // Something new the container made under a removed directory keeps the directory alive.
-    if (ctx.dirty.hasAtOrUnder(path)) return;
+    // Something new the container made under a removed directory keeps the directory alive,
+    // with only what is pending under it: the rest is gone from the object.
+    if (ctx.dirty.hasAtOrUnder(path)) {
+      pruneExceptDirty(ctx, path);
+      return;
+    }
     fs.rmSync(local, { recursive: true, force: true });
     state.forgetTree(path);
+    state.forgetSynced(path);
     return;
   }
   const existing = lstatOrNull(local);
@@ -40,26 +47,31 @@ export function applyEntry(ctx: SyncContext, path: string, entry: RemoteEntry | 
     if (existing?.isDirectory()) {
       if (Number(existing.mode & 0o7777n) !== mode) fs.chmodSync(local, mode);
       applyOwner(ctx, local, entry, existing);
+      state.putSynced(entry);
       return;
     }
     if (existing && !replaceable(ctx, path)) return;
-    fs.mkdirSync(local, { recursive: true, mode });
+    makeParents(ctx, path);
+    fs.mkdirSync(local, { mode });
     applyOwner(ctx, local, entry, null);
     state.forgetTree(path);
+    state.putSynced(entry);
     return;
   }
   if (entry.type === "symlink") {
     if (existing?.isSymbolicLink() && fs.readlinkSync(local) === entry.target) {
       applyOwnerAndTime(ctx, local, entry, existing);
+      state.putSynced(entry);
       return;
     }
     if (existing?.isDirectory() && !replaceable(ctx, path)) return;
-    fs.mkdirSync(replica.local(parentOf(path)), { recursive: true });
+    makeParents(ctx, path);
     const tmp = replica.tmpPath();
     fs.symlinkSync(entry.target ?? "", tmp);
     applyOwnerAndTime(ctx, tmp, entry, null);
     fs.renameSync(tmp, local);
     state.forgetTree(path);
+    state.putSynced(entry);
     return;
   }
   const row = state.file(path);
@@ -68,11 +80,49 @@ export function applyEntry(ctx: SyncContext, path: string, entry: RemoteEntry | 
     if (Number(existing.mode & 0o7777n) !== mode) fs.chmodSync(local, mode);
     applyOwnerAndTime(ctx, local, entry, existing);
     if (entry.ino !== undefined && row.ino !== entry.ino) state.putFile({ ...row, ino: entry.ino });
+    state.putSynced(entry);
     return;
   }
   if (existing?.isDirectory() && !replaceable(ctx, path)) return;
   if (linkToSibling(ctx, path, entry, existing)) return;
   writePlaceholder(ctx, path, entry, existing !== null);
+}
+
+/**
+ * The object removed directory `dir`, but the container has pending changes under it: keeps
+ * those (and the directories leading to them), and removes everything else the way the
+ * object did, so the box does not go on showing files the object no longer has.
+ */
+function pruneExceptDirty(ctx: SyncContext, dir: string): void {
+  const { replica, state, dirty } = ctx;
+  const visit = (path: string): void => {
+    if (dirty.has(path)) return;
+    if (!dirty.hasAtOrUnder(path)) {
+      fs.rmSync(replica.local(path), { recursive: true, force: true });
+      state.forgetTree(path);
+      state.forgetSynced(path);
+      return;
+    }
+    // A directory kept only for what is pending under it; those keep their own bases.
+    state.forgetSynced(path, false);
+    const local = replica.local(path);
+    if (lstatOrNull(local)?.isDirectory()) for (const name of fs.readdirSync(local)) visit(`${path}/${name}`);
+  };
+  visit(dir);
+}
+
+/**
+ * Creates the replica's missing directories above `path`. The object holds them (it holds
+ * something in them), though its change log named only the entry inside, so each is
+ * recorded as synced: the base of a later removal of it in the box.
+ */
+function makeParents(ctx: SyncContext, path: string): void {
+  const first = fs.mkdirSync(ctx.replica.local(parentOf(path)), { recursive: true, mode: 0o755 });
+  if (first === undefined) return;
+  const from = first.slice(ctx.replica.root.length);
+  for (const dir of ancestorsOf(path)) {
+    if (dir.length >= from.length) ctx.state.putSynced({ path: dir, type: "dir", size: 0, mode: 0o755, mtimeMs: 0 });
+  }
 }
 
 function lstatOrNull(file: string): BigIntStats | null {
@@ -127,6 +177,7 @@ function replaceable(ctx: SyncContext, path: string): boolean {
   if (ctx.dirty.hasAtOrUnder(path)) return false;
   fs.rmSync(ctx.replica.local(path), { recursive: true, force: true });
   ctx.state.forgetTree(path);
+  ctx.state.forgetSynced(path);
   return true;
 }
 
@@ -141,7 +192,7 @@ function writePlaceholder(ctx: SyncContext, path: string, entry: RemoteEntry, ex
   // its mark before it appears at its path: it is built aside and then moved in.
   const aside = exists || ctx.native;
   const target = aside ? ctx.replica.tmpPath() : local;
-  if (!exists) fs.mkdirSync(ctx.replica.local(parentOf(path)), { recursive: true });
+  if (!exists) makeParents(ctx, path);
   let fd: number;
   try {
     // The daemon's umask is 0, so the mode given here is the file's mode.
@@ -171,6 +222,7 @@ function writePlaceholder(ctx: SyncContext, path: string, entry: RemoteEntry, ex
     ino: entry.ino ?? null,
     localIno,
   });
+  ctx.state.putSynced(entry);
 }
 
 /**

@@ -148,6 +148,8 @@ export class Hydrator {
     const installed = lstatSync(tmp);
     renameSync(tmp, local);
     this.ctx.state.putFile({ ...now, etag, size, hydrated: true, localIno: installed.ino });
+    // The replica now holds this version, so a change on top of it is made on this base.
+    this.ctx.state.putSynced({ path, type: "file", etag, size, mode: Number(placeholder.mode & 0o7777n), mtimeMs: 0 });
     this.downloads++;
     return true;
   }

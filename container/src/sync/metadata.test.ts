@@ -136,7 +136,7 @@ describe("push", () => {
     let from = twin.applied.length;
     onBox("/q", () => fs.linkSync(local("/p"), local("/q")));
     await pusher.flush();
-    expect(pushedOps(from)).toEqual([{ op: "link", path: "/q", existing: "/p" }]);
+    expect(pushedOps(from)).toEqual([{ op: "link", path: "/q", existing: "/p", base: null }]);
     expect(twin.entry("/q")).toMatchObject({ ino: twin.entry("/p")?.ino, nlink: 2 });
 
     from = twin.applied.length;

@@ -158,7 +158,10 @@ export class Puller {
     for (const path of stale) {
       await replica.remove(path);
       state.forgetTree(path);
+      state.forgetSynced(path);
     }
+    // Bases of paths the object no longer has, and the replica never had (or lost): gone too.
+    state.forgetSyncedUnseen(dir);
     state.clearSeen();
   }
 

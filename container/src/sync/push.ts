@@ -1,15 +1,24 @@
 /**
  * Push (mount → object). Dirty paths are pushed as their *current* state (a file's whole
- * content, a directory, a link, or a removal), in `apply` batches of at most applyOpsMax
- * ops and about one chunk of bytes; files larger than a chunk are staged with `upload()`.
- * A path's dirty row is cleared only when the op succeeded and the path did not change
- * again meanwhile, so nothing the container wrote is ever dropped; repeating a push is harmless.
+ * content, a directory, a link, or a removal), each with its base (the object's state there
+ * as last synced, state.ts), in `apply` batches of at most applyOpsMax ops and about one
+ * chunk of bytes; files larger than a chunk are staged with `upload()`. A path's dirty row is
+ * cleared only when the op succeeded and the path did not change again meanwhile, so nothing
+ * the container wrote is ever dropped; repeating a push is harmless.
  *
- * Every op carries the box's owner (metadata.ts maps replica ids to box ids) and exact
- * mtime (a bigint lstat), so a pushed file lands with the box's times, not the commit's. A
- * file with several names (st_nlink > 1) whose inode the object already has under another
- * name goes as a `link`, not a second copy. FIFOs, sockets and device nodes are never pushed:
- * the object has no such thing, and they mean nothing outside the box.
+ * Removals go first, deepest first, and a directory that is gone or became a file or link
+ * brings removals of everything the object had under it as last synced: the object only ever
+ * removes or replaces an empty directory, so whatever is left there is someone else's and
+ * stays (docs/container-sync.md, "Conflicts"). Where the object kept its own version (a
+ * conflict, or an op that changed nothing), the replica takes the object's version.
+ *
+ * Every op carries the box's owner (the context's id map) and exact mtime (a bigint lstat),
+ * so a pushed file lands with the box's times, not the commit's. A file with several names
+ * (st_nlink > 1) whose inode the object already has under another name goes as a `link`,
+ * not a second copy. FIFOs, sockets and device nodes are never pushed: the object has no
+ * such thing, and they mean nothing outside the box. In the native mode a placeholder is
+ * never read as content (computerd's own reads are not held for hydration): one still where
+ * the object has it pushes its metadata only, one moved elsewhere is filled first.
  */
 import type { BigIntStats } from "node:fs";
 import { lstat, open, readFile, readlink } from "node:fs/promises";
@@ -17,14 +26,19 @@ import type { RemoteEntry, SyncAttrs, SyncOp, WorkspaceSyncApi } from "../../wir
 import { wireLimits } from "../../wire/index.ts";
 import { daemonLimits } from "../limits.ts";
 import { materialize, placeholderOf } from "../native/placeholders.ts";
+import { applyEntry } from "./apply.ts";
+import { ConflictLog } from "./conflicts.ts";
 import type { SyncContext } from "./context.ts";
 import type { Hydrator } from "./hydrate.ts";
 import { type IdMap, wireTime } from "./metadata.ts";
 
-/** One op of a batch, with the dirty generation of its path when its state was read. */
+/**
+ * One op of a batch, with the dirty generation of its path when its state was read; null for
+ * the removal of a path under a removed directory, which has no dirty row of its own.
+ */
 interface Item {
   op: SyncOp;
-  gen: number;
+  gen: number | null;
   /** Files: the replica inode and mtime the op was read from, kept in `files` once it lands. */
   local?: { ino: number; mtimeNs: string };
 }
@@ -53,16 +67,45 @@ export class Pusher {
   private lastTouchMs = 0;
   /** Paths the object refused, with the generation refused: retried once they change or a new session starts. */
   private readonly refused = new Map<string, number>();
+  /** Paths whose object version the replica takes once nothing under them is pending any more. */
+  private readonly deferred = new Set<string>();
+  /** Conflicts met while pushing, for the outcomes of the commands they happened under. */
+  readonly conflicts = new ConflictLog();
   /** Paths whose `link` the object refused (the other name went meanwhile): pushed as content instead. */
   private readonly unlinkable = new Set<string>();
+
+  /**
+   * The first round of pushes a new session starts with (what a dropped session or a killed
+   * daemon left pending), and how to say it ended. One round, not every push until nothing is
+   * dirty, which a process that keeps writing would never let happen.
+   */
+  private resuming: Promise<void> = Promise.resolve();
+  private resumeEnded: (() => void) | null = null;
 
   constructor(ctx: SyncContext, hydrator: Hydrator) {
     this.ctx = ctx;
     this.hydrator = hydrator;
     ctx.session.onSession(() => {
       this.refused.clear();
-      this.kick();
+      this.resuming = new Promise((resolve) => {
+        this.resumeEnded = resolve;
+      });
+      void this.kick().finally(() => this.roundEnded());
     });
+  }
+
+  /**
+   * Resolves once the changes pending when the session began were pushed: a command started
+   * after a restart then sees the object's version wherever a conflict kept it.
+   */
+  resumed(): Promise<void> {
+    return this.resuming;
+  }
+
+  private roundEnded(): void {
+    const ended = this.resumeEnded;
+    this.resumeEnded = null;
+    ended?.();
   }
 
   /** Called on every local change: pushes once the mount was quiet for pushDebounceMs (or pushDelayMsMax passed). */
@@ -122,18 +165,31 @@ export class Pusher {
         this.ctx.log(`push failed: ${(err as Error).message}`);
         return;
       }
+      this.roundEnded();
     }
   }
 
   private async pushPaths(ws: WorkspaceSyncApi, paths: string[]): Promise<void> {
+    const { replica, state, dirty } = this.ctx;
+    const gone: string[] = [];
+    const present: string[] = [];
+    const under = new Set<string>();
+    // Each path's state is read once, here, and its ops built from it below; its generation is
+    // read first, so a change after the read keeps the path dirty.
+    const stats = new Map<string, BigIntStats>();
+    const gens = new Map<string, number>();
+    for (const path of paths) {
+      gens.set(path, dirty.gen(path));
+      const st = await lstatBig(replica.local(path));
+      if (st) stats.set(path, st);
+      (st ? present : gone).push(path);
+      if (!st?.isDirectory() && state.synced(path)?.type === "dir") {
+        for (const child of state.syncedUnder(path)) if (!dirty.has(child)) under.add(child);
+      }
+    }
     let batch: Item[] = [];
     let batchBytes = 0;
-    // Replica inodes pushed whole in this pass, so a second name of one goes as a link to it.
-    const pushed = new Map<bigint, string>();
-    for (const path of paths) {
-      if (!this.ctx.dirty.has(path)) continue;
-      const gen = this.ctx.dirty.gen(path);
-      const items = await this.itemsFor(ws, path, gen, pushed);
+    const add = async (items: Item[]) => {
       const bytes = items.reduce((sum, { op }) => sum + (op.op === "write" ? op.bytes.byteLength : 0), 0);
       const full =
         batch.length + items.length > wireLimits.applyOpsMax || batchBytes + bytes > wireLimits.chunkBytesMax;
@@ -142,70 +198,89 @@ export class Pusher {
         batch = [];
         batchBytes = 0;
       }
-      if (items.length === 0) {
-        // FIFOs, sockets and devices have no place on the object; nothing to push.
-        this.ctx.dirty.clearIf(path, gen);
-        continue;
-      }
       batch.push(...items);
       batchBytes += bytes;
+    };
+    // Replica inodes pushed whole in this pass, so a second name of one goes as a link to it.
+    const pushed = new Map<bigint, string>();
+    // Children sort after their parent, so reverse order removes a directory's entries before it.
+    const removals = [...new Set([...gone, ...under])].sort().reverse();
+    for (const path of [...removals, ...present.sort()]) {
+      if (!dirty.has(path)) {
+        if (under.has(path)) await add([{ op: { op: "remove", path, base: state.synced(path) }, gen: null }]);
+        continue;
+      }
+      const gen = gens.get(path) ?? dirty.gen(path);
+      const items = await this.itemsFor(ws, path, gen, stats.get(path) ?? null, pushed);
+      if (items.length === 0) {
+        // FIFOs, sockets and devices have no place on the object; nothing to push.
+        dirty.clearIf(path, gen);
+        continue;
+      }
+      await add(items);
     }
     if (batch.length > 0) await this.send(ws, batch);
   }
 
-  /** The ops that make the object hold what the replica holds at `path` now. */
+  /**
+   * The ops that make the object hold what the replica holds at `path` (`st`, just read),
+   * each with its base: the path's synced state, or, for content written through a link
+   * that goes just before it, the linked file's.
+   */
   private async itemsFor(
     ws: WorkspaceSyncApi,
     path: string,
     gen: number,
+    read: BigIntStats | null,
     pushed: Map<bigint, string>,
   ): Promise<Item[]> {
     const { replica, state } = this.ctx;
+    const base = state.synced(path);
+    const item = (op: SyncOp, local?: Item["local"]): Item => ({
+      op: { ...op, base },
+      gen,
+      ...(local ? { local } : {}),
+    });
     const local = replica.local(path);
-    let st = await lstatBig(local);
-    if (!st) return [{ op: { op: "remove", path }, gen }];
+    let st = read;
+    if (!st) return [item({ op: "remove", path })];
     const row = state.file(path);
     if (this.ctx.native && st.isFile()) {
-      // A placeholder still where the object has its content: only its metadata can have
-      // changed. One the command moved or linked elsewhere is filled first, so its real
-      // bytes are pushed and never the placeholder's zeros (computerd reads them unheld).
       const key = placeholderOf(local);
       if (key && !(key.path === path && row?.etag === key.etag)) {
         if (!(await materialize(this.hydrator, local, key))) throw new Error(`cannot fill ${path} to push it`);
         st = await lstatBig(local);
-        if (!st) return [{ op: { op: "remove", path }, gen }];
+        if (!st) return [item({ op: "remove", path })];
       } else if (key) {
-        return [{ op: { op: "setattr", path, mode: Number(st.mode & 0o7777n), ...attrsOf(st, this.ctx.ids) }, gen }];
+        return [item({ op: "setattr", path, mode: Number(st.mode & 0o7777n), ...attrsOf(st, this.ctx.ids) })];
       }
     }
     const mode = Number(st.mode & 0o7777n);
     const attrs = attrsOf(st, this.ctx.ids);
-    if (st.isDirectory()) return [{ op: { op: "mkdir", path, mode, ...attrs }, gen }];
-    if (st.isSymbolicLink()) return [{ op: { op: "symlink", path, target: await readlink(local), ...attrs }, gen }];
+    if (st.isDirectory()) return [item({ op: "mkdir", path, mode, ...attrs })];
+    if (st.isSymbolicLink()) return [item({ op: "symlink", path, target: await readlink(local), ...attrs })];
     if (!st.isFile()) return [];
     // A placeholder whose metadata changed: the object already has the content.
-    if (!this.ctx.native && row && !row.hydrated) return [{ op: { op: "setattr", path, mode, ...attrs }, gen }];
+    if (!this.ctx.native && row && !row.hydrated) return [item({ op: "setattr", path, mode, ...attrs })];
     const here = { ino: Number(st.ino), mtimeNs: String(st.mtimeNs) };
     const link = st.nlink > 1n ? this.linkFor(path, st, pushed) : null;
-    if (link?.unchanged) return [{ op: link.op, gen, local: here }];
+    if (link?.unchanged) return [item(link.op, here)];
     let content: SyncOp;
     const nlink = Number(st.nlink);
     if (st.size <= BigInt(wireLimits.chunkBytesMax)) {
       const bytes = await readFile(local).catch(() => null);
-      if (bytes === null) return [{ op: { op: "remove", path }, gen }];
+      if (bytes === null) return [item({ op: "remove", path })];
       const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       content = { op: "write", path, bytes: view, mode, nlink, ...attrs };
     } else {
       content = { op: "commitUpload", path, uploadId: await this.upload(ws, local), mode, nlink, ...attrs };
     }
     pushed.set(st.ino, path);
-    // A link whose content may have changed since its other name was pushed: link, then write through it.
-    return link
-      ? [
-          { op: link.op, gen },
-          { op: content, gen, local: here },
-        ]
-      : [{ op: content, gen, local: here }];
+    if (!link) return [item(content, here)];
+    // A link whose content may have changed since its other name was pushed: link, then
+    // write through it, on the base the link leaves there (the other name's synced state).
+    const existing = link.op.op === "link" ? link.op.existing : path;
+    return [item(link.op), { op: { ...content, base: state.synced(existing) }, gen, local: here }];
   }
 
   /**
@@ -255,14 +330,18 @@ export class Pusher {
     await this.ctx.lock.run(async () => {
       const result = await ws.apply(batch.map((item) => item.op));
       if (!result.ok) {
-        for (const { op, gen } of batch) this.refused.set(op.path, gen);
+        for (const { op, gen } of batch) if (gen !== null) this.refused.set(op.path, gen);
         this.ctx.log(`apply refused: ${result.code} ${result.message}`);
         return;
       }
       const failed = new Map(result.failures.map((f) => [f.index, f]));
-      batch.forEach(({ op, gen }, i) => {
+      const conflicts = new Map((result.conflicts ?? []).map((c) => [c.index, c]));
+      const unchanged = new Set(result.unchanged ?? []);
+      batch.forEach(({ op, gen, local }, i) => {
         const rev = result.revs[i] ?? 0;
-        if (rev > 0 && this.ctx.ownRevs.size < daemonLimits.ownRevsKeptMax) this.ctx.ownRevs.add(rev);
+        const conflict = conflicts.get(i);
+        // A conflict copy is not the replica's: its revision must come down with the next pull.
+        if (rev > 0 && !conflict && this.ctx.ownRevs.size < daemonLimits.ownRevsKeptMax) this.ctx.ownRevs.add(rev);
         const failure = failed.get(i);
         if (failure && op.op === "link") {
           // Not refused for good: the next round pushes the content instead.
@@ -271,23 +350,65 @@ export class Pusher {
           return;
         }
         if (failure) {
-          this.refused.set(op.path, gen);
+          if (gen !== null) this.refused.set(op.path, gen);
           this.ctx.log(`push ${op.path}: ${failure.code} ${failure.message}`);
           return;
         }
+        const entry = result.entries[i] ?? null;
+        if (conflict) {
+          this.conflicts.add(op.path, conflict.savedAs);
+          this.ctx.log(
+            conflict.savedAs === null
+              ? `conflict: ${op.path} changed on the workspace since the container's ${op.op} was made; the workspace's version stays and the ${op.op} is dropped`
+              : `conflict: ${op.path} changed on the workspace since the container's change was made; the workspace's version stays, the container's is saved as ${conflict.savedAs}`,
+          );
+        }
+        if (conflict || unchanged.has(i)) {
+          this.adopt(op.path, gen, entry);
+          return;
+        }
         if (op.op !== "link") this.unlinkable.delete(op.path);
-        this.remember(op.path, op, result.entries[i] ?? null, batch[i]?.local);
+        this.remember(op.path, op, entry, local);
         // A link followed by its content: the path is clean only once the content landed too.
-        if (batch[i + 1]?.op.path !== op.path) this.ctx.dirty.clearIf(op.path, gen);
+        if (gen !== null && batch[i + 1]?.op.path !== op.path) this.ctx.dirty.clearIf(op.path, gen);
       });
       if (result.revision > this.ctx.revision.value) this.ctx.revision.value = result.revision;
+      await this.settleDeferred(ws);
     });
   }
 
   /**
-   * Records the ETag the object gave what we pushed, so the next pull does not download it
-   * back, with the object's and the replica's inode numbers (hard links) and the replica's
-   * mtime (so a later second name can go as a link alone).
+   * The object kept its own version at `path` (`entry`). Unless the container changed the
+   * path again since its state was read (then it stays pending, on the same base, and is
+   * pushed again), the replica takes the object's version: pull skipped it while the path
+   * was dirty. A directory with changes still pending under it waits for them.
+   */
+  private adopt(path: string, gen: number | null, entry: RemoteEntry | null): void {
+    if (gen !== null && !this.ctx.dirty.clearIf(path, gen)) return;
+    if (this.ctx.dirty.hasAtOrUnder(path)) {
+      this.deferred.add(path);
+      return;
+    }
+    applyEntry(this.ctx, path, entry);
+  }
+
+  /** Brings down the object's version of deferred paths that nothing is pending under any more. */
+  private async settleDeferred(ws: WorkspaceSyncApi): Promise<void> {
+    const ready = [...this.deferred].filter((path) => !this.ctx.dirty.hasAtOrUnder(path));
+    if (ready.length === 0) return;
+    for (const path of ready) this.deferred.delete(path);
+    const entries = await ws.lstatMany(ready.slice(0, wireLimits.lstatPathsMax));
+    ready.forEach((path, i) => {
+      if (i < wireLimits.lstatPathsMax) applyEntry(this.ctx, path, entries[i] ?? null);
+      else this.deferred.add(path);
+    });
+  }
+
+  /**
+   * Records what the object holds at `path` after a push: its ETag, so the next pull does not
+   * download the container's own write back, with the object's and the replica's inode
+   * numbers (hard links) and the replica's mtime (so a later second name can go as a link
+   * alone); and its synced state, the base of the next push.
    */
   private remember(path: string, op: SyncOp, entry: RemoteEntry | null, local?: { ino: number; mtimeNs: string }) {
     const { state } = this.ctx;
@@ -306,5 +427,7 @@ export class Pusher {
     } else if (op.op !== "remove") {
       state.forgetFile(path);
     }
+    if (entry) state.putSynced(entry);
+    else state.forgetSynced(path);
   }
 }

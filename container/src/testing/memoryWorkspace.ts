@@ -2,17 +2,28 @@
  * An in-memory twin of the workspace object's side of container/wire, for computerd's
  * tests: a tree in a Map, a change log with revisions, ETags that are SHA-256 of the
  * content, and counters that let a test prove what computerd downloaded. It is served to
- * computerd as a capnweb RpcTarget through `hello`.
+ * computerd as a capnweb RpcTarget through `hello`. It applies ops by the same conflict rule
+ * as the object (container/wire/conflict.ts), so computerd's side of it is tested here.
  *
  * Hard links are one Node object under several paths (so a change to it shows under each),
  * numbered by `ino`; owners and exact times are kept as the wire carries them.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { RpcTarget } from "capnweb";
+import {
+  ancestorsOf,
+  conflictLimits,
+  conflictName,
+  conflictStamp,
+  type SyncWant,
+  sameState,
+  syncVerdict,
+} from "../../wire/conflict.ts";
 import type {
   ApplyResult,
   RemoteEntry,
   SyncAttrs,
+  SyncBase,
   SyncOp,
   UploadApi,
   WireError,
@@ -38,6 +49,18 @@ const etagOf = (bytes: Uint8Array) => `"${createHash("sha256").update(bytes).dig
 const parentOf = (path: string) => path.slice(0, Math.max(path.lastIndexOf("/"), 1));
 const under = (path: string, dir: string) => dir === "/" || path === dir || path.startsWith(`${dir}/`);
 
+/** An op the twin refuses as the object would (a link to nothing, an unknown upload): a failure of that op alone. */
+class Refused extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Outcome = { conflict: false; unchanged?: true } | { conflict: true; savedAs: string | null };
+
 class Upload extends RpcTarget implements UploadApi {
   readonly chunks: Uint8Array[] = [];
   readonly uploadId = randomUUID();
@@ -61,8 +84,12 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
   readonly applied: SyncOp[] = [];
   /** A path the test wants refused (quota, prefix). */
   refuse: ((op: SyncOp) => boolean) | null = null;
+  /** A batch the test wants applied and its answer lost, as when the session drops mid-call. */
+  loseAnswer: ((ops: SyncOp[]) => boolean) | null = null;
   private readonly uploads = new Map<string, Upload>();
   private lastIno = 1;
+  /** The last state a push gave each path, and the base it carried. */
+  private readonly pushed = new Map<string, { base: SyncBase; state: SyncBase }>();
 
   // ---- the wire (what computerd calls) ----
 
@@ -108,25 +135,33 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
 
   async apply(ops: SyncOp[]): Promise<ApplyResult | WireError> {
     if (ops.length > wireLimits.applyOpsMax) return { ok: false, code: "E2BIG", message: "too many ops" };
-    const result: ApplyResult = { ok: true, revs: [], entries: [], revision: 0, failures: [] };
+    const result: ApplyResult = {
+      ok: true,
+      revs: [],
+      entries: [],
+      revision: 0,
+      failures: [],
+      conflicts: [],
+      unchanged: [],
+    };
     ops.forEach((op, index) => {
       this.applied.push(op);
-      if (this.refuse?.(op)) {
-        result.failures.push({ index, code: "EACCES", message: "refused by test" });
-        result.revs.push(0);
-        result.entries.push(this.entry(op.path));
-        return;
-      }
+      const before = this.revision;
       try {
-        result.revs.push(this.applyOp(op));
+        if (this.refuse?.(op)) throw new Refused("EACCES", "refused by test");
+        const outcome = this.applyChecked(op, this.contentOf(op));
+        if (outcome.conflict) result.conflicts?.push({ index, path: op.path, savedAs: outcome.savedAs });
+        else if (outcome.unchanged) result.unchanged?.push(index);
       } catch (err) {
+        if (!(err instanceof Refused)) throw err;
         // As the object answers a link to nothing: a failure of that op, the rest applied.
-        result.failures.push({ index, code: "ENOENT", message: (err as Error).message });
-        result.revs.push(0);
+        result.failures.push({ index, code: err.code, message: err.message });
       }
+      result.revs.push(this.revision === before ? 0 : this.revision);
       result.entries.push(this.entry(op.path));
     });
     result.revision = this.revision;
+    if (this.loseAnswer?.(ops)) throw new Error("the answer was lost (test)");
     return result;
   }
 
@@ -199,6 +234,13 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
     return node?.type === "file" ? new TextDecoder().decode(node.content) : null;
   }
 
+  /** Paths in `dir` (not below it) whose name starts with `prefix`: conflict copies, for instance. */
+  namesIn(dir: string, prefix: string): string[] {
+    return [...this.nodes.keys()]
+      .filter((p) => parentOf(p) === dir && p.slice(dir === "/" ? 1 : dir.length + 1).startsWith(prefix))
+      .sort();
+  }
+
   bytes(path: string): Uint8Array | null {
     return this.nodes.get(path)?.content ?? null;
   }
@@ -242,15 +284,120 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
 
   // ---- internals ----
 
+  /** A file op's bytes (an upload is spent here); null for other ops. */
+  private contentOf(op: SyncOp): Uint8Array | null {
+    if (op.op === "write") return new Uint8Array(op.bytes);
+    if (op.op !== "commitUpload") return null;
+    const upload = this.uploads.get(op.uploadId);
+    if (!upload) throw new Refused("EINVAL", `no upload ${op.uploadId} in this session`);
+    this.uploads.delete(op.uploadId);
+    return Buffer.concat(upload.chunks);
+  }
+
+  /** The object's algorithm (tenants/workspace/execs/syncApply.ts), over the Map. */
+  private applyChecked(op: SyncOp, content: Uint8Array | null): Outcome {
+    if (op.base === undefined) {
+      this.applyOp(op, content);
+      return { conflict: false };
+    }
+    const shadow = ancestorsOf(op.path)
+      .map((path) => ({ path, node: this.nodes.get(path) }))
+      .find(({ node }) => node && node.type !== "dir");
+    if (shadow) {
+      if (op.op === "remove" || metadataOnly(op)) return { conflict: false };
+      const stamp = conflictStamp(this.state(shadow.path));
+      let root = "";
+      for (let attempt = 1; attempt <= conflictLimits.namesTriedMax && !root; attempt++) {
+        const name = conflictName(shadow.path, stamp, attempt);
+        const there = this.nodes.get(name);
+        if (!there || there.type === "dir") root = name;
+      }
+      if (!root) throw new Refused("EEXIST", `every name tried for the container's copy of ${shadow.path} is taken`);
+      const target = root + op.path.slice(shadow.path.length);
+      const inner = this.applyChecked({ ...op, path: target, base: null }, content);
+      return { conflict: true, savedAs: inner.conflict ? inner.savedAs : target };
+    }
+    const current = this.state(op.path);
+    const want = this.wantOf(op, content);
+    const empty = ![...this.nodes.keys()].some((p) => p !== op.path && under(p, op.path));
+    // The object remembers its last push per path with the base it carried (syncApply.ts).
+    const last = this.pushed.get(op.path);
+    const pushed = last && sameState(last.base, op.base) ? last.state : undefined;
+    const base = pushed !== undefined && sameState(current, pushed) ? current : op.base;
+    let verdict = syncVerdict(base, current, want, empty);
+    if (verdict === "conflict" && pushed !== undefined && want !== "attrs" && sameState(want, pushed)) {
+      verdict = "unchanged";
+    }
+    switch (verdict) {
+      // Already what the op wants: applying it only brings the metadata in line (and makes a
+      // link one node with its file, or gives a file the box replaced a node of its own).
+      case "same":
+      case "apply":
+        this.applyOp(op, content);
+        if (want !== "attrs") this.pushed.set(op.path, { base: op.base, state: want });
+        return { conflict: false };
+      case "unchanged":
+        return { conflict: false, unchanged: true };
+      case "conflict": {
+        if (op.op === "remove" || metadataOnly(op)) return { conflict: true, savedAs: null };
+        const stamp = conflictStamp(current);
+        for (let attempt = 1; attempt <= conflictLimits.namesTriedMax; attempt++) {
+          const name = conflictName(op.path, stamp, attempt);
+          const there = this.state(name);
+          if (there === null) this.applyOp({ ...op, path: name }, content);
+          else if (want === "attrs" || !sameState(there, want)) continue;
+          else this.attrsOn(name, op);
+          return { conflict: true, savedAs: name };
+        }
+        throw new Refused("EEXIST", `every name tried for the container's copy of ${op.path} is taken`);
+      }
+    }
+  }
+
+  private state(path: string): SyncBase {
+    const node = this.nodes.get(path);
+    if (!node) return null;
+    if (node.type === "file") return { type: "file", etag: node.etag ?? "" };
+    if (node.type === "symlink") return { type: "symlink", target: node.target ?? "" };
+    return { type: "dir" };
+  }
+
+  /** What `op` makes its path hold; for a link, what the file it names holds. */
+  private wantOf(op: SyncOp, content: Uint8Array | null): SyncWant {
+    if (op.op === "remove") return null;
+    if (op.op === "chmod" || op.op === "setattr") return "attrs";
+    if (op.op === "mkdir") return { type: "dir" };
+    if (op.op === "symlink") return { type: "symlink", target: op.target };
+    if (op.op === "link") {
+      this.linkSource(op.existing);
+      return this.state(op.existing);
+    }
+    return { type: "file", etag: etagOf(content ?? new Uint8Array()) };
+  }
+
+  /** The file or link a `link` op names, refused as the object refuses it (link(2)'s codes). */
+  private linkSource(existing: string): Node {
+    const node = this.nodes.get(existing);
+    if (!node) throw new Refused("ENOENT", `no such file or directory: ${existing}`);
+    if (node.type === "dir") throw new Refused("EPERM", `${existing} is a directory`);
+    return node;
+  }
+
   /**
    * A pushed file: written through an existing file (all its names see it) unless the box's
-   * file has this name only (`nlink` 1) while the twin's has others, as the object does.
+   * file has this name only (`nlink` 1) while the twin's has others, as the object does. The
+   * same content again only brings the metadata in line.
    */
   private putFile(path: string, op: { mode: number; nlink?: number } & SyncAttrs, content: Uint8Array): void {
     const existing = this.nodes.get(path);
     const through = existing?.type === "file" && !(op.nlink === 1 && this.namesOf(existing).length > 1);
+    if (through && existing.etag === etagOf(content)) {
+      existing.mode = op.mode;
+      this.assignAttrs(existing, op);
+      return;
+    }
     const node: Node = through ? (existing as Node) : { type: "file", mode: op.mode, mtimeMs: Date.now() };
-    Object.assign(node, { content, etag: etagOf(content), mtimeMs: Date.now(), mtimeNsec: 0 });
+    Object.assign(node, { content, etag: etagOf(content), mode: op.mode, mtimeMs: Date.now(), mtimeNsec: 0 });
     this.assignAttrs(node, op);
     if (!through) this.putNode(path, node);
   }
@@ -264,19 +411,24 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
     }
   }
 
-  private applyOp(op: SyncOp): number {
+  /** The op's mode, owner and time on what is already at `path` (a conflict copy made before). */
+  private attrsOn(path: string, op: SyncOp): void {
+    const node = this.nodes.get(path);
+    if (!node || op.op === "remove" || op.op === "link") return;
+    const before = JSON.stringify(this.entry(path));
+    if ("mode" in op && op.mode !== undefined && node.type !== "symlink") node.mode = op.mode;
+    if (op.op !== "chmod") this.assignAttrs(node, op);
+    if (JSON.stringify(this.entry(path)) !== before) this.record(this.namesOf(node));
+  }
+
+  /** Makes `op.path` what the op says, as the object's `replace` does; one change when anything changed. */
+  private applyOp(op: SyncOp, content: Uint8Array | null): void {
     const before = JSON.stringify(this.entry(op.path));
     switch (op.op) {
       case "write":
-        this.putFile(op.path, op, new Uint8Array(op.bytes));
+      case "commitUpload":
+        this.putFile(op.path, op, content ?? new Uint8Array());
         break;
-      case "commitUpload": {
-        const upload = this.uploads.get(op.uploadId);
-        if (!upload) throw new Error(`unknown upload ${op.uploadId}`);
-        this.uploads.delete(op.uploadId);
-        this.putFile(op.path, op, Buffer.concat(upload.chunks));
-        break;
-      }
       case "mkdir": {
         const dir = this.nodes.get(op.path);
         if (dir?.type === "dir") dir.mode = op.mode;
@@ -285,14 +437,18 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
         break;
       }
       case "symlink": {
+        const there = this.nodes.get(op.path);
+        if (there?.type === "symlink" && there.target === op.target) {
+          this.assignAttrs(there, op);
+          break;
+        }
         const node: Node = { type: "symlink", mode: 0o777, mtimeMs: Date.now(), target: op.target };
         this.assignAttrs(node, op);
         this.putNode(op.path, node);
         break;
       }
       case "link": {
-        const node = this.nodes.get(op.existing);
-        if (!node || node.type === "dir") throw new Error(`cannot link ${op.existing}`);
+        const node = this.linkSource(op.existing);
         if (this.nodes.get(op.path) !== node) {
           this.removeTree(op.path);
           this.putNode(op.path, node);
@@ -315,8 +471,10 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
         break;
       }
     }
-    if (JSON.stringify(this.entry(op.path)) === before && op.op !== "write" && op.op !== "commitUpload") return 0;
-    return this.record([op.path]);
+    if (JSON.stringify(this.entry(op.path)) === before) return;
+    // A change to a file shows under every name of it, as the object's change log lists them.
+    const node = this.nodes.get(op.path);
+    this.record(node && node.type !== "dir" ? this.namesOf(node) : [op.path]);
   }
 
   private putNode(path: string, node: Node): void {
@@ -337,4 +495,9 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
     this.log.push({ rev: this.revision, paths });
     return this.revision;
   }
+}
+
+/** A mode or metadata change, which has no version of its own to save when it conflicts. */
+function metadataOnly(op: SyncOp): boolean {
+  return op.op === "chmod" || op.op === "setattr";
 }

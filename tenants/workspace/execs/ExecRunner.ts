@@ -54,6 +54,8 @@ export interface ExecResult {
   reason: ExecRecord["reason"];
   /** container: how the workspace was mounted, or null. */
   mount: ExecRecord["mount"];
+  /** container: paths the box and the workspace both changed, and where the box's version went. */
+  conflicts: ExecRecord["conflicts"];
 }
 
 /** Why a run was not started; nothing was recorded, and the caller frees its concurrency slot. */
@@ -266,6 +268,7 @@ export class ExecRunner {
       error: record.error,
       reason: record.reason,
       mount: record.mount,
+      conflicts: record.conflicts,
     };
   }
 }

@@ -4,16 +4,18 @@
  * push the container's changes. Bound to this workspace's filesystem and nothing else.
  *
  * Changes from the container arrive as the state of a path now (write this content, this
- * directory, this link, nothing here), so applying an op twice leaves the same tree: a
- * session that dropped after sending a batch and before hearing the answer just sends it
- * again. An op replaces whatever kind of entry was at its path, as the container's tree
- * already did. Expected failures come back as values (`failures`), never thrown.
+ * directory, this link, nothing here) with the base they were made on, and a batch applies in
+ * one transaction (./syncApply.ts): an op lands while its path still holds its base, and a
+ * path both sides changed keeps the object's version with the container's saved beside it.
+ * Applying a batch twice leaves the same tree, so a session that dropped after sending a
+ * batch and before hearing the answer just sends it again. Entries carry the POSIX metadata
+ * (owner, exact mtime, inode number and link count) so computerd's replica matches. Expected
+ * failures come back as values (`failures`), never thrown.
  */
 import { RpcTarget } from "capnweb";
 import {
   type ApplyResult,
   type RemoteEntry,
-  type SyncAttrs,
   type SyncOp,
   type UploadApi,
   type WireError,
@@ -23,22 +25,12 @@ import {
 import { workspaceLimits } from "../limits.ts";
 import { setCursor } from "../vfs/changes.ts";
 import { type ChunkRef, ChunkStager, chunkHash, contentEtag } from "../vfs/content.ts";
-import type { FsFailure } from "../vfs/errors.ts";
-import type { Attrs } from "../vfs/ops/setattr.ts";
-import { commitWrite } from "../vfs/ops/write.ts";
+import { type FsFailure, fail } from "../vfs/errors.ts";
 import type { Inode, Stat } from "../vfs/store.ts";
 import { type PreciseTime, parseNs } from "../vfs/times.ts";
 import type { Vfs } from "../vfs/Vfs.ts";
 import { walk } from "../vfs/walk.ts";
-
-/** The owner and time a write gives the file in its own change, so no second change follows. */
-function writeAttrs(attrs: Attrs): { uid?: number; gid?: number; mtime?: PreciseTime } {
-  const out: { uid?: number; gid?: number; mtime?: PreciseTime } = {};
-  if (attrs.uid !== undefined) out.uid = attrs.uid;
-  if (attrs.gid !== undefined) out.gid = attrs.gid;
-  if (attrs.mtime !== undefined && attrs.mtime !== "now") out.mtime = attrs.mtime;
-  return out;
-}
+import { applyBatch, type Prepared, preparePushed } from "./syncApply.ts";
 
 /** Uploads staged and not yet committed at once; computerd sends one large file at a time. */
 const UPLOADS_OPEN_MAX = 4;
@@ -85,40 +77,6 @@ function entryOfRow(row: Inode & { path: string }): RemoteEntry {
   return entry;
 }
 
-/** The owner and time an op carries, as the filesystem takes them; mode only when given. */
-function attrsOf(op: SyncAttrs & { mode?: number }): Attrs {
-  const attrs: Attrs = {};
-  if (op.mode !== undefined) attrs.mode = op.mode;
-  if (op.uid !== undefined) attrs.uid = op.uid;
-  if (op.gid !== undefined) attrs.gid = op.gid;
-  if (op.mtimeMs !== undefined) attrs.mtime = { ms: op.mtimeMs, nsec: op.mtimeNsec ?? 0 };
-  return attrs;
-}
-
-/** The attrs that differ from what `stat` shows; empty when the entry already is so. */
-function differing(stat: Stat, attrs: Attrs): Attrs {
-  const changed: Attrs = {};
-  if (attrs.mode !== undefined && attrs.mode !== stat.mode && stat.type !== "symlink") changed.mode = attrs.mode;
-  if (attrs.uid !== undefined && attrs.uid !== stat.uid) changed.uid = attrs.uid;
-  if (attrs.gid !== undefined && attrs.gid !== stat.gid) changed.gid = attrs.gid;
-  const mtime = attrs.mtime;
-  if (mtime !== undefined && mtime !== "now") {
-    const now = parseNs(stat.mtimeNs) as PreciseTime;
-    if (now.ms !== mtime.ms || now.nsec !== mtime.nsec) changed.mtime = mtime;
-  }
-  return changed;
-}
-
-/** The ETag the workspace gives this content: chunked as a write would chunk it. */
-async function etagOf(bytes: Uint8Array): Promise<string> {
-  const chunks: ChunkRef[] = [];
-  for (let at = 0; at < bytes.byteLength; at += workspaceLimits.chunkBytes) {
-    const piece = bytes.subarray(at, at + workspaceLimits.chunkBytes);
-    chunks.push({ hash: await chunkHash(piece), size: piece.byteLength });
-  }
-  return contentEtag(chunks, bytes.byteLength);
-}
-
 /** Chunks of one large file, staged as they arrive (in SQLite, not memory) until `commitUpload`. */
 class Upload extends RpcTarget implements UploadApi {
   readonly stager: ChunkStager;
@@ -151,6 +109,7 @@ export class WorkspaceSyncTarget extends RpcTarget implements WorkspaceSyncApi {
 
   constructor(private readonly vfs: Vfs) {
     super();
+    preparePushed(vfs.store.sql);
   }
 
   async changes(afterRev: number, limit: number) {
@@ -207,147 +166,49 @@ export class WorkspaceSyncTarget extends RpcTarget implements WorkspaceSyncApi {
     if (ops.length > wireLimits.applyOpsMax) {
       return { ok: false, code: "EINVAL", message: `at most ${wireLimits.applyOpsMax} ops per batch` };
     }
-    const result: ApplyResult = { ok: true, revs: [], entries: [], revision: 0, failures: [] };
-    for (const [index, op] of ops.entries()) {
-      const before = this.vfs.revision();
-      const failure = await this.applyOne(op);
-      const after = this.vfs.revision();
-      if (failure) result.failures.push({ index, code: failure.code, message: failure.message });
-      result.revs.push(after === before ? 0 : after);
-      const stat = this.vfs.lstat(op.path);
-      result.entries.push(stat.ok ? entryOf(stat.stat) : null);
-    }
-    result.revision = this.vfs.revision();
-    return result;
-  }
-
-  /** Makes `op.path` what the container has; null on success. */
-  private async applyOne(op: SyncOp): Promise<FsFailure | null> {
-    const current = this.vfs.lstat(op.path);
-    const kind = current.ok ? current.stat.type : null;
-    switch (op.op) {
-      case "remove": {
-        if (kind === null) return null;
-        return this.failed(await this.vfs.remove(op.path, { recursive: true }));
-      }
-      case "mkdir": {
-        if (kind === "dir") return this.setattrIfNeeded(op.path, attrsOf(op));
-        const cleared = await this.clear(op.path, kind);
-        const made = cleared ?? this.failed(await this.vfs.mkdir(op.path, { recursive: true, mode: op.mode }));
-        return made ?? this.setattrIfNeeded(op.path, attrsOf({ ...op, mode: undefined }));
-      }
-      case "symlink": {
-        if (kind === "symlink" && current.ok && current.stat.target === op.target)
-          return this.setattrIfNeeded(op.path, attrsOf(op));
-        const cleared = await this.clear(op.path, kind);
-        const made = cleared ?? this.failed(await this.vfs.symlink(op.target, op.path));
-        return made ?? this.setattrIfNeeded(op.path, attrsOf(op));
-      }
-      case "link":
-        return this.link(op.path, op.existing, current.ok ? current.stat.ino : null, kind);
-      case "chmod":
-        return kind === null ? null : this.chmod(op.path, op.mode);
-      case "setattr":
-        return kind === null ? null : this.setattrIfNeeded(op.path, attrsOf(op));
-      case "write": {
-        // The same content again (a resent batch, a file saved unchanged) is no change at all.
-        const attrs = attrsOf(op);
-        const unlinked = await this.unlinkIfReplaced(op.path, op.nlink, current.ok ? current.stat : null);
-        if (unlinked) return unlinked;
-        const now = this.vfs.lstat(op.path);
-        const nowKind = now.ok ? now.stat.type : null;
-        if (now.ok && nowKind === "file" && now.stat.etag === (await etagOf(op.bytes))) {
-          return this.setattrIfNeeded(op.path, attrs);
-        }
-        const cleared = nowKind === "file" ? null : await this.clear(op.path, nowKind);
-        if (cleared) return cleared;
-        const written = this.failed(
-          await this.vfs.write(op.path, op.bytes, { mode: "overwrite", fileMode: op.mode, attrs: writeAttrs(attrs) }),
-        );
-        return written ?? this.setattrIfNeeded(op.path, attrs);
-      }
-      case "commitUpload":
-        return this.commitUpload(op, current.ok ? current.stat : null);
-    }
-  }
-
-  private async commitUpload(op: Extract<SyncOp, { op: "commitUpload" }>, before: Stat | null) {
-    const { path, uploadId } = op;
-    const attrs = attrsOf(op);
-    const upload = this.uploads.get(uploadId);
-    if (!upload)
-      return { ok: false as const, code: "EINVAL" as const, message: `no upload ${uploadId} in this session`, path };
-    const etag = await contentEtag(upload.chunks, upload.size);
-    const unlinked = await this.unlinkIfReplaced(path, op.nlink, before);
-    if (unlinked) return unlinked;
-    const current = this.vfs.lstat(path);
-    const kind = current.ok ? current.stat.type : null;
-    if (current.ok && kind === "file" && current.stat.etag === etag) {
-      this.uploads.delete(uploadId);
-      upload.stager.discard();
-      return this.setattrIfNeeded(path, attrs);
-    }
-    const cleared = kind === "file" ? null : await this.clear(path, kind);
-    if (cleared) return cleared;
-    const committed = await this.vfs.exclusive(() =>
-      this.vfs.store.atomically(() => {
-        upload.stager.discard();
-        return commitWrite(this.vfs.store, path, upload.chunks, upload.size, etag, {
-          mode: "overwrite",
-          fileMode: op.mode,
-          attrs: writeAttrs(attrs),
-        });
+    // Hashing is asynchronous, so every op's content is made ready first; the batch then
+    // applies in one transaction, and nothing else mutates the workspace in between.
+    const prepared: Prepared[] = [];
+    const staged: Upload[] = [];
+    for (const op of ops) prepared.push(await this.prepare(op, staged));
+    const store = this.vfs.store;
+    const result = await this.vfs.exclusive(() =>
+      store.atomically(() => {
+        const applied = applyBatch(store, ops, prepared, (path) => this.entryAt(path));
+        // Committed or not, these uploads are spent; their staging rows go with this transaction.
+        for (const upload of staged) upload.stager.discard();
+        return applied;
       }),
     );
-    this.uploads.delete(uploadId);
-    if (!committed.ok) {
-      upload.stager.discard();
-      return committed;
+    return result.ok ? result : wireError(result);
+  }
+
+  /** An op's content, hashed as the workspace would chunk it, or the upload it names. */
+  private async prepare(op: SyncOp, staged: Upload[]): Promise<Prepared> {
+    if (op.op === "write") {
+      const chunks: ChunkRef[] = [];
+      const blobs: Uint8Array[] = [];
+      for (let at = 0; at < op.bytes.byteLength; at += workspaceLimits.chunkBytes) {
+        const piece = op.bytes.slice(at, at + workspaceLimits.chunkBytes);
+        chunks.push({ hash: await chunkHash(piece), size: piece.byteLength });
+        blobs.push(piece);
+      }
+      const size = op.bytes.byteLength;
+      return { ok: true, chunks, size, etag: await contentEtag(chunks, size), blobs };
     }
-    return this.setattrIfNeeded(path, attrs);
+    if (op.op === "commitUpload") {
+      const upload = this.uploads.get(op.uploadId);
+      if (!upload) return fail("EINVAL", `no upload ${op.uploadId} in this session`, op.path);
+      this.uploads.delete(op.uploadId);
+      staged.push(upload);
+      const etag = await contentEtag(upload.chunks, upload.size);
+      return { ok: true, chunks: upload.chunks, size: upload.size, etag, blobs: null };
+    }
+    return null;
   }
 
-  /**
-   * The box's file at `path` has this one name (`nlink` 1) while the object's has others:
-   * the box replaced it rather than writing through it, so the object drops this name
-   * first and the write that follows makes a file of its own, leaving the other names be.
-   */
-  private async unlinkIfReplaced(path: string, nlink: number | undefined, current: Stat | null) {
-    if (nlink !== 1 || current?.type !== "file" || current.nlink <= 1) return null;
-    return this.failed(await this.vfs.remove(path));
-  }
-
-  /** Makes `path` another name of `existing`'s inode, replacing what is at `path`; already so is nothing. */
-  private async link(path: string, existing: string, currentIno: number | null, kind: string | null) {
-    const source = this.vfs.lstat(existing);
-    if (source.ok && currentIno === source.stat.ino) return null;
-    if (!source.ok) return source;
-    if (source.stat.type === "dir")
-      return { ok: false as const, code: "EPERM" as const, message: `${existing} is a directory`, path };
-    const cleared = await this.clear(path, kind);
-    return cleared ?? this.failed(await this.vfs.link(existing, path));
-  }
-
-  /** Removes a directory or link that a file, directory or link of another kind replaces. */
-  private async clear(path: string, kind: string | null): Promise<FsFailure | null> {
-    if (kind === null) return null;
-    return this.failed(await this.vfs.remove(path, { recursive: true }));
-  }
-
-  /** Sets what differs of mode, owner and mtime on the entry itself (links not followed), in one change. */
-  private async setattrIfNeeded(path: string, attrs: Attrs): Promise<FsFailure | null> {
+  private entryAt(path: string): RemoteEntry | null {
     const stat = this.vfs.lstat(path);
-    if (!stat.ok) return null;
-    const changed = differing(stat.stat, attrs);
-    if (Object.keys(changed).length === 0) return null;
-    return this.failed(await this.vfs.setattr(path, changed, { follow: false }));
-  }
-
-  private async chmod(path: string, mode: number): Promise<FsFailure | null> {
-    return this.failed(await this.vfs.chmod(path, mode));
-  }
-
-  private failed(result: { ok: boolean }): FsFailure | null {
-    return result.ok ? null : (result as FsFailure);
+    return stat.ok ? entryOf(stat.stat) : null;
   }
 }

@@ -33,6 +33,22 @@ describe("exec records", () => {
       expect(records.get("ex_a")).toMatchObject({ status: "completed", exitCode: 0, summary: "echo a", nextSeq: 4 });
     }));
 
+  it("keeps a container run's conflicts in its record and its exit event, and none for others", () =>
+    withRecords((records) => {
+      const conflicts = [
+        { path: "/report.txt", savedAs: "/report.conflict-0badf00d.txt" },
+        { path: "/old", savedAs: null },
+      ];
+      records.create("ex_c", "container", "make", null, 1000);
+      records.finish("ex_c", { status: "completed", exitCode: 0, conflicts });
+      expect(records.get("ex_c")?.conflicts).toEqual(conflicts);
+      const exit = records.output("ex_c", 0).at(-1);
+      expect(JSON.parse(new TextDecoder().decode(exit?.data))).toMatchObject({ conflicts });
+      records.create("ex_d", "shell", "true", null, 1000);
+      records.finish("ex_d", { status: "completed", exitCode: 0 });
+      expect(records.get("ex_d")?.conflicts).toEqual([]);
+    }));
+
   it("splits large output into bounded pieces and marks truncation once", () =>
     withRecords((records) => {
       const cap = execLimits.outputPieceBytesMax * 2 + 10;

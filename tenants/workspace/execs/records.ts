@@ -7,6 +7,7 @@
 
 import type { EgressPolicy } from "../../../container/wire/egress/allowList.ts";
 import type {
+  ExecConflict,
   ExecOutcome,
   ExecStatus,
   ExecStopReason,
@@ -53,18 +54,21 @@ export const EXEC_MIGRATION_4 = ["ALTER TABLE execs ADD COLUMN reason TEXT"];
 
 /** Version 5: how a container run's workspace was mounted (`native`, `fuse`), NULL for other executors. */
 export const EXEC_MIGRATION_5 = ["ALTER TABLE execs ADD COLUMN mount TEXT"];
+/** Version 6: the container's conflicts (JSON `[{ path, savedAs }]`), NULL for none. */
+export const EXEC_MIGRATION_6 = ["ALTER TABLE execs ADD COLUMN conflicts TEXT"];
 
 /** Creates and upgrades the exec tables; versioned in `meta` beside the filesystem's schema version. */
 export function migrateExecs(sql: SqlStorage): void {
   const version =
     sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'exec_schema_version'").toArray()[0]?.value ?? 0;
-  if (version >= 5) return;
+  if (version >= 6) return;
   if (version < 1) for (const statement of EXEC_MIGRATION) sql.exec(statement);
   if (version < 2) for (const statement of EXEC_MIGRATION_2) sql.exec(statement);
   if (version < 3) for (const statement of EXEC_MIGRATION_3) sql.exec(statement);
   if (version < 4) for (const statement of EXEC_MIGRATION_4) sql.exec(statement);
-  for (const statement of EXEC_MIGRATION_5) sql.exec(statement);
-  sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('exec_schema_version', 5)");
+  if (version < 5) for (const statement of EXEC_MIGRATION_5) sql.exec(statement);
+  for (const statement of EXEC_MIGRATION_6) sql.exec(statement);
+  sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('exec_schema_version', 6)");
 }
 
 export type ExecState = "running" | ExecStatus;
@@ -81,6 +85,8 @@ export interface ExecRecord {
   reason: ExecStopReason | null;
   /** container runs: how the workspace was mounted; null for other executors. */
   mount: WorkspaceMount | null;
+  /** container runs: paths the box and the workspace both changed, and where the box's version went. */
+  conflicts: ExecConflict[];
   startedAt: string;
   endedAt: string | null;
   durationMs: number | null;
@@ -118,6 +124,7 @@ type Row = {
   error: string | null;
   reason: string | null;
   mount: string | null;
+  conflicts: string | null;
   started_ms: number;
   ended_ms: number | null;
   output_bytes: number;
@@ -242,6 +249,7 @@ export class ExecRecords {
           exitCode: outcome.exitCode,
           durationMs: now - row.started_ms,
           ...(outcome.reason ? { reason: outcome.reason } : {}),
+          ...(outcome.conflicts?.length ? { conflicts: outcome.conflicts } : {}),
         }),
       ),
     };
@@ -253,12 +261,13 @@ export class ExecRecords {
       exit.data,
     );
     this.sql.exec(
-      "UPDATE execs SET status = ?, exit_code = ?, error = ?, reason = ?, mount = ?, ended_ms = ?, next_seq = ?, result = ? WHERE id = ?",
+      "UPDATE execs SET status = ?, exit_code = ?, error = ?, reason = ?, mount = ?, conflicts = ?, ended_ms = ?, next_seq = ?, result = ? WHERE id = ?",
       outcome.status,
       outcome.exitCode,
       outcome.error ?? null,
       outcome.reason ?? null,
       outcome.mount ?? null,
+      outcome.conflicts?.length ? JSON.stringify(outcome.conflicts) : null,
       now,
       exit.seq + 1,
       outcome.result === undefined ? null : JSON.stringify(outcome.result),
@@ -319,6 +328,7 @@ function toRecord(row: Row): ExecRecord {
     error: row.error,
     reason: row.reason as ExecStopReason | null,
     mount: row.mount as WorkspaceMount | null,
+    conflicts: row.conflicts === null ? [] : (JSON.parse(row.conflicts) as ExecConflict[]),
     startedAt: new Date(row.started_ms).toISOString(),
     endedAt: row.ended_ms === null ? null : new Date(row.ended_ms).toISOString(),
     durationMs: row.ended_ms === null ? null : row.ended_ms - row.started_ms,

@@ -44,6 +44,7 @@ __all__ = [
     "DirectoryPage",
     "Egress",
     "EgressObject",
+    "ExecConflict",
     "ExecRecord",
     "ExecRecordEgress",
     "ExecRecordEgressObject",
@@ -730,6 +731,8 @@ class ExecResult:
     """Which resource limit of the sandbox ended the run (exit code 137), or null: the container's memory or process limit under the plan."""
     mount: Literal["native", "fuse"] | None
     """container runs: how the box saw the workspace. `native`: a local filesystem that fetches files on first read and reports changes as they happen; `fuse`: the fallback on hosts without fanotify pre-content events. Null for the other executors."""
+    conflicts: list[ExecConflict]
+    """container: paths the box changed that had meanwhile changed on the workspace (docs/container-sync.md, "Conflicts"). The workspace's version stays at `path`; the box's version was saved at `savedAs`, or `savedAs` is null when the box's change was a removal or a mode change, which was dropped. Nothing of either side is lost. Empty for other executors and runs without conflicts; at most 1,000 are listed."""
     result: Any = None
 
     @classmethod
@@ -748,6 +751,7 @@ class ExecResult:
             error=data["error"],
             reason=data["reason"],
             mount=data["mount"],
+            conflicts=[ExecConflict.from_dict(x0) for x0 in data["conflicts"]],
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -764,6 +768,7 @@ class ExecResult:
             "error": self.error,
             "reason": self.reason,
             "mount": self.mount,
+            "conflicts": [x0.to_dict() for x0 in self.conflicts],
         }
         if self.result is not None:
             out["result"] = self.result
@@ -788,6 +793,26 @@ class ExecResultUsage:
     def to_dict(self) -> dict[str, Any]:
         """The camelCase JSON object."""
         return {"meter": self.meter, "quantity": self.quantity}
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExecConflict:
+    """The `ExecConflict` object."""
+
+    path: str
+    saved_as: str | None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            path=data["path"],
+            saved_as=data["savedAs"],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        return {"path": self.path, "savedAs": self.saved_as}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -1012,6 +1037,8 @@ class ExecRecord:
     """Which resource limit of the sandbox ended the run (exit code 137), or null: the container's memory or process limit under the plan."""
     mount: Literal["native", "fuse"] | None
     """container runs: how the box saw the workspace. `native`: a local filesystem that fetches files on first read and reports changes as they happen; `fuse`: the fallback on hosts without fanotify pre-content events. Null for the other executors."""
+    conflicts: list[ExecConflict]
+    """container: paths the box changed that had meanwhile changed on the workspace (docs/container-sync.md, "Conflicts"). The workspace's version stays at `path`; the box's version was saved at `savedAs`, or `savedAs` is null when the box's change was a removal or a mode change, which was dropped. Nothing of either side is lost. Empty for other executors and runs without conflicts; at most 1,000 are listed."""
     started_at: str
     ended_at: str | None
     duration_ms: int | None
@@ -1037,6 +1064,7 @@ class ExecRecord:
             error=data["error"],
             reason=data["reason"],
             mount=data["mount"],
+            conflicts=[ExecConflict.from_dict(x0) for x0 in data["conflicts"]],
             started_at=data["startedAt"],
             ended_at=data["endedAt"],
             duration_ms=data["durationMs"],
@@ -1059,6 +1087,7 @@ class ExecRecord:
             "error": self.error,
             "reason": self.reason,
             "mount": self.mount,
+            "conflicts": [x0.to_dict() for x0 in self.conflicts],
             "startedAt": self.started_at,
             "endedAt": self.ended_at,
             "durationMs": self.duration_ms,

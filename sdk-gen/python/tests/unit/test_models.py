@@ -88,6 +88,7 @@ RECORD = {
     "error": None,
     "reason": None,
     "mount": None,
+    "conflicts": [],
     "startedAt": "t",
     "endedAt": "t",
     "durationMs": 5,

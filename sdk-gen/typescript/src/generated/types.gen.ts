@@ -227,6 +227,15 @@ export type ExecResult = {
      * container runs: how the box saw the workspace. `native`: a local filesystem that fetches files on first read and reports changes as they happen; `fuse`: the fallback on hosts without fanotify pre-content events. Null for the other executors.
      */
     mount: 'native' | 'fuse' | null;
+    /**
+     * container: paths the box changed that had meanwhile changed on the workspace (docs/container-sync.md, "Conflicts"). The workspace's version stays at `path`; the box's version was saved at `savedAs`, or `savedAs` is null when the box's change was a removal or a mode change, which was dropped. Nothing of either side is lost. Empty for other executors and runs without conflicts; at most 1,000 are listed.
+     */
+    conflicts: Array<ExecConflict>;
+};
+
+export type ExecConflict = {
+    path: string;
+    savedAs: string | null;
 };
 
 export type ExecRequest = ({
@@ -355,6 +364,10 @@ export type ExecRecord = {
      * container runs: how the box saw the workspace. `native`: a local filesystem that fetches files on first read and reports changes as they happen; `fuse`: the fallback on hosts without fanotify pre-content events. Null for the other executors.
      */
     mount: 'native' | 'fuse' | null;
+    /**
+     * container: paths the box changed that had meanwhile changed on the workspace (docs/container-sync.md, "Conflicts"). The workspace's version stays at `path`; the box's version was saved at `savedAs`, or `savedAs` is null when the box's change was a removal or a mode change, which was dropped. Nothing of either side is lost. Empty for other executors and runs without conflicts; at most 1,000 are listed.
+     */
+    conflicts: Array<ExecConflict>;
     startedAt: string;
     endedAt: string | null;
     durationMs: number | null;
