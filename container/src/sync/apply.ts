@@ -88,6 +88,8 @@ function applyOwner(local: string, entry: RemoteEntry, existing: BigIntStats | n
   const uid = replicaIdOf(entry.uid);
   const gid = replicaIdOf(entry.gid);
   if (existing && Number(existing.uid) === uid && Number(existing.gid) === gid) return;
+  // The daemon creates as root: a new entry of the box's own user (root here) needs no call.
+  if (!existing && uid === process.getuid?.() && gid === process.getgid?.()) return;
   fs.lchownSync(local, uid, gid);
 }
 
