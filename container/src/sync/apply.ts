@@ -139,6 +139,8 @@ function applyOwner(ctx: SyncContext, local: string, entry: RemoteEntry, existin
   const uid = ctx.ids.toReplica(entry.uid);
   const gid = ctx.ids.toReplica(entry.gid);
   if (existing && Number(existing.uid) === uid && Number(existing.gid) === gid) return;
+  // The daemon creates as root: a new entry of the box's own user (root here) needs no call.
+  if (!existing && uid === process.getuid?.() && gid === process.getgid?.()) return;
   fs.lchownSync(local, uid, gid);
 }
 

@@ -114,7 +114,9 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
     const start = cursor ? Number(cursor) : 0;
     const page = all.slice(start, start + wireLimits.walkPageMax);
     const next = start + page.length < all.length ? String(start + page.length) : null;
-    return { ok: true as const, entries: page.map((p) => this.entry(p)!), next, revision: this.revision };
+    // Link counts for the whole page at once: counting per entry would be quadratic in the tree.
+    const links = this.linkCounts();
+    return { ok: true as const, entries: page.map((p) => this.entry(p, links)!), next, revision: this.revision };
   }
 
   async read(path: string, offset: number, length: number) {
@@ -251,13 +253,10 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
     return n;
   }
 
-  entry(path: string): RemoteEntry | null {
+  entry(path: string, links: Map<Node | string, number> = this.linkCounts()): RemoteEntry | null {
     const node = this.nodes.get(path);
     if (!node) return null;
-    const nlink =
-      node.type === "dir"
-        ? 2 + [...this.nodes].filter(([p, n]) => n.type === "dir" && p !== "/" && parentOf(p) === path).length
-        : this.namesOf(node).length;
+    const nlink = node.type === "dir" ? 2 + (links.get(path) ?? 0) : (links.get(node) ?? 1);
     return {
       path,
       type: node.type,
@@ -272,6 +271,16 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
       ...(node.etag ? { etag: node.etag } : {}),
       ...(node.target !== undefined ? { target: node.target } : {}),
     };
+  }
+
+  /** Names per node, and subdirectories per directory path. */
+  private linkCounts(): Map<Node | string, number> {
+    const counts = new Map<Node | string, number>();
+    for (const [path, node] of this.nodes) {
+      if (node.type !== "dir") counts.set(node, (counts.get(node) ?? 0) + 1);
+      else if (path !== "/") counts.set(parentOf(path), (counts.get(parentOf(path)) ?? 0) + 1);
+    }
+    return counts;
   }
 
   /** Every path naming `node` (its hard links), sorted. */
