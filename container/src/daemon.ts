@@ -73,6 +73,9 @@ export class Daemon {
       log,
       native: false,
       ids: fuseIds,
+      beforeApply: async () => {
+        await this.native?.drain();
+      },
     };
     this.ctx = ctx;
     this.hydrator = new Hydrator(ctx);

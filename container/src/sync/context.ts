@@ -23,6 +23,11 @@ export interface SyncContext {
    * open passes through computerd.
    */
   native: boolean;
+  /**
+   * Runs before a pull applies remote state: the native mode drains its change journal, so a
+   * path the box changed is dirty (and left alone) before the object's version could replace it.
+   */
+  beforeApply: () => Promise<void>;
   /** How the wire's (box) owner ids map to the replica's, for the mode that runs (sync/metadata.ts). */
   ids: IdMap;
 }

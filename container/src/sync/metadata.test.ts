@@ -47,6 +47,7 @@ beforeEach(async () => {
     log: () => {},
     native: false,
     ids: fuseIds,
+    beforeApply: async () => {},
   };
   puller = new Puller(ctx);
   hydrator = new Hydrator(ctx);

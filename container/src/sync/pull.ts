@@ -84,6 +84,9 @@ export class Puller {
     paths.sort();
     for (let i = 0; i < paths.length; i += wireLimits.lstatPathsMax) {
       const chunk = paths.slice(i, i + wireLimits.lstatPathsMax);
+      // Native mode: a change the command made is known only once the journal reported it,
+      // so it is drained first; a path it marks dirty is then left alone below.
+      await this.ctx.beforeApply();
       const entries = await this.ctx.lock.run(async () => {
         const entries = await ws.lstatMany(chunk);
         for (const [j, path] of chunk.entries()) {
