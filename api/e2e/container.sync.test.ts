@@ -79,6 +79,18 @@ async function fileText(key: string, workspaceId: string, path: string): Promise
   return response.text();
 }
 
+/**
+ * Where a computer's replica is, seen from this host: the FUSE mode's directory, or the
+ * native mode's filesystem (its `ws` directory, docs/container-sync.md), which is mounted in
+ * the daemon's own mount namespace only and so is read through the daemon's root (null while
+ * no daemon runs; the supervisor restarts a killed one at once).
+ */
+function replicaOf(stateDir: string, workspace: string): string | null {
+  if (!existsSync(join(stateDir, "workspace.ext4"))) return join(stateDir, "replica");
+  const pid = computerdPid(workspace);
+  return pid === null ? null : `/proc/${pid}/root${join(stateDir, "fs", "ws")}`;
+}
+
 /** The host pid of the computerd serving a workspace (the process whose environment names it). */
 function computerdPid(workspace: string): number | null {
   for (const entry of readdirSync("/proc")) {
@@ -228,8 +240,15 @@ describe("container sync", () => {
     // Killed once the box's first files reached the object (pushes run) and a few hundred are
     // written. Progress is read from the daemon's replica on this host rather than through the
     // API, whose rate limit would let the box run far ahead.
-    const replicaW = join(stateDirFor(platform.stateDir, name), "replica", "w");
-    const count = () => (existsSync(replicaW) ? readdirSync(replicaW).length : 0);
+    const stateDir = stateDirFor(platform.stateDir, name);
+    const replicaW = () => {
+      const replica = replicaOf(stateDir, name);
+      return replica === null ? null : join(replica, "w");
+    };
+    const count = () => {
+      const dir = replicaW();
+      return dir !== null && existsSync(dir) ? readdirSync(dir).length : 0;
+    };
     while ((await call("GET", `${files}/w/f1.txt`, { key })).status !== 200 || count() < 300) {
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -241,8 +260,13 @@ describe("container sync", () => {
     // What the box wrote, as its disk has it: every file whose write completed (a file the kill
     // caught between its creation and its write is empty, and its write never happened).
     const box = new Map<string, string>();
-    for (const file of readdirSync(replicaW)) {
-      const text = readFileSync(join(replicaW, file), "utf8");
+    let boxW = replicaW();
+    while (boxW === null || !existsSync(boxW)) {
+      await new Promise((r) => setTimeout(r, 100));
+      boxW = replicaW();
+    }
+    for (const file of readdirSync(boxW)) {
+      const text = readFileSync(join(boxW, file), "utf8");
       if (text !== "") box.set(`/w/${file}`, text.trimEnd());
     }
     const boxWrote = box.size;
