@@ -125,8 +125,9 @@ interface Boxed {
 function boxed(argv: string[], filter = true): Promise<Boxed> {
   const args = [
     ...["--reuid", "100000", "--regid", "100000", "--clear-groups", "--", "bwrap", "--ro-bind", "/", "/"],
-    // The runner's root will be an image without this checkout; node comes in by its real path.
-    ...["--ro-bind", node, node, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"],
+    // The runner's root will be an image without this checkout; node comes in by its real
+    // path, after the tmpfs over /tmp, which would otherwise hide a checkout under /tmp.
+    ...["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", node, node],
     ...["--unshare-all", "--uid", "1000", "--gid", "1000", "--die-with-parent", "--clearenv"],
     ...["--setenv", "HOME", "/tmp", "--setenv", "PATH", "/usr/bin:/bin"],
     ...(filter ? ["--seccomp", "3"] : []),
