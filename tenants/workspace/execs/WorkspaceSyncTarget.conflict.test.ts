@@ -3,33 +3,13 @@
  * path no longer holds keeps the object's version and saves the container's beside it,
  * an op whose base still holds lands, and a batch sent twice makes no second copy.
  */
-import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { conflictName, conflictStamp } from "../../../container/wire/conflict.ts";
 import type { ApplyResult, SyncBase, SyncOp } from "../../../container/wire/index.ts";
 import { bytes, ok } from "../vfs/test/withVfs.ts";
 import type { WorkspaceDO } from "../WorkspaceDO.ts";
-import { WorkspaceSyncTarget } from "./WorkspaceSyncTarget.ts";
-
-function withTarget<T>(fn: (sync: WorkspaceSyncTarget, object: WorkspaceDO) => Promise<T>): Promise<T> {
-  const stub = env.WORKSPACE.getByName(`test-${crypto.randomUUID()}`);
-  return runInDurableObject(stub, (object: WorkspaceDO) => fn(new WorkspaceSyncTarget(object.vfs), object));
-}
-
-const text = async (object: WorkspaceDO, path: string) => {
-  const read = await object.vfs.readBytes(path);
-  return read.ok ? new TextDecoder().decode(read.bytes) : read.code;
-};
-
-/** The base a container that last saw `path` as the object holds it now would send. */
-function baseOf(object: WorkspaceDO, path: string): SyncBase {
-  const stat = object.vfs.lstat(path);
-  if (!stat.ok) return null;
-  if (stat.stat.type === "file") return { type: "file", etag: stat.stat.etag ?? "" };
-  if (stat.stat.type === "symlink") return { type: "symlink", target: stat.stat.target ?? "" };
-  return { type: "dir" };
-}
+import { baseOf, text, withTarget } from "./test/syncTarget.ts";
+import type { WorkspaceSyncTarget } from "./WorkspaceSyncTarget.ts";
 
 const baseOfEtag = (object: WorkspaceDO, path: string) => (baseOf(object, path) as { etag: string }).etag;
 
