@@ -111,7 +111,10 @@ export class Daemon {
     // Modes on the mount arrive already masked by the caller's umask; masking again here would change them.
     process.umask(0);
     if (this.config.mountMode !== "fuse") {
-      const why = await this.startNative().catch((err: Error) => err.message);
+      const why = await this.startNative().then(
+        () => null,
+        (err: Error) => err.message,
+      );
       if (why === null) {
         this.mode = "native";
         return;
@@ -124,8 +127,8 @@ export class Daemon {
     this.mode = "fuse";
   }
 
-  /** Mounts the workspace natively (native/); null when it runs, else why it cannot here. */
-  private async startNative(): Promise<string | null> {
+  /** Mounts the workspace natively (native/); throws with the reason when this host cannot. */
+  private async startNative(): Promise<void> {
     const disk = new NativeDisk(this.config.stateDir, this.config.mount);
     this.ctx.replica = new Replica(disk.workspace, disk.tmpDir);
     this.ctx.native = true;
@@ -146,7 +149,6 @@ export class Daemon {
       throw err;
     }
     this.native = native;
-    return null;
   }
 
   /**

@@ -43,8 +43,6 @@ export class NativeMount {
   private readonly opts: NativeMountOptions;
   private helper: FanotifyHelper | null = null;
   private pending: string[] = [];
-  /** Placeholder downloads answered since start (health, tests). */
-  hydrations = 0;
 
   constructor(ctx: SyncContext, disk: NativeDisk, hydrator: Hydrator, opts: NativeMountOptions) {
     this.ctx = ctx;
@@ -69,9 +67,7 @@ export class NativeMount {
       hydrate: async ({ key }) => {
         const parsed = parseKey(key);
         if (!parsed) return { errno: constants.errno.EIO };
-        const answer = await fetchPlaceholder(this.hydrator, parsed, () => join(this.opts.fetchDir, randomUUID()));
-        if (!("errno" in answer)) this.hydrations++;
-        return answer;
+        return fetchPlaceholder(this.hydrator, parsed, () => join(this.opts.fetchDir, randomUUID()));
       },
       onChange: (change) => this.changed(change),
       onRescan: (reason) => {

@@ -11,7 +11,7 @@
  */
 import { chmodSync, chownSync, lstatSync, renameSync, utimesSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { getAttributeSync, removeAttributeSync, setAttributeSync } from "@napi-rs/xattr";
+import { getAttributeSync, setAttributeSync } from "@napi-rs/xattr";
 import type { Hydrator } from "../sync/hydrate.ts";
 import type { HydrateAnswer } from "./fanotify.ts";
 import { nativeLimits } from "./limits.ts";
@@ -40,12 +40,6 @@ export function parseKey(value: string): PlaceholderKey | null {
   const space = value.indexOf(" ");
   if (space <= 0) return null;
   return { etag: value.slice(0, space), path: value.slice(space + 1) };
-}
-
-export function clearPlaceholder(local: string): void {
-  try {
-    removeAttributeSync(local, nativeLimits.placeholderXattr);
-  } catch {}
 }
 
 /**
