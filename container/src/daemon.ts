@@ -4,6 +4,7 @@
  */
 
 import { createHash } from "node:crypto";
+import { mkdirSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type {
@@ -55,6 +56,9 @@ export class Daemon {
 
   constructor(config: Config, log: (message: string) => void) {
     this.config = config;
+    // The state database opens here, before start(): its directory must exist first (only
+    // main.ts's libfuse re-exec made it, on hosts without libfuse.so.2).
+    mkdirSync(config.stateDir, { recursive: true });
     this.state = new StateDb(join(config.stateDir, "state.db"));
     const session = new SessionHolder();
     const ctx: SyncContext = {
@@ -82,6 +86,7 @@ export class Daemon {
           daemonKey: config.stateDir,
           tmpBytesMax: cgroupLimits.resourcesDefault.tmpBytesMax,
           trustStore: hostTrustStore(),
+          scratch: config.boxScratch,
         })
       : null;
     this.runner = new ExecRunner({
