@@ -42,6 +42,7 @@ const projectDir = join(dirname(fileURLToPath(import.meta.url)), "container/proj
 const coldStartCount = 6;
 const warmEchoCount = 50;
 const fanotifyRuns = 7;
+const platformStartsMax = 3;
 
 /** Where each target is inside every box. */
 const roots = { mount: "/workspace/bench", disk: "/mnt/bench", tmpfs: "/tmp/cubicle-bench" };
@@ -97,15 +98,20 @@ const hostLoad = () =>
  */
 async function startBox(mode: Mode, parent: string, started: Started[]): Promise<BenchBox> {
   const scratch = await mountScratch(parent, `${mode}-disk-`);
-  let platform: Platform;
-  try {
-    platform = await startPlatform(mkdtempSync(join(parent, `${mode}-state-`)), {
-      COMPUTERD_MOUNT_MODE: mode,
-      COMPUTERD_BOX_SCRATCH: scratch.mnt,
-    });
-  } catch (error) {
-    await scratch.dispose();
-    throw error;
+  let platform: Platform | null = null;
+  // Ports are picked free and bound a moment later; on a machine shared with other test
+  // runs another process sometimes takes one in between, so a failed start is tried again.
+  for (let attempt = 1; !platform; attempt++) {
+    try {
+      platform = await startPlatform(mkdtempSync(join(parent, `${mode}-state-`)), {
+        COMPUTERD_MOUNT_MODE: mode,
+        COMPUTERD_BOX_SCRATCH: scratch.mnt,
+      });
+    } catch (error) {
+      if (attempt < platformStartsMax) continue;
+      await scratch.dispose();
+      throw error;
+    }
   }
   started.push({ platform, scratch });
   const tenant = await signUp(platform.url, `container-bench-${mode}@example.com`);

@@ -84,7 +84,7 @@ export function daemonMemory(workspaceId: string): DaemonMemory {
   };
 }
 
-async function writeTree(url: string, auth: Record<string, string>, workspaceId: string): Promise<void> {
+export async function writeTree(url: string, auth: Record<string, string>, workspaceId: string): Promise<void> {
   for (let start = 0; start < treeFiles; start += batchOps) {
     const ops = Array.from({ length: Math.min(batchOps, treeFiles - start) }, (_, k) => ({
       op: "write",

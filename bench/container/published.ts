@@ -2,10 +2,11 @@
  * Figures the container benchmark is held against (issue 19), kept here so the report can
  * show them beside each run's own:
  * - `lastFuse`: the FUSE mount as docs/benchmarks.md published it on 2026-11-29 (commit
- *   109cabd, before the sandbox and the native mode), medians inside the box. The fallback
- *   must not be slower than these. Its "disk" was then the host's root ext4 seen through
- *   the box, so its ratios are not comparable with today's, which divide by a fresh loop ext4;
- *   the absolute times are.
+ *   109cabd, before the sandbox and the native mode), medians inside the box, with the tmpfs
+ *   of the same run. The fallback must not be slower than these. Its "disk" was then the
+ *   host's root ext4 seen through the box, so its ratios are not comparable with today's,
+ *   which divide by a fresh loop ext4; the absolute times are, on an unchanged machine, and
+ *   FUSE ÷ tmpfs is when the machine itself got faster or slower.
  * - `seed`: the seed project's own published ratios (mount ÷ disk) for the same scenarios,
  *   by family, as issue 19 quotes them.
  */
@@ -25,6 +26,21 @@ export const lastFuse = {
     git: 435.9,
     "npm-small": 712.0,
     "npm-full": 16_640,
+  } as Record<string, number>,
+  /** The same run's tmpfs medians (/dev/shm in the box of then), per scenario id. */
+  tmpfsMs: {
+    create: 15.9,
+    stat: 5.5,
+    rm: 8.9,
+    mkdir: 6.6,
+    find: 12.7,
+    write64: 32.0,
+    read64: 15.6,
+    copy64: 34.4,
+    overwrite64: 23.4,
+    git: 18.6,
+    "npm-small": 698.6,
+    "npm-full": 5_240,
   } as Record<string, number>,
   /** Client wall of the timed exec (FUSE / disk), for the end-to-end rows. */
   wallMs: {
