@@ -2,8 +2,9 @@
  * The scenarios against a real computerd without the platform: the daemon runs on this
  * machine (container/src/testing/harness.ts: its own temporary mount and state directory)
  * with an in-memory twin of the workspace object, and every script runs through its exec,
- * like the container executor's. So the FUSE column has the real mount, pushes included,
- * but not the workspace object or the API. A development aid, not part of `npm run bench`:
+ * like the container executor's. So the mount column has the real mount (native or FUSE, as
+ * the daemon chooses), pushes included, but not the workspace object or the API. A
+ * development aid, not part of `npm run bench`:
  * `./node_modules/.bin/node bench/container/daemon.ts [scenario-id…]`.
  */
 import { dirname, join } from "node:path";
@@ -18,7 +19,7 @@ import {
   type ScenarioResult,
   type Target,
 } from "./fsBench.ts";
-import { failures, ratioTable } from "./report.ts";
+import { failures, medianTable } from "./report.ts";
 import type { Runner } from "./runner.ts";
 import { scenarios } from "./scenarios.ts";
 
@@ -38,9 +39,9 @@ const run: Runner = async (script, { timeoutMs }) => {
   };
 };
 const targets: Target[] = [
-  { name: "FUSE", root: `${daemon.mount}/bench` },
-  { name: "disk", root: "/var/tmp/cubicle-bench-daemon" },
-  { name: "tmpfs", root: "/dev/shm/cubicle-bench-daemon" },
+  { id: "mount", root: `${daemon.mount}/bench`, run },
+  { id: "disk", root: "/var/tmp/cubicle-bench-daemon", run },
+  { id: "tmpfs", root: "/dev/shm/cubicle-bench-daemon", run },
 ];
 const fixtures: Fixtures = {
   src: "/dev/shm/cubicle-bench-daemon-src",
@@ -54,13 +55,17 @@ try {
   await prepareFixtures(run, fixtures);
   for (const scenario of scenarios) {
     if (only.length && !only.includes(scenario.id)) continue;
-    results.push(await runScenario(run, scenario, targets, fixtures, console.log));
+    results.push(await runScenario(scenario, targets, fixtures, console.log));
   }
 } finally {
-  await removeFixtures(run, fixtures, targets).catch(() => {});
+  await removeFixtures(
+    run,
+    fixtures,
+    targets.map((t) => t.root),
+  ).catch(() => {});
   session.close();
   await daemon.stop();
   await dirs.cleanup();
 }
-console.log(ratioTable(results, ["FUSE", "disk", "tmpfs"]));
+console.log(medianTable(results, ["mount", "disk", "tmpfs"]));
 console.log(failures(results));

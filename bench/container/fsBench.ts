@@ -1,21 +1,23 @@
 /**
  * Runs the scenarios on every target in one run: per scenario, warm-ups first, then the
  * measured runs interleaved across targets (the order rotates each round, so no target
- * always goes first after a cleanup). Each run is three execs: setup, timed, cleanup. The
- * time is taken inside the box around the timed script alone, so neither the API round
- * trip nor the mount's push after the command counts; the client's wall time of the timed
- * exec (which includes both) is kept beside it.
+ * always goes first after a cleanup). Targets may live in different boxes (each has its
+ * runner), so two platforms' mounts are measured in the same minutes. Each run is three
+ * execs: setup, timed, cleanup. The time is taken inside the box around the timed script
+ * alone, so neither the API round trip nor the mount's push after the command counts; the
+ * client's wall time of the timed exec (which includes both) is kept beside it.
  */
 import type { Runner } from "./runner.ts";
 import { runOk } from "./runner.ts";
 import { type Scenario, warmupScript } from "./scenarios.ts";
 
-export type TargetName = "FUSE" | "disk" | "tmpfs";
-
 export interface Target {
-  name: TargetName;
+  /** Unique within a run: the key of its samples (`native`, `native disk`, …). */
+  id: string;
   /** A directory the bench may create and delete; each scenario run gets a fresh one below it. */
   root: string;
+  /** Runs a script in the box this target is in. */
+  run: Runner;
 }
 
 /** Paths inside the box shared by every scenario (see scenarios.ts for what they hold). */
@@ -35,9 +37,10 @@ export interface Sample {
 
 export interface ScenarioResult {
   scenario: Scenario;
-  samples: Partial<Record<TargetName, Sample[]>>;
-  /** The first failure per target, if any; that target's later runs of the scenario are skipped. */
-  errors: Partial<Record<TargetName, string>>;
+  /** By target id. */
+  samples: Record<string, Sample[]>;
+  /** The first failure per target id, if any; that target's later runs of the scenario are skipped. */
+  errors: Record<string, string>;
 }
 
 const mib64 = 64 * 1024 * 1024;
@@ -67,14 +70,14 @@ export async function prepareFixtures(run: Runner, fixtures: Fixtures): Promise<
   );
 }
 
-export async function removeFixtures(run: Runner, fixtures: Fixtures, targets: Target[]): Promise<void> {
-  const paths = [fixtures.src, fixtures.src2, ...targets.map((t) => t.root)].map(quote).join(" ");
+export async function removeFixtures(run: Runner, fixtures: Fixtures, roots: string[]): Promise<void> {
+  const paths = [fixtures.src, fixtures.src2, ...roots].map(quote).join(" ");
   await run(`rm -rf ${paths}`, { timeoutMs: 600_000 });
 }
 
-/** The filesystem type each target's root is on, as the box sees it (`stat -f`), to prove the targets differ. */
-export async function describeTargets(run: Runner, targets: Target[]): Promise<Record<string, string>> {
-  const lines = targets.map((t) => `mkdir -p ${quote(t.root)} && echo "${t.name} $(stat -f -c %T ${quote(t.root)})"`);
+/** The filesystem type of each root, as the box sees it (`stat -f`), to prove the targets differ. */
+export async function describeRoots(run: Runner, roots: string[]): Promise<Record<string, string>> {
+  const lines = roots.map((root) => `mkdir -p ${quote(root)} && echo "${root} $(stat -f -c %T ${quote(root)})"`);
   const { stdout } = await runOk(run, lines.join("\n"), { timeoutMs: 60_000 });
   return Object.fromEntries(
     stdout
@@ -84,13 +87,8 @@ export async function describeTargets(run: Runner, targets: Target[]): Promise<R
   );
 }
 
-async function runOnce(
-  run: Runner,
-  scenario: Scenario,
-  target: Target,
-  fixtures: Fixtures,
-  warmup: boolean,
-): Promise<Sample> {
+async function runOnce(scenario: Scenario, target: Target, fixtures: Fixtures, warmup: boolean): Promise<Sample> {
+  const run = target.run;
   const dir = `${target.root}/${scenario.id}`;
   const head = prelude(fixtures, dir);
   const options = { timeoutMs: scenario.timeoutMs, network: warmup };
@@ -116,7 +114,6 @@ async function runOnce(
 }
 
 export async function runScenario(
-  run: Runner,
   scenario: Scenario,
   targets: Target[],
   fixtures: Fixtures,
@@ -124,14 +121,14 @@ export async function runScenario(
 ): Promise<ScenarioResult> {
   const result: ScenarioResult = { scenario, samples: {}, errors: {} };
   const attempt = async (target: Target, warmup: boolean) => {
-    if (result.errors[target.name]) return;
+    if (result.errors[target.id]) return;
     try {
-      const sample = await runOnce(run, scenario, target, fixtures, warmup);
-      if (!warmup) result.samples[target.name] = [...(result.samples[target.name] ?? []), sample];
-      log(`  ${scenario.id} ${target.name}${warmup ? " (warm-up)" : ""}: ${sample.timedMs.toFixed(1)} ms`);
+      const sample = await runOnce(scenario, target, fixtures, warmup);
+      if (!warmup) result.samples[target.id] = [...(result.samples[target.id] ?? []), sample];
+      log(`  ${scenario.id} ${target.id}${warmup ? " (warm-up)" : ""}: ${sample.timedMs.toFixed(1)} ms`);
     } catch (error) {
-      result.errors[target.name] = String(error instanceof Error ? error.message : error);
-      log(`  ${scenario.id} ${target.name} FAILED: ${result.errors[target.name]?.slice(0, 800)}`);
+      result.errors[target.id] = String(error instanceof Error ? error.message : error);
+      log(`  ${scenario.id} ${target.id} FAILED: ${result.errors[target.id]?.slice(0, 800)}`);
     }
   };
   for (let i = 0; i < scenario.warmups; i++) for (const target of targets) await attempt(target, true);
@@ -140,6 +137,12 @@ export async function runScenario(
     for (const target of order) await attempt(target, false);
   }
   return result;
+}
+
+/** The median of one target's samples of `field`, or undefined when it has none. */
+export function medianOf(result: ScenarioResult, targetId: string, field: keyof Sample): number | undefined {
+  const samples = result.samples[targetId];
+  return samples?.length ? median(samples.map((s) => s[field])) : undefined;
 }
 
 export const median = (values: number[]) => {

@@ -13,7 +13,7 @@ import {
   type ScenarioResult,
   type Target,
 } from "./fsBench.ts";
-import { failures, ratioTable } from "./report.ts";
+import { failures, medianTable } from "./report.ts";
 import { hostRunner } from "./runner.ts";
 import { scenarios } from "./scenarios.ts";
 
@@ -21,8 +21,8 @@ const project = join(dirname(fileURLToPath(import.meta.url)), "project");
 const only = process.argv.slice(2);
 const run = hostRunner();
 const targets: Target[] = [
-  { name: "disk", root: "/var/tmp/cubicle-bench-host" },
-  { name: "tmpfs", root: "/dev/shm/cubicle-bench-host" },
+  { id: "disk", root: "/var/tmp/cubicle-bench-host", run },
+  { id: "tmpfs", root: "/dev/shm/cubicle-bench-host", run },
 ];
 const fixtures: Fixtures = {
   src: "/dev/shm/cubicle-bench-host-src",
@@ -36,10 +36,14 @@ const results: ScenarioResult[] = [];
 try {
   for (const scenario of scenarios) {
     if (only.length && !only.includes(scenario.id)) continue;
-    results.push(await runScenario(run, scenario, targets, fixtures, console.log));
+    results.push(await runScenario(scenario, targets, fixtures, console.log));
   }
 } finally {
-  await removeFixtures(run, fixtures, targets);
+  await removeFixtures(
+    run,
+    fixtures,
+    targets.map((t) => t.root),
+  );
 }
-console.log(ratioTable(results, ["disk", "tmpfs"]));
+console.log(medianTable(results, ["disk", "tmpfs"]));
 console.log(failures(results));

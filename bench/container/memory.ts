@@ -1,16 +1,21 @@
 /**
  * computerd's memory with a 36,000-file workspace. The tree is written through the API's
  * batch route before the workspace has ever had a computer, so the daemon's first start
- * has to mount all of it from the workspace object (no replica of its own to resume from).
+ * has to mount all of it from the workspace object (no state of its own to resume from).
  * Then: the first exec (cold start with the tree), the daemon's RSS, `find /workspace`
  * (every entry looked up through the mount), and the RSS again.
  *
- * The RSS is read inside the box from /proc: the daemon and the commands share its pid
- * namespace (locally the daemon is PID 1 of it; in a Cloudflare Container it is a process
- * of the container), so the same script works in both without the supervisor's secret.
+ * The RSS is read on this host from /proc (the bench runs as root, like the supervisor): the
+ * box has its own pid namespace and cannot see the daemon. The daemon is the Node process
+ * whose environment names the workspace (COMPUTERD_WORKSPACE=<tenant>:<workspace>); in the
+ * native mode its fanotify helper, a child process, is counted too, since without it the
+ * mount does not work.
  */
+import { readdirSync, readFileSync } from "node:fs";
 import { newWorkspace } from "../../api/e2e/platform.ts";
-import { apiRunner, type Runner, runOk } from "./runner.ts";
+import { childrenOf } from "../../container/supervisor/procfs.ts";
+import { COMPUTERD_ENV } from "../../container/wire/index.ts";
+import { apiRunner, runOk } from "./runner.ts";
 
 export const treeFiles = 36_000;
 const batchOps = 1_000;
@@ -19,37 +24,67 @@ const batchOps = 1_000;
 const treePath = (i: number) => `/tree/a${Math.floor(i / 1000)}/b${Math.floor(i / 100) % 10}/f${i}.txt`;
 
 export interface DaemonMemory {
-  /** Resident set now, and its peak since the daemon started (VmHWM), in KiB. */
+  /** computerd's resident set now, and its peak since it started (VmHWM), in KiB. */
   rssKiB: number;
   peakKiB: number;
-  pid: number;
+  /** The same for its fanotify helper (0 in the FUSE mode, which has none). */
+  helperRssKiB: number;
+  helperPeakKiB: number;
 }
 
-/**
- * Prints `<pid> <VmRSS kB> <VmHWM kB>` for every process whose command line names computerd.
- * The pattern `compute[r]d` does not match its own text, so neither this script nor the
- * grep counts itself.
- */
-const rssScript = `for d in /proc/[0-9]*; do
-  if tr '\\0' ' ' < "$d/cmdline" 2>/dev/null | grep -q 'compute[r]d'; then
-    echo "\${d#/proc/} $(awk '/^VmRSS:/ {r = $2} /^VmHWM:/ {h = $2} END {print r, h}' "$d/status")"
-  fi
-done`;
-
-export async function daemonMemory(run: Runner): Promise<DaemonMemory> {
-  const { stdout } = await runOk(run, rssScript, { timeoutMs: 30_000 });
-  const rows = stdout
-    .trim()
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => line.split(" ").map(Number) as [number, number, number]);
-  if (rows.length === 0) throw new Error("no process named computerd is visible from inside the box");
-  // Locally the namespace holds exactly the daemon; if a wrapper also matches, the daemon is the largest.
-  const [pid, rssKiB, peakKiB] = rows.reduce((a, b) => (b[1] > a[1] ? b : a));
-  return { pid, rssKiB, peakKiB };
+interface Status {
+  name: string;
+  rssKiB: number;
+  peakKiB: number;
 }
 
-async function writeTree(url: string, auth: Record<string, string>, workspaceId: string): Promise<void> {
+function status(pid: number): Status | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/status`, "utf8");
+    const field = (key: string) => Number(text.match(new RegExp(`^${key}:\\s+(\\d+)`, "m"))?.[1] ?? 0);
+    return { name: text.match(/^Name:\s+(.*)$/m)?.[1] ?? "", rssKiB: field("VmRSS"), peakKiB: field("VmHWM") };
+  } catch {
+    return null; // it ended while we looked
+  }
+}
+
+/** Host pids whose environment says they serve `workspaceId` (the launcher and the daemon). */
+function servingPids(workspaceId: string): number[] {
+  const suffix = `:${workspaceId}`;
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const vars = readFileSync(`/proc/${entry}/environ`, "latin1").split("\0");
+      const named = vars.find((v) => v.startsWith(`${COMPUTERD_ENV.workspace}=`));
+      if (named?.endsWith(suffix)) pids.push(Number(entry));
+    } catch {
+      // Gone, or a kernel thread: not ours.
+    }
+  }
+  return pids;
+}
+
+export function daemonMemory(workspaceId: string): DaemonMemory {
+  // The launcher (setpriv, which execs unshare) and the fanotify helper carry the same
+  // environment; the daemon is unshare's child.
+  const serving = servingPids(workspaceId);
+  const unshare = serving.find((pid) => status(pid)?.name === "unshare");
+  const daemonPid = unshare === undefined ? undefined : childrenOf(unshare).find((pid) => serving.includes(pid));
+  const daemon = daemonPid === undefined ? null : status(daemonPid);
+  if (daemonPid === undefined || !daemon) throw new Error(`no computerd process serves workspace ${workspaceId}`);
+  const helper = childrenOf(daemonPid)
+    .map(status)
+    .find((s) => s?.name.startsWith("cubicle-fanotif"));
+  return {
+    rssKiB: daemon.rssKiB,
+    peakKiB: daemon.peakKiB,
+    helperRssKiB: helper?.rssKiB ?? 0,
+    helperPeakKiB: helper?.peakKiB ?? 0,
+  };
+}
+
+export async function writeTree(url: string, auth: Record<string, string>, workspaceId: string): Promise<void> {
   for (let start = 0; start < treeFiles; start += batchOps) {
     const ops = Array.from({ length: Math.min(batchOps, treeFiles - start) }, (_, k) => ({
       op: "write",
@@ -84,7 +119,7 @@ export async function treeMemory(url: string, auth: Record<string, string>): Pro
   const writeTreeMs = performance.now() - writeStart;
   const run = apiRunner(url, auth, workspaceId);
   const first = await runOk(run, "true", { timeoutMs: 300_000 });
-  const before = await daemonMemory(run);
+  const before = daemonMemory(workspaceId);
   const find = await runOk(
     run,
     't0=$(date +%s%N); n=$(find /workspace | wc -l); t1=$(date +%s%N); echo "$n $(((t1 - t0) / 1000))"',
@@ -94,6 +129,6 @@ export async function treeMemory(url: string, auth: Record<string, string>): Pro
   // 36,000 files, 360 + 36 + 1 directories, and /workspace itself.
   const expected = treeFiles + 360 + 36 + 1 + 1;
   if (entries < expected) throw new Error(`find saw ${entries} entries, expected at least ${expected}`);
-  const after = await daemonMemory(run);
+  const after = daemonMemory(workspaceId);
   return { writeTreeMs, firstExecMs: first.wallMs, before, findMs: findUs / 1000, entries, after, workspaceId };
 }

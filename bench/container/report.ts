@@ -1,85 +1,39 @@
-/** Turns scenario results into the ratio table of docs/benchmarks.md. */
+/** Formatting shared by the container benchmark's reports: times, a plain table of medians, failures. */
 import { table } from "../stats.ts";
-import { median, type ScenarioResult, type TargetName } from "./fsBench.ts";
-import { ratioTargetMax } from "./scenarios.ts";
+import { medianOf, type ScenarioResult } from "./fsBench.ts";
 
 export const formatMs = (value: number) =>
   value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`;
 
-function medianOf(result: ScenarioResult, target: TargetName, field: "timedMs" | "wallMs"): number | undefined {
-  const samples = result.samples[target];
-  return samples?.length ? median(samples.map((s) => s[field])) : undefined;
+/** A target's median timed cell: the time, "failed", or "—" when it did not run. */
+export function timedCell(result: ScenarioResult, targetId: string): string {
+  if (result.errors[targetId]) return "failed";
+  const value = medianOf(result, targetId, "timedMs");
+  return value === undefined ? "—" : formatMs(value);
 }
 
-export interface Verdict {
-  title: string;
-  ratio: number | undefined;
-  targetMax: number | undefined;
-  met: boolean | undefined;
+/** `over ÷ under` of two targets' medians of `field`, or undefined when either is missing. */
+export function ratioOf(
+  result: ScenarioResult,
+  over: string,
+  under: string,
+  field: "timedMs" | "wallMs" = "timedMs",
+): number | undefined {
+  const a = medianOf(result, over, field);
+  const b = medianOf(result, under, field);
+  return a !== undefined && b ? a / b : undefined;
 }
 
-export function verdicts(results: ScenarioResult[]): Verdict[] {
-  return results.map((result) => {
-    const fuse = medianOf(result, "FUSE", "timedMs");
-    const disk = medianOf(result, "disk", "timedMs");
-    const ratio = fuse !== undefined && disk ? fuse / disk : undefined;
-    const targetMax = ratioTargetMax[result.scenario.family];
-    const met = ratio === undefined || targetMax === undefined ? undefined : ratio <= targetMax;
-    return { title: result.scenario.title, ratio, targetMax, met };
-  });
-}
-
-/** One row per scenario: the medians on each target, the two ratios and the verdict. */
-export function ratioTable(results: ScenarioResult[], targets: TargetName[]): string {
-  const hasFuse = targets.includes("FUSE");
-  const judged = verdicts(results);
-  const rows = results.map((result, i) => {
-    const cell = (target: TargetName) => {
-      if (result.errors[target]) return "failed";
-      const value = medianOf(result, target, "timedMs");
-      return value === undefined ? "—" : formatMs(value);
-    };
-    const ratio = (over: TargetName, under: TargetName) => {
-      const a = medianOf(result, over, "timedMs");
-      const b = medianOf(result, under, "timedMs");
-      return a !== undefined && b ? (a / b).toFixed(2) : "—";
-    };
-    const verdict = judged[i] as Verdict;
-    const target = verdict.targetMax === undefined ? "(none)" : `≤ ${verdict.targetMax}`;
-    const mark = verdict.met === undefined ? "" : verdict.met ? " ✅" : " ❌";
-    const n = Math.max(...targets.map((t) => result.samples[t]?.length ?? 0));
-    const wall = (t: TargetName) => {
-      const value = medianOf(result, t, "wallMs");
-      return value === undefined ? "—" : formatMs(value);
-    };
-    return hasFuse
-      ? [
-          result.scenario.title,
-          n,
-          cell("FUSE"),
-          cell("disk"),
-          cell("tmpfs"),
-          `${ratio("FUSE", "disk")}${mark}`,
-          target,
-          ratio("FUSE", "tmpfs"),
-          `${wall("FUSE")} / ${wall("disk")}`,
-        ]
-      : [result.scenario.title, n, cell("disk"), cell("tmpfs"), ratio("disk", "tmpfs")];
-  });
-  const header = hasFuse
-    ? [
-        "scenario",
-        "n",
-        "FUSE",
-        "disk",
-        "tmpfs",
-        "FUSE ÷ disk",
-        "target",
-        "FUSE ÷ tmpfs",
-        "timed exec wall, FUSE / disk (client)",
-      ]
-    : ["scenario", "n", "disk", "tmpfs", "disk ÷ tmpfs"];
-  return table(header, rows);
+/** One row per scenario with every target's median, and the first target ÷ the second (the development aids). */
+export function medianTable(results: ScenarioResult[], targetIds: string[]): string {
+  const [first = "", second = ""] = targetIds;
+  const rows = results.map((result) => [
+    result.scenario.title,
+    Math.max(...targetIds.map((id) => result.samples[id]?.length ?? 0)),
+    ...targetIds.map((id) => timedCell(result, id)),
+    ratioOf(result, first, second)?.toFixed(2) ?? "—",
+  ]);
+  return table(["scenario", "n", ...targetIds, `${first} ÷ ${second}`], rows);
 }
 
 /** The failures, if any, quoted under the table so a broken scenario is visible, not silently missing. */

@@ -12,6 +12,8 @@ export interface RunResult {
   stderr: string;
   /** Client-side wall time of the whole run: for the API runner, the round trip included. */
   wallMs: number;
+  /** Which workspace mount ran the command (the API runner only). */
+  mount?: string | null;
 }
 
 export interface RunOptions {
@@ -47,6 +49,7 @@ interface ExecResult {
   exitCode: number | null;
   stdout: string;
   stderr: string;
+  mount: string | null;
 }
 
 /**
@@ -89,6 +92,7 @@ export function apiRunner(url: string, auth: Record<string, string>, workspaceId
       stdout: result.stdout,
       stderr: result.stderr,
       wallMs,
+      mount: result.mount,
     };
   };
 }

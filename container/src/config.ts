@@ -17,6 +17,8 @@ export interface Config {
   mountMode: MountMode | "auto";
   /** The fanotify helper the native mode needs; null: none on this host. */
   fanotifyBin: string | null;
+  /** A host directory the box shows read-write at /mnt; benchmarks only (COMPUTERD_BOX_SCRATCH). */
+  boxScratch: string | null;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; error: string };
@@ -52,6 +54,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
       boxUid,
       mountMode,
       fanotifyBin: env[COMPUTERD_ENV.fanotifyBin] || null,
+      boxScratch: env[COMPUTERD_ENV.boxScratch] || null,
     },
   };
 }

@@ -89,6 +89,7 @@ export class Daemon {
           daemonKey: config.stateDir,
           tmpBytesMax: cgroupLimits.resourcesDefault.tmpBytesMax,
           trustStore: hostTrustStore(),
+          scratch: config.boxScratch,
         })
       : null;
     this.runner = new ExecRunner({

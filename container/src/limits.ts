@@ -86,6 +86,11 @@ export const boxLimits = {
   devShmBytesMax: 64 * 1024 * 1024,
   /** The box's /run holds one socket; a tiny tmpfs is enough and is made read-only before the command starts. */
   runBytesMax: 64 * 1024,
+  /**
+   * Where a benchmark's scratch disk appears (COMPUTERD_BOX_SCRATCH, never set in production):
+   * a directory every Debian image has, empty, and meant for mounted filesystems.
+   */
+  scratch: "/mnt",
 } as const;
 
 /** A computer's cgroups (sandbox/cgroup.ts), each value with the reason it is what it is. */

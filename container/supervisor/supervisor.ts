@@ -272,6 +272,10 @@ export class Supervisor {
       ...(process.env[COMPUTERD_ENV.mountMode]
         ? { [COMPUTERD_ENV.mountMode]: process.env[COMPUTERD_ENV.mountMode] }
         : {}),
+      // The benchmark's scratch disk for the box (bench/container.bench.ts), the same way.
+      ...(process.env[COMPUTERD_ENV.boxScratch]
+        ? { [COMPUTERD_ENV.boxScratch]: process.env[COMPUTERD_ENV.boxScratch] }
+        : {}),
     };
   }
 

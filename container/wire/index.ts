@@ -402,6 +402,13 @@ export const COMPUTERD_ENV = {
    * unavailable and `auto` uses FUSE.
    */
   fanotifyBin: "COMPUTERD_FANOTIFY_BIN",
+  /**
+   * Benchmarks only, never set in production: a host directory (in practice the root of a
+   * fresh ext4 loop mount) that every command's box shows read-write at /mnt, so the
+   * container benchmark has the box's own disk to compare the workspace with
+   * (bench/container.bench.ts). Unset: /mnt is the image's empty, read-only directory.
+   */
+  boxScratch: "COMPUTERD_BOX_SCRATCH",
 } as const;
 
 /** How computerd mounts the workspace; health and every exec outcome say which one ran. */

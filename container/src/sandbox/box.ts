@@ -43,6 +43,11 @@ export interface BoxOptions {
    * holds only public certificates.
    */
   trustStore: string | null;
+  /**
+   * A host directory bound read-write at /mnt (COMPUTERD_BOX_SCRATCH): the benchmark's "disk"
+   * column, a filesystem in the box that is not the workspace. Never set in production.
+   */
+  scratch?: string | null;
 }
 
 /** What one command needs from the runner to build its box. */
@@ -86,7 +91,7 @@ export class Box {
     if (this.opts.hostUid === 0) throw new Error("the box must not run as host root");
     // bwrap opens the image and the mount as the box's uid, so every directory above them
     // must let others through; say which one does not instead of failing every command.
-    for (const path of [this.opts.rootfs, this.opts.mount]) assertReachable(path);
+    for (const path of [this.opts.rootfs, this.opts.mount, this.opts.scratch]) if (path) assertReachable(path);
     await this.dispose();
     await mkdir(boxLimits.stagingRoot, { recursive: true, mode: 0o755 });
     await chmod(boxLimits.stagingRoot, 0o755);
@@ -125,6 +130,7 @@ export class Box {
     // Writable: /workspace, /tmp, home and /dev/shm (POSIX shared memory, which Python's
     // multiprocessing needs), each capped. Everything else is the read-only image, the box's
     // own /proc (bwrap keeps /proc/sys and friends read-only) and a read-only /dev and /run.
+    // A benchmark may add its scratch disk at /mnt (BoxOptions.scratch); production never does.
     const mounts = [
       ["--ro-bind", this.opts.rootfs, "/"],
       ["--proc", "/proc"],
@@ -134,6 +140,7 @@ export class Box {
       ["--bind", this.opts.mount, boxLimits.workspace],
       ["--bind", this.tmp, "/tmp"],
       ["--bind", this.home, boxLimits.home],
+      this.opts.scratch ? ["--bind", this.opts.scratch, boxLimits.scratch] : [],
       // The image's /run is read-only and the egress socket needs a place to appear in.
       ["--size", String(boxLimits.runBytesMax), "--perms", "0755", "--tmpfs", "/run", "--dir", "/run/cubicle"],
       cmd.egressSocket ? ["--bind", cmd.egressSocket, egressBox.socket] : [],
