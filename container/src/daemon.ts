@@ -14,7 +14,7 @@ import { ExecRunner } from "./exec/runner.ts";
 import { type Mounted, mountFuse } from "./fs/mount.ts";
 import { makeOps } from "./fs/ops.ts";
 import { Replica } from "./fs/replica.ts";
-import { cgroupLimits } from "./limits.ts";
+import { boxLimits, cgroupLimits } from "./limits.ts";
 import { Box, hostTrustStore } from "./sandbox/box.ts";
 import { type CommandCgroup, type ComputerCgroups, openComputerCgroups } from "./sandbox/cgroup.ts";
 import { seccompProgram } from "./sandbox/seccomp.ts";
@@ -64,7 +64,7 @@ export class Daemon {
       ? new Box({
           rootfs: config.rootfs,
           mount: config.mount,
-          hostUid: config.boxUid,
+          uidBase: config.boxUidBase,
           daemonKey: config.stateDir,
           tmpBytesMax: cgroupLimits.resourcesDefault.tmpBytesMax,
           trustStore: hostTrustStore(),
@@ -89,7 +89,9 @@ export class Daemon {
     await this.ctx.replica.prepare();
     // Modes on the mount arrive already masked by the caller's umask; masking again here would change them.
     process.umask(0);
-    this.mounted = await mountFuse(this.config.mount, makeOps(this.ctx, this.hydrator, this.config.boxUid));
+    // The replica's files belong to root; the mount shows them as the box user's (fs/ops.ts).
+    const owner = this.config.boxUidBase + boxLimits.uid;
+    this.mounted = await mountFuse(this.config.mount, makeOps(this.ctx, this.hydrator, owner));
   }
 
   startSession(ws: WorkspaceSyncApi, owner: object): void {
@@ -125,7 +127,7 @@ export class Daemon {
   /** A proxy for one run's egress, on a fresh socket in the box's staging directory. */
   private egressFor(_execId: string, request: ContainerExecRequest): Promise<EgressRun> {
     if (!this.box) throw new Error("no box");
-    return startEgressRun({ dir: this.box.egressDir, allow: request.allow ?? null, boxUid: this.config.boxUid });
+    return startEgressRun({ dir: this.box.egressDir, allow: request.allow ?? null, boxUid: this.box.userHostUid });
   }
 
   activity(): void {
