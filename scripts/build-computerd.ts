@@ -1,19 +1,23 @@
 /**
  * Bundles computerd (container/src/main.ts) into `.build/computerd/computerd.mjs`, one file
- * the container image (and the local supervisor) runs with Node 24. fuse-native stays
- * external because it is a native addon: it resolves from node_modules next to the bundle
- * (the repo's when run from here, the image's in production). The banner gives the ESM
- * bundle a `require` for the CommonJS dependencies (ws) that call it.
+ * the container image (and the local supervisor) runs with Node 24, and compiles its FUSE
+ * addon (container/src/fs/fuse/) beside it as `fuse.node`. fuse-native stays external:
+ * fs/libfuse.ts loads it to find out whether libfuse.so.2 is there, and the fork's
+ * JavaScript requires its small dependencies, which resolve from node_modules next to the
+ * bundle (the repo's when run from here, the image's in production). The banner gives the
+ * ESM bundle a `require` for the CommonJS dependencies (ws) that call it.
  * Run by scripts/build.ts.
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { buildFuseAddon } from "../container/src/fs/fuse/build.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const computerdBundle = join(root, ".build/computerd/computerd.mjs");
 
 export async function buildComputerd(): Promise<void> {
+  buildFuseAddon(join(dirname(computerdBundle), "fuse.node"));
   await build({
     entryPoints: [join(root, "container/src/main.ts")],
     outfile: computerdBundle,

@@ -4,6 +4,7 @@
  */
 
 import { createHash } from "node:crypto";
+import { mkdirSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { ContainerExecRequest, ContainerResources, WorkspaceSyncApi } from "../wire/index.ts";
@@ -11,7 +12,7 @@ import type { Config } from "./config.ts";
 import type { EgressRun } from "./egress/run.ts";
 import { startEgressRun } from "./egress/run.ts";
 import { ExecRunner } from "./exec/runner.ts";
-import { type Mounted, mountFuse } from "./fs/mount.ts";
+import { loadFuseAddon, type Mounted, mountFuse } from "./fs/mount.ts";
 import { makeOps } from "./fs/ops.ts";
 import { Replica } from "./fs/replica.ts";
 import { boxLimits, cgroupLimits } from "./limits.ts";
@@ -43,6 +44,9 @@ export class Daemon {
 
   constructor(config: Config, log: (message: string) => void) {
     this.config = config;
+    // The state database opens here, before start(): its directory must exist already (it
+    // did only by accident where fs/libfuse.ts re-executed and made its lib folder in it).
+    mkdirSync(config.stateDir, { recursive: true });
     this.state = new StateDb(join(config.stateDir, "state.db"));
     const session = new SessionHolder();
     const ctx: SyncContext = {
@@ -91,7 +95,9 @@ export class Daemon {
     process.umask(0);
     // The replica's files belong to root; the mount shows them as the box user's (fs/ops.ts).
     const owner = this.config.boxUidBase + boxLimits.uid;
-    this.mounted = await mountFuse(this.config.mount, makeOps(this.ctx, this.hydrator, owner));
+    // The FUSE ops use paths relative to the replica's root, so a path keeps all of PATH_MAX.
+    process.chdir(this.ctx.replica.root);
+    this.mounted = await mountFuse(this.config.mount, makeOps(this.ctx, this.hydrator, owner, loadFuseAddon()));
   }
 
   startSession(ws: WorkspaceSyncApi, owner: object): void {

@@ -1,9 +1,11 @@
 /** Mounting and unmounting the FUSE filesystem at the mount point. */
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { createRequire } from "node:module";
-import type FuseType from "fuse-native";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { daemonLimits } from "../limits.ts";
+import Fuse, { type FuseAddon } from "./fuse/index.cjs";
 import type { makeOps } from "./ops.ts";
 
 export interface Mounted {
@@ -23,12 +25,21 @@ async function clearStaleMount(mountPoint: string): Promise<void> {
 }
 
 /**
- * fuse-native is loaded here, on first mount, and not by a static import: main.ts must be
- * able to fix the library path (fs/libfuse.ts) before the native addon is loaded, and a
- * bundler hoists static imports of external modules to the very top.
+ * Where the FUSE addon (computerd's fork of fuse-native, fs/fuse/) is: beside the bundle
+ * (`.build/computerd/fuse.node`, and /opt/computerd in the image), or, when computerd runs
+ * from source, where `npm run build` put it.
  */
-function loadFuse(): typeof FuseType {
-  return createRequire(import.meta.url)("fuse-native") as typeof FuseType;
+const here = dirname(fileURLToPath(import.meta.url));
+const addonPaths = [join(here, "fuse.node"), join(here, "../../../.build/computerd/fuse.node")];
+
+/**
+ * Loads the addon, on first use and not at import: main.ts must be able to fix the library
+ * path (fs/libfuse.ts) before the addon, which links libfuse.so.2, is loaded.
+ */
+export function loadFuseAddon(): FuseAddon {
+  const path = addonPaths.find((p) => existsSync(p));
+  if (!path) throw new Error(`the FUSE addon is not built (${addonPaths.join(" or ")}): run npm run build`);
+  return Fuse.load(path);
 }
 
 /** Ops answered by one local syscall on the replica (see the `timeout` option below). */
@@ -49,7 +60,6 @@ const localOnlyOps = [
   "rmdir",
   "mkdir",
   "symlink",
-  "link",
   "mknod",
   "listxattr",
   "setxattr",
@@ -59,7 +69,7 @@ const localOnlyOps = [
 export async function mountFuse(mountPoint: string, ops: ReturnType<typeof makeOps>): Promise<Mounted> {
   await clearStaleMount(mountPoint);
   await mkdir(mountPoint, { recursive: true });
-  const Fuse = loadFuse();
+  loadFuseAddon();
   const fuse = new Fuse(mountPoint, ops, {
     force: true,
     mkdir: true,
@@ -75,6 +85,8 @@ export async function mountFuse(mountPoint: string, ops: ReturnType<typeof makeO
       "big_writes",
       `max_write=${daemonLimits.fuseWriteBytesMax}`,
       `negative_timeout=${daemonLimits.fuseNegativeTimeoutSeconds}`,
+      // The replica's own inode numbers: two hard links show one inode, as ls -i and tar expect.
+      "use_ino",
     ].join(","),
     // auto_cache keeps the page cache across opens while the file's mtime and size stay the
     // same, and drops it when a pull changed them; kernel_cache would show stale content.

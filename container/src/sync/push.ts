@@ -5,11 +5,20 @@
  * A path's dirty row is cleared only when the op succeeded and the path did not change
  * again meanwhile, so nothing the container wrote is ever dropped; repeating a push is harmless.
  */
+import { constants } from "node:fs";
 import { open, readFile, readlink } from "node:fs/promises";
 import type { RemoteEntry, SyncOp, WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
 import { daemonLimits } from "../limits.ts";
 import type { SyncContext } from "./context.ts";
+
+/**
+ * Pushing reads a file the command wrote; O_NOATIME keeps that read from moving its access
+ * time, which belongs to the command (a push of a file whose mtime is newer than its atime
+ * would otherwise stamp the atime with the time of the push). computerd is root, whom the
+ * kernel lets use it on any file.
+ */
+const readQuietly = constants.O_RDONLY | constants.O_NOATIME;
 
 /** One op of a batch, with the dirty generation of its path when its state was read. */
 interface Item {
@@ -133,7 +142,7 @@ export class Pusher {
     if (row && !row.hydrated) return { op: "chmod", path, mode };
     const local = replica.local(path);
     if (st.size <= wireLimits.chunkBytesMax) {
-      const bytes = await readFile(local).catch(() => null);
+      const bytes = await readFile(local, { flag: readQuietly }).catch(() => null);
       if (bytes === null) return { op: "remove", path };
       return { op: "write", path, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), mode };
     }
@@ -142,7 +151,7 @@ export class Pusher {
 
   private async upload(ws: WorkspaceSyncApi, local: string): Promise<string> {
     const upload = await ws.upload();
-    const fh = await open(local, "r");
+    const fh = await open(local, readQuietly);
     try {
       const buf = Buffer.allocUnsafe(wireLimits.chunkBytesMax);
       for (let offset = 0; ; ) {

