@@ -5,8 +5,6 @@ export const daemonLimits = {
   fuseEntryTimeoutSeconds: 1,
   /** How long the kernel trusts "no such file"; same bound, so a file created through the API shows within it too. */
   fuseNegativeTimeoutSeconds: 1,
-  /** Bytes per FUSE write request (big_writes); 128 KiB is the kernel's default cap and cuts per-call overhead 32x from 4 KiB. */
-  fuseWriteBytesMax: 128 * 1024,
   /** How long one FUSE callback may take before the kernel is answered ETIMEDOUT; hydrating a large file can take a while. */
   fuseOpTimeoutMs: 10 * 60_000,
   /** How long an open of a not-yet-downloaded file waits for a session before failing with EIO. */

@@ -59,9 +59,24 @@ describe("times", () => {
     expect(out).toBe("2001-02-03 04:05:06.123456789 +0000|2011-12-13 14:15:16.987654321 +0000\n");
   });
 
+  it("sets one time alone, leaving the other as it was (UTIME_OMIT)", async () => {
+    const out = await ok(
+      [
+        "mkdir -p omit && cd omit && touch -d '2001-02-03 04:05:06.123456789' f",
+        // touch -a and -m pass UTIME_OMIT for the time they leave alone.
+        "touch -m -d '2011-12-13 14:15:16.987654321' f && stat -c '%x|%y' f",
+        "touch -a -d '2002-02-02 00:00:00.25' f && stat -c '%x|%y' f",
+      ].join(" && "),
+    );
+    expect(out).toBe(
+      "2001-02-03 04:05:06.123456789 +0000|2011-12-13 14:15:16.987654321 +0000\n" +
+        "2002-02-02 00:00:00.250000000 +0000|2011-12-13 14:15:16.987654321 +0000\n",
+    );
+  });
+
   it("lets make see which file is newer", async () => {
     const out = await ok(
-      "mkdir -p mk && cd mk && printf 'out: in\\n\\tcp in out\\n' > Makefile && echo 1 > in && make -s && (make -q && echo fresh) && touch -d '2000-01-01' out && (make -q || echo stale) && make -s && make -q && echo fresh",
+      "mkdir -p mk && cd mk && printf 'out: in\\n\\tcp in out\\n' > Makefile && echo 1 > in && make -s && (make -q && echo fresh) && touch -m -d '2000-01-01' out && (make -q || echo stale) && make -s && make -q && echo fresh",
     );
     expect(out).toBe("fresh\nstale\nfresh\n");
   });

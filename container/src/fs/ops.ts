@@ -145,7 +145,6 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number, add
     // Metadata ops answer with direct syscalls on the replica: a thread-pool hop costs more
     // than the lstat itself, and `find` or `git status` issue tens of thousands of them.
     getattr: (path: string, cb: Cb) => getattr(addon, local(path), owner, cb),
-    fgetattr: (path: string, _fd: number, cb: Cb) => getattr(addon, local(path), owner, cb),
     access: (path: string, mode: number, cb: Cb) => answer(cb, () => fs.accessSync(local(path), mode)),
     // The high-level FUSE API does not add the dot entries itself; `ls -a` expects them.
     readdir: (path: string, cb: Cb) => answer(cb, () => [".", "..", ...fs.readdirSync(local(path))]),
@@ -218,13 +217,8 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number, add
       }),
 
     // These answer synchronously too, like the metadata ops above: npm, tar and cp -p issue
-    // one or more per file, and each is one local syscall.
-    ftruncate: (path: string, fd: number, size: number, cb: Cb) =>
-      answer(cb, () => {
-        dirty.touch(path);
-        fs.ftruncateSync(fd, size);
-      }),
-
+    // one or more per file, and each is one local syscall. (ftruncate arrives as truncate:
+    // libfuse 3 hands truncate the file handle, which this op does not need.)
     chmod: (path: string, mode: number, cb: Cb) =>
       answer(cb, () => {
         dirty.touch(path);

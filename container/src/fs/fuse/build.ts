@@ -3,8 +3,9 @@
  * is forked) into one `fuse.node`, with the C compiler alone: node-gyp would download Node's
  * headers, which this machine cannot. It needs a C compiler, Node-API headers (Node's own
  * `include/node`, which the `node` package, the official image and Debian's libnode-dev
- * ship) and the libfuse 2 headers and library that fuse-native's dependency
- * fuse-shared-library-linux ships. scripts/build-computerd.ts runs it beside the bundle.
+ * ship), napi-macros (a dependency of fuse-native) and libfuse 3 (Debian's libfuse3-dev;
+ * at run time libfuse3-3, which the fuse3 package brings). scripts/build-computerd.ts runs
+ * it beside the bundle.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, statSync } from "node:fs";
@@ -14,6 +15,8 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const source = join(here, "fuse-native.c");
+/** Where Debian's libfuse3-dev puts its headers (`pkg-config --cflags fuse3`). */
+const fuse3Include = process.env.FUSE3_INCLUDE_DIR || "/usr/include/fuse3";
 
 function nodeIncludeDir(): string {
   const require = createRequire(import.meta.url);
@@ -45,11 +48,9 @@ export function buildFuseAddon(outFile: string): void {
   const fuseNative = dirname(require.resolve("fuse-native/package.json"));
   const fromFuseNative = createRequire(join(fuseNative, "index.js"));
   const napiMacros = dirname(fromFuseNative.resolve("napi-macros/package.json"));
-  const fuseShared = createRequire(fromFuseNative.resolve("fuse-shared-library/package.json"));
-  const libfuse = fuseShared(`fuse-shared-library-${process.arch === "arm" ? "linux-arm" : "linux"}`) as {
-    include: string;
-    lib: string;
-  };
+  if (!existsSync(join(fuse3Include, "fuse.h"))) {
+    throw new Error(`no libfuse 3 headers in ${fuse3Include}: apt-get install libfuse3-dev`);
+  }
   mkdirSync(dirname(outFile), { recursive: true });
   execFileSync(
     process.env.CC || "cc",
@@ -59,18 +60,18 @@ export function buildFuseAddon(outFile: string): void {
       "-shared",
       "-fPIC",
       "-pthread",
-      // libfuse's headers require it, and node-gyp's defaults set it too.
+      // libfuse's headers require it (pkg-config's flags for fuse3 carry it too).
       "-D_FILE_OFFSET_BITS=64",
       "-I",
       napiMacros,
       "-I",
-      libfuse.include,
+      fuse3Include,
       "-I",
       nodeIncludeDir(),
       source,
       "-o",
       outFile,
-      libfuse.lib,
+      "-lfuse3",
     ],
     { stdio: ["ignore", "inherit", "inherit"] },
   );

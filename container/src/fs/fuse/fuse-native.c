@@ -6,9 +6,15 @@
  *   handed the access time twice, in milliseconds);
  * - create, mkdir, mknod and symlink also hand the caller's uid and gid (fuse_get_context),
  *   so new files get their creator as owner;
- * - a few system calls Node lacks or rounds: lstat into a stat array, mknod, utimensat.
+ * - a few system calls Node lacks or rounds: lstat into a stat array, mknod, utimensat;
+ * - built on libfuse 3 (upstream: 2.9), whose high-level API hands utimens a change of one
+ *   time alone (UTIME_OMIT for the other) where 2.9 as built by Debian and by
+ *   fuse-shared-library dropped it without a word; getattr, truncate, chmod, chown and
+ *   utimens take a file handle they ignore, fgetattr and ftruncate are gone (getattr and
+ *   truncate by path serve them), rename refuses flags (RENAME_NOREPLACE, RENAME_EXCHANGE)
+ *   with EINVAL, and mounting is fuse_new then fuse_mount.
  */
-#define FUSE_USE_VERSION 29
+#define FUSE_USE_VERSION 31
 
 #include <uv.h>
 #include <node_api.h>
@@ -20,9 +26,6 @@
 #include <assert.h>
 
 #include <fuse.h>
-#include <fuse_opt.h>
-#include <fuse_common.h>
-#include <fuse_lowlevel.h>
 
 #include <unistd.h>
 #include <sys/wait.h>
@@ -140,7 +143,6 @@ typedef struct {
   napi_ref handlers[35];
 
   struct fuse *fuse;
-  struct fuse_chan *ch;
   char mnt[1024];
   char mntopts[1024];
   int mounted;
@@ -269,7 +271,7 @@ FUSE_METHOD(statfs, 1, 1, (const char * path, struct statvfs *statvfs), {
   populate_statvfs(ints, l->statvfs);
 })
 
-FUSE_METHOD(getattr, 1, 1, (const char *path, struct stat *stat), {
+FUSE_METHOD(getattr, 1, 1, (const char *path, struct stat *stat, struct fuse_file_info *fi), {
   l->path = path;
   l->stat = stat;
 }, {
@@ -279,21 +281,6 @@ FUSE_METHOD(getattr, 1, 1, (const char *path, struct stat *stat), {
   populate_stat(ints, l->stat);
 })
 
-FUSE_METHOD(fgetattr, 2, 1, (const char *path, struct stat *stat, struct fuse_file_info *info), {
-  l->path = path;
-  l->stat = stat;
-  l->info = info;
-}, {
-  napi_create_string_utf8(env, l->path, NAPI_AUTO_LENGTH, &(argv[2]));
-  if (l->info != NULL) {
-    napi_create_uint32(env, l->info->fh, &(argv[3]));
-  } else {
-    napi_create_uint32(env, 0, &(argv[3]));
-  }
-}, {
-  NAPI_ARGV_BUFFER_CAST(uint32_t*, ints, 2)
-  populate_stat(ints, l->stat);
-})
 
 FUSE_METHOD_VOID(access, 2, 0, (const char *path, int mode), {
   l->path = path;
@@ -356,7 +343,7 @@ FUSE_METHOD(create, 4, 1, (const char *path, mode_t mode, struct fuse_file_info 
   }
 })
 
-FUSE_METHOD_VOID(utimens, 5, 0, (const char *path, const struct timespec tv[2]), {
+FUSE_METHOD_VOID(utimens, 5, 0, (const char *path, const struct timespec tv[2], struct fuse_file_info *fi), {
   l->path = path;
   l->times[0] = tv[0];
   l->times[1] = tv[1];
@@ -424,7 +411,7 @@ FUSE_METHOD(write, 6, 2, (const char *path, const char *buf, size_t len, off_t o
   if (IS_ARRAY_BUFFER_DETACH_SUPPORTED == 1) assert(napi_detach_arraybuffer(env, argv[3]) == napi_ok);
 })
 
-FUSE_METHOD(readdir, 1, 2, (const char *path, void *buf, fuse_fill_dir_t filler, off_t offset, struct fuse_file_info *info), {
+FUSE_METHOD(readdir, 1, 2, (const char *path, void *buf, fuse_fill_dir_t filler, off_t offset, struct fuse_file_info *info, enum fuse_readdir_flags flags), {
   l->buf = buf;
   l->path = path;
   l->offset = offset;
@@ -444,7 +431,7 @@ FUSE_METHOD(readdir, 1, 2, (const char *path, void *buf, fuse_fill_dir_t filler,
   if (names_length != stats_length) {
     NAPI_FOR_EACH(raw_names, raw_name) {
       NAPI_UTF8(name, 1024, raw_name)
-      int err = l->readdir_filler((char *) l->buf, name, NULL, 0);
+      int err = l->readdir_filler((char *) l->buf, name, NULL, 0, 0);
       if (err == 1) {
         break;
       }
@@ -461,7 +448,7 @@ FUSE_METHOD(readdir, 1, 2, (const char *path, void *buf, fuse_fill_dir_t filler,
 
       // TODO: It turns out readdirplus likely won't work with FUSE 29...
       // Metadata caching between readdir/getattr will be enabled when we upgrade fuse-shared-library
-      int err = l->readdir_filler((char *) l->buf, name, (struct stat *) &st, 0);
+      int err = l->readdir_filler((char *) l->buf, name, (struct stat *) &st, 0, 0);
       if (err == 1) {
         break;
       }
@@ -597,7 +584,7 @@ FUSE_METHOD_VOID(fsyncdir, 3, 0, (const char *path, int datasync, struct fuse_fi
 })
 
 
-FUSE_METHOD_VOID(truncate, 3, 0, (const char *path, off_t size), {
+FUSE_METHOD_VOID(truncate, 3, 0, (const char *path, off_t size, struct fuse_file_info *fi), {
   l->path = path;
   l->offset = size;
 }, {
@@ -605,19 +592,6 @@ FUSE_METHOD_VOID(truncate, 3, 0, (const char *path, off_t size), {
   FUSE_UINT64_TO_INTS_ARGV(l->offset, 3)
 })
 
-FUSE_METHOD_VOID(ftruncate, 4, 0, (const char *path, off_t size, struct fuse_file_info *info), {
-  l->path = path;
-  l->offset = size;
-  l->info = info;
-}, {
-  napi_create_string_utf8(env, l->path, NAPI_AUTO_LENGTH, &(argv[2]));
-  if (l->info != NULL) {
-    napi_create_uint32(env, l->info->fh, &(argv[3]));
-  } else {
-    napi_create_uint32(env, 0, &(argv[3]));
-  }
-  FUSE_UINT64_TO_INTS_ARGV(l->offset, 4)
-})
 
 FUSE_METHOD(readlink, 1, 1, (const char *path, char *linkname, size_t len), {
   l->path = path;
@@ -630,7 +604,7 @@ FUSE_METHOD(readlink, 1, 1, (const char *path, char *linkname, size_t len), {
   strncpy(l->linkname, linkname, l->len);
 })
 
-FUSE_METHOD_VOID(chown, 3, 0, (const char *path, uid_t uid, gid_t gid), {
+FUSE_METHOD_VOID(chown, 3, 0, (const char *path, uid_t uid, gid_t gid, struct fuse_file_info *fi), {
   l->path = path;
   l->uid = uid;
   l->gid = gid;
@@ -640,7 +614,7 @@ FUSE_METHOD_VOID(chown, 3, 0, (const char *path, uid_t uid, gid_t gid), {
   napi_create_uint32(env, l->gid, &(argv[4]));
 })
 
-FUSE_METHOD_VOID(chmod, 2, 0, (const char *path, mode_t mode), {
+FUSE_METHOD_VOID(chmod, 2, 0, (const char *path, mode_t mode, struct fuse_file_info *fi), {
   l->path = path;
   l->mode = mode;
 }, {
@@ -667,7 +641,8 @@ FUSE_METHOD_VOID(unlink, 1, 0, (const char *path), {
   napi_create_string_utf8(env, l->path, NAPI_AUTO_LENGTH, &(argv[2]));
 })
 
-FUSE_METHOD_VOID(rename, 2, 0, (const char *path, const char *dest), {
+FUSE_METHOD_VOID(rename, 2, 0, (const char *path, const char *dest, unsigned int flags), {
+  if (flags != 0) return -EINVAL;
   l->path = path;
   l->dest = dest;
 }, {
@@ -731,7 +706,10 @@ NAPI_METHOD(fuse_native_signal_init) {
   return NULL;
 }
 
-static void * fuse_native_init (struct fuse_conn_info *conn) {
+static void * fuse_native_init (struct fuse_conn_info *conn, struct fuse_config *cfg) {
+  // cubicle: the replica's inode numbers (libfuse 3 takes this here, not as -o use_ino), so
+  // two hard links show one inode.
+  cfg->use_ino = 1;
   fuse_thread_locals_t *l = get_thread_locals();
 
   l->op = op_init;
@@ -812,10 +790,9 @@ static fuse_thread_locals_t* get_thread_locals () {
 
 static void* start_fuse_thread (void *data) {
   fuse_thread_t *ft = (fuse_thread_t *) data;
-  fuse_loop_mt(ft->fuse);
+  fuse_loop_mt(ft->fuse, 0);
 
-  fuse_unmount(ft->mnt, ft->ch);
-  fuse_session_remove_chan(ft->ch);
+  fuse_unmount(ft->fuse);
   fuse_destroy(ft->fuse);
 
   return NULL;
@@ -845,9 +822,7 @@ NAPI_METHOD(fuse_native_mount) {
   struct fuse_operations ops = { };
   if (implemented[op_access]) ops.access = fuse_native_access;
   if (implemented[op_truncate]) ops.truncate = fuse_native_truncate;
-  if (implemented[op_ftruncate]) ops.ftruncate = fuse_native_ftruncate;
   if (implemented[op_getattr]) ops.getattr = fuse_native_getattr;
-  if (implemented[op_fgetattr]) ops.fgetattr = fuse_native_fgetattr;
   if (implemented[op_flush]) ops.flush = fuse_native_flush;
   if (implemented[op_fsync]) ops.fsync = fuse_native_fsync;
   if (implemented[op_fsyncdir]) ops.fsyncdir = fuse_native_fsyncdir;
@@ -884,14 +859,12 @@ NAPI_METHOD(fuse_native_mount) {
   };
 
   struct fuse_args args = FUSE_ARGS_INIT(_argc, _argv);
-  struct fuse_chan *ch = fuse_mount(mnt, &args);
-
-  if (ch == NULL) {
+  struct fuse *fuse = fuse_new(&args, &ops, sizeof(struct fuse_operations), ft);
+  if (fuse == NULL || fuse_mount(fuse, mnt) != 0) {
+    if (fuse != NULL) fuse_destroy(fuse);
     napi_throw_error(env, "fuse failed", "fuse failed");
     return NULL;
   }
-
-  struct fuse *fuse = fuse_new(ch, &args, &ops, sizeof(struct fuse_operations), ft);
 
   uv_mutex_init(&(ft->mut));
   uv_sem_init(&(ft->sem), 0);
@@ -899,7 +872,6 @@ NAPI_METHOD(fuse_native_mount) {
   strncpy(ft->mnt, mnt, 1024);
   strncpy(ft->mntopts, mntopts, 1024);
   ft->fuse = fuse;
-  ft->ch = ch;
   ft->mounted++;
 
   int err = uv_async_init(uv_default_loop(), &(ft->async), (uv_async_cb) fuse_native_async_init);
@@ -1028,14 +1000,12 @@ NAPI_INIT() {
   NAPI_EXPORT_FUNCTION(fuse_native_signal_init)
   NAPI_EXPORT_FUNCTION(fuse_native_signal_access)
   NAPI_EXPORT_FUNCTION(fuse_native_signal_statfs)
-  NAPI_EXPORT_FUNCTION(fuse_native_signal_fgetattr)
   NAPI_EXPORT_FUNCTION(fuse_native_signal_getattr)
   NAPI_EXPORT_FUNCTION(fuse_native_signal_flush)
   NAPI_EXPORT_FUNCTION(fuse_native_signal_fsync)
   NAPI_EXPORT_FUNCTION(fuse_native_signal_fsyncdir)
   NAPI_EXPORT_FUNCTION(fuse_native_signal_readdir)
   NAPI_EXPORT_FUNCTION(fuse_native_signal_truncate)
-  NAPI_EXPORT_FUNCTION(fuse_native_signal_ftruncate)
   NAPI_EXPORT_FUNCTION(fuse_native_signal_utimens)
   NAPI_EXPORT_FUNCTION(fuse_native_signal_readlink)
   NAPI_EXPORT_FUNCTION(fuse_native_signal_chown)

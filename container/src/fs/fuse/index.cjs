@@ -406,7 +406,9 @@ class Fuse extends Nanoresource {
 
   static unmount(mnt, cb) {
     mnt = JSON.stringify(mnt);
-    const cmd = IS_OSX ? `diskutil unmount force ${mnt}` : `fusermount -uz ${mnt}`;
+    // cubicle: libfuse 3 brings fusermount3, not fusermount; computerd is root, so umount
+    // does where it is missing.
+    const cmd = IS_OSX ? `diskutil unmount force ${mnt}` : `fusermount3 -uz ${mnt} 2>/dev/null || umount -l ${mnt}`;
     exec(cmd, (err) => {
       if (err) return cb(err);
       return cb(null);
