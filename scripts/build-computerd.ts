@@ -1,11 +1,9 @@
 /**
  * Bundles computerd (container/src/main.ts) into `.build/computerd/computerd.mjs`, one file
  * the container image (and the local supervisor) runs with Node 24, and compiles its FUSE
- * addon (container/src/fs/fuse/) beside it as `fuse.node`. fuse-native stays external:
- * fs/libfuse.ts loads it to find out whether libfuse.so.2 is there, and the fork's
- * JavaScript requires its small dependencies, which resolve from node_modules next to the
- * bundle (the repo's when run from here, the image's in production). The banner gives the
- * ESM bundle a `require` for the CommonJS dependencies (ws) that call it.
+ * addon (container/src/fs/fuse/, a fork of fuse-native) beside it as `fuse.node`, the one
+ * file the bundle cannot hold; it links the system's libfuse 3. The banner gives the ESM
+ * bundle a `require` for the CommonJS dependencies (ws, the fork's JavaScript) that call it.
  * Run by scripts/build.ts.
  */
 import { dirname, join } from "node:path";
@@ -25,7 +23,6 @@ export async function buildComputerd(): Promise<void> {
     platform: "node",
     format: "esm",
     target: "node24",
-    external: ["fuse-native"],
     sourcemap: "inline",
     logLevel: "warning",
     banner: { js: 'import { createRequire as __cr } from "node:module"; const require = __cr(import.meta.url);' },

@@ -44,8 +44,7 @@ export class Daemon {
 
   constructor(config: Config, log: (message: string) => void) {
     this.config = config;
-    // The state database opens here, before start(): its directory must exist already (it
-    // did only by accident where fs/libfuse.ts re-executed and made its lib folder in it).
+    // The state database opens here, before start(), so its directory must exist already.
     mkdirSync(config.stateDir, { recursive: true });
     this.state = new StateDb(join(config.stateDir, "state.db"));
     const session = new SessionHolder();

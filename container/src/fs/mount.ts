@@ -33,8 +33,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const addonPaths = [join(here, "fuse.node"), join(here, "../../../.build/computerd/fuse.node")];
 
 /**
- * Loads the addon, on first use and not at import: main.ts must be able to fix the library
- * path (fs/libfuse.ts) before the addon, which links libfuse.so.2, is loaded.
+ * Loads the addon on first use, not at import, so a daemon that fails before mounting says
+ * why instead of failing to load a library it never needed.
  */
 export function loadFuseAddon(): FuseAddon {
   const path = addonPaths.find((p) => existsSync(p));

@@ -11,7 +11,8 @@ const path = require("path");
 const { exec } = require("child_process");
 
 const Nanoresource = require("nanoresource");
-const { beforeMount, beforeUnmount, configure, unconfigure, isConfigured } = require("fuse-shared-library");
+// cubicle: fuse-shared-library's macOS set-up helpers (beforeMount, configure…) are not
+// required: computerd runs on Linux only.
 
 // cubicle: set by Fuse.load(addonPath), before the first Fuse is made.
 let binding = null;
@@ -901,11 +902,6 @@ Fuse.ENOMEDIUM = -123;
 Fuse.EMEDIUMTYPE = -124;
 
 // Forward configuration functions through the exported class.
-Fuse.beforeMount = beforeMount;
-Fuse.beforeUnmount = beforeUnmount;
-Fuse.configure = configure;
-Fuse.unconfigure = unconfigure;
-Fuse.isConfigured = isConfigured;
 
 module.exports = Fuse;
 
