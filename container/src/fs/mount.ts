@@ -78,10 +78,7 @@ export async function mountFuse(mountPoint: string, ops: ReturnType<typeof makeO
     // negative_timeout caches "no such file" answers for as long as positive ones (libfuse
     // defaults to 0, so every failed lookup from `find`, git, node's module resolution or a
     // shell creating a file came here); a file created through the API still shows within it.
-    fsname: [
-      "computerd",
-      `negative_timeout=${daemonLimits.fuseNegativeTimeoutSeconds}`,
-    ].join(","),
+    fsname: ["computerd", `negative_timeout=${daemonLimits.fuseNegativeTimeoutSeconds}`].join(","),
     // auto_cache keeps the page cache across opens while the file's mtime and size stay the
     // same, and drops it when a pull changed them; kernel_cache would show stale content.
     autoCache: true,

@@ -1,5 +1,5 @@
 /**
- * Compiles computerd's fork of fuse-native's addon (./fuse-native.c, ./README.md says why it
+ * Compiles computerd's fork of fuse-native's addon (./fuse-native.c; its header says why it
  * is forked) into one `fuse.node`, with the C compiler alone: node-gyp would download Node's
  * headers, which this machine cannot. It needs a C compiler, Node-API headers (Node's own
  * `include/node`, which the `node` package, the official image and Debian's libnode-dev
