@@ -16,8 +16,8 @@ export interface TapFile {
   missing: number;
 }
 
-/** `prove -v` output → one entry per file, in the order prove ran them. */
-export function parseProve(output: string, testsDir: string): TapFile[] {
+/** `prove -v` output → one entry per file, in the order prove ran them; paths from `tests/` on. */
+export function parseProve(output: string): TapFile[] {
   const files: TapFile[] = [];
   let current: TapFile | null = null;
   const close = () => {
@@ -31,7 +31,7 @@ export function parseProve(output: string, testsDir: string): TapFile[] {
     if (header?.[1]) {
       close();
       const path = header[1];
-      current = { file: relativeTo(path, testsDir), planned: 0, passed: 0, failures: [], missing: 0 };
+      current = { file: underTests(path), planned: 0, passed: 0, failures: [], missing: 0 };
       // A file whose first TAP line prove prints on the header line itself.
       if (header[2]) readTap(current, header[2]);
       continue;
@@ -58,7 +58,8 @@ function readTap(file: TapFile, line: string): void {
   if (/^ok \d+/.test(line)) file.passed++;
 }
 
-function relativeTo(path: string, dir: string): string {
-  const prefix = dir.endsWith("/") ? dir : `${dir}/`;
-  return path.startsWith(prefix) ? path.slice(prefix.length) : path;
+/** `/tmp/pjdfstest-0/tests/chmod/00.t` → `chmod/00.t`. */
+function underTests(path: string): string {
+  const at = path.lastIndexOf("/tests/");
+  return at < 0 ? path : path.slice(at + "/tests/".length);
 }
