@@ -17,8 +17,9 @@
  * on any failure it does not name, and on any it names that now passes.
  *
  * Environment: COMPUTERD_MOUNT_MODE (`native` or `fuse`, default `fuse`), PJDFSTEST_SRC
- * (another copy of the suite), PJDFSTEST_ONLY (space-separated test directories, for a
- * quick look), PJDFSTEST_LOG (where prove's whole output goes; default a temporary file).
+ * (another copy of the suite), PJDFSTEST_ONLY (space-separated test directories or files, for a
+ * quick look), PJDFSTEST_LOG (where prove's whole output goes; default a temporary file),
+ * PJDFSTEST_JUDGE (a saved log to judge against the allow list again, running nothing).
  * Needs what the platform needs (root, FUSE, bubblewrap, the box image) plus autoconf,
  * automake, gcc and make.
  */
@@ -116,15 +117,19 @@ interface TestFile {
   planned: number;
 }
 
-function testFiles(built: string, dirs: string[]): TestFile[] {
-  return dirs.flatMap((dir) =>
-    readdirSync(join(built, "tests", dir))
-      .filter((name) => name.endsWith(".t"))
-      .map((name) => {
-        const text = readFileSync(join(built, "tests", dir, name), "utf8");
-        return { path: `${dir}/${name}`, planned: Number(/echo "1\.\.(\d+)"/.exec(text)?.[1] ?? 50) };
-      }),
+/** The test files of `entries`: a directory (`chmod`) stands for its files, a file (`rename/09.t`) for itself. */
+function testFiles(built: string, entries: string[]): TestFile[] {
+  const paths = entries.flatMap((entry) =>
+    entry.endsWith(".t")
+      ? [entry]
+      : readdirSync(join(built, "tests", entry))
+          .filter((name) => name.endsWith(".t"))
+          .map((name) => `${entry}/${name}`),
   );
+  return paths.map((path) => {
+    const text = readFileSync(join(built, "tests", path), "utf8");
+    return { path, planned: Number(/echo "1\.\.(\d+)"/.exec(text)?.[1] ?? 50) };
+  });
 }
 
 /** Deals files into `n` groups of about equal subtests, the largest first. */
@@ -226,14 +231,22 @@ function report(results: TapFile[], allowList: Allowed[], seconds: number): bool
 async function main(): Promise<boolean> {
   if (mode !== "fuse" && mode !== "native") fail(`COMPUTERD_MOUNT_MODE must be native or fuse, not ${mode}`);
   const startedMs = Date.now();
+  const allowFile = join(here, `pjdfstest.${mode}.allow`);
+  const judgeOnly = process.env.PJDFSTEST_JUDGE;
+  if (judgeOnly) {
+    // A saved log judged again, for working on the allow list without running the suite.
+    const allowList = parseAllowList(existsSync(allowFile) ? readFileSync(allowFile, "utf8") : "");
+    return report(parseProve(readFileSync(judgeOnly, "utf8")), allowList, 0);
+  }
   const built = build(source());
   const suite = tarball(built);
-  const testDirs = (process.env.PJDFSTEST_ONLY?.split(/\s+/).filter(Boolean) ?? readdirSync(join(built, "tests")))
-    .filter((d) => statSync(join(built, "tests", d), { throwIfNoEntry: false })?.isDirectory())
+  const only = process.env.PJDFSTEST_ONLY?.split(/\s+/).filter(Boolean);
+  const testDirs = (only ?? readdirSync(join(built, "tests")))
+    .filter((d) => statSync(join(built, "tests", d), { throwIfNoEntry: false }) !== undefined)
+    .filter((d) => d.endsWith(".t") || statSync(join(built, "tests", d)).isDirectory())
     .sort();
-  const allowFile = join(here, `pjdfstest.${mode}.allow`);
   const allowList = parseAllowList(existsSync(allowFile) ? readFileSync(allowFile, "utf8") : "").filter(
-    (a) => !process.env.PJDFSTEST_ONLY || testDirs.includes(a.file.split("/")[0] as string),
+    (a) => !only || testDirs.includes(a.file) || testDirs.includes(a.file.split("/")[0] as string),
   );
   const logFile = process.env.PJDFSTEST_LOG || join(built, "prove.log");
 
