@@ -19,7 +19,8 @@
  * Environment: COMPUTERD_MOUNT_MODE (`native` or `fuse`, default `fuse`), PJDFSTEST_SRC
  * (another copy of the suite), PJDFSTEST_ONLY (space-separated test directories or files, for a
  * quick look), PJDFSTEST_LOG (where prove's whole output goes; default a temporary file),
- * PJDFSTEST_JUDGE (a saved log to judge against the allow list again, running nothing).
+ * PJDFSTEST_JUDGE (saved logs, space-separated, to judge against the allow list again,
+ * running nothing).
  * Needs what the platform needs (root, FUSE, bubblewrap, the box image) plus autoconf,
  * automake, gcc and make.
  */
@@ -236,7 +237,8 @@ async function main(): Promise<boolean> {
   if (judgeOnly) {
     // A saved log judged again, for working on the allow list without running the suite.
     const allowList = parseAllowList(existsSync(allowFile) ? readFileSync(allowFile, "utf8") : "");
-    return report(parseProve(readFileSync(judgeOnly, "utf8")), allowList, 0);
+    const logs = judgeOnly.split(/\s+/).filter(Boolean);
+    return report(parseProve(logs.map((log) => readFileSync(log, "utf8")).join("\n")), allowList, 0);
   }
   const built = build(source());
   const suite = tarball(built);
