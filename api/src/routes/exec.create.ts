@@ -7,7 +7,7 @@ import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, IdempotencyHeaders, WorkspaceParams } from "../schemas.ts";
 import { services } from "../services.ts";
 import { egressPolicy } from "./execEgress.ts";
-import { ExecBody, sourceOf } from "./execRequest.ts";
+import { ExecBody, runUser, sourceOf } from "./execRequest.ts";
 import { ExecRecordView, execCwd, SSE_HEADERS, wantsEventStream, withResult } from "./execShared.ts";
 import { workspaceObject } from "./filePath.ts";
 
@@ -87,6 +87,7 @@ export function registerExecCreate(app: App) {
       execId,
       executor: body.executor,
       ...sourceOf(body),
+      ...runUser(body),
       cwd,
       env: body.env,
       stdin: new TextEncoder().encode(body.stdin ?? ""),

@@ -17,7 +17,7 @@ import { MemoryWorkspace } from "../testing/memoryWorkspace.ts";
 import type { SyncContext } from "./context.ts";
 import { DirtySet } from "./dirty.ts";
 import { Hydrator } from "./hydrate.ts";
-import { fuseIds, replicaIdOf } from "./metadata.ts";
+import { fuseIds } from "./metadata.ts";
 import { Puller } from "./pull.ts";
 import { Pusher } from "./push.ts";
 
@@ -27,6 +27,8 @@ let ctx: SyncContext;
 let puller: Puller;
 let pusher: Pusher;
 let hydrator: Hydrator;
+/** The computer's host id range starts here (sandbox/userns.ts); the FUSE mode's map over it. */
+const ids = fuseIds(200_000);
 
 beforeEach(async () => {
   dir = fs.mkdtempSync(join(tmpdir(), "computerd-metadata-"));
@@ -46,7 +48,7 @@ beforeEach(async () => {
     revision: { value: 0 },
     log: () => {},
     native: false,
-    ids: fuseIds,
+    ids,
     beforeApply: async () => {},
   };
   puller = new Puller(ctx);
@@ -82,16 +84,16 @@ describe("pull", () => {
     twin.setattr("/d", { uid: 4242, gid: 1000 });
     await puller.request();
     expect(stat("/exact")).toMatchObject({
-      uid: BigInt(replicaIdOf(0)),
-      gid: 65534n,
+      uid: BigInt(ids.toReplica(0)),
+      gid: BigInt(ids.toReplica(65534)),
       mtimeNs: 1_700_000_000_123_456_789n,
     });
-    expect(replicaIdOf(0)).toBe(1000);
+    expect(ids.toReplica(0)).toBe(200_000);
     // The box's own user is the replica's root (the FUSE mount shows root's files as the box user's).
     expect(stat("/ms")).toMatchObject({ uid: 0n, gid: 0n });
     expect(stat("/ms").mtimeNs / 1000n).toBe(1_700_000_000_123_000n);
     expect(stat("/old").mtimeNs).toBe(-1_000_001n);
-    expect(stat("/d")).toMatchObject({ uid: 4242n, gid: 0n });
+    expect(stat("/d")).toMatchObject({ uid: BigInt(ids.toReplica(4242)), gid: 0n });
   });
 
   it("makes two names of one object file one replica file, and keeps them one through hydration and rewrites", async () => {
@@ -122,10 +124,10 @@ describe("pull", () => {
 describe("push", () => {
   it("sends the box's owner and exact mtime with what it makes", async () => {
     onBox("/p", () => fs.writeFileSync(local("/p"), "data"));
-    fs.lchownSync(local("/p"), replicaIdOf(65534), 100);
+    fs.lchownSync(local("/p"), ids.toReplica(65534), ids.toReplica(100));
     touchExactly("/p", "@1700000000.123456789");
     onBox("/dir", () => fs.mkdirSync(local("/dir"), { mode: 0o750 }));
-    fs.lchownSync(local("/dir"), replicaIdOf(0), 0);
+    fs.lchownSync(local("/dir"), ids.toReplica(0), 0);
     await pusher.flush();
     expect(twin.entry("/p")).toMatchObject({ uid: 65534, gid: 100, mtimeMs: 1_700_000_000_123, mtimeNsec: 456_789 });
     expect(twin.entry("/dir")).toMatchObject({ uid: 0, gid: 1000, mode: 0o750 });

@@ -20,7 +20,7 @@
  * never read as content (computerd's own reads are not held for hydration): one still where
  * the object has it pushes its metadata only, one moved elsewhere is filled first.
  */
-import type { BigIntStats } from "node:fs";
+import { type BigIntStats, constants } from "node:fs";
 import { lstat, open, readFile, readlink } from "node:fs/promises";
 import type { RemoteEntry, SyncAttrs, SyncOp, WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
@@ -31,6 +31,14 @@ import { ConflictLog } from "./conflicts.ts";
 import type { SyncContext } from "./context.ts";
 import type { Hydrator } from "./hydrate.ts";
 import { type IdMap, wireTime } from "./metadata.ts";
+
+/**
+ * Pushing reads a file the command wrote; O_NOATIME keeps that read from moving its access
+ * time, which belongs to the command (a push of a file whose mtime is newer than its atime
+ * would otherwise stamp the atime with the time of the push). computerd is root, whom the
+ * kernel lets use it on any file.
+ */
+const readQuietly = constants.O_RDONLY | constants.O_NOATIME;
 
 /**
  * One op of a batch, with the dirty generation of its path when its state was read; null for
@@ -268,7 +276,7 @@ export class Pusher {
     let content: SyncOp;
     const nlink = Number(st.nlink);
     if (st.size <= BigInt(wireLimits.chunkBytesMax)) {
-      const bytes = await readFile(local).catch(() => null);
+      const bytes = await readFile(local, { flag: readQuietly }).catch(() => null);
       if (bytes === null) return [item({ op: "remove", path })];
       const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       content = { op: "write", path, bytes: view, mode, nlink, ...attrs };
@@ -310,7 +318,7 @@ export class Pusher {
 
   private async upload(ws: WorkspaceSyncApi, local: string): Promise<string> {
     const upload = await ws.upload();
-    const fh = await open(local, "r");
+    const fh = await open(local, readQuietly);
     try {
       const buf = Buffer.allocUnsafe(wireLimits.chunkBytesMax);
       for (let offset = 0; ; ) {

@@ -965,6 +965,8 @@ class ContainerRun:
     background: bool | None = None
     egress: Egress | None = None
     """Network access, on plans that include egress. `false` (the default): none. `true`: any public host. `{ allow: [...] }`: only these hosts; any other request, redirect hops included, gets a 403 whose body starts `cubicle egress: refused <origin>: not in this run's allow list`, and is not billed. Private and loopback addresses are refused either way."""
+    user: Literal["user", "root"] | None = None
+    """Who the command runs as in its sandbox: `user` (uid 1000, the default) or `root` (uid 0 there: it may chown files, switch to any uid and install system packages into writable paths, and is still unprivileged on the host)."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
@@ -979,6 +981,7 @@ class ContainerRun:
             output_bytes_max=data.get("outputBytesMax"),
             background=data.get("background"),
             egress=None if data.get("egress") is None else parse_egress(data["egress"]),
+            user=data.get("user"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -998,6 +1001,8 @@ class ContainerRun:
             out["background"] = self.background
         if self.egress is not None:
             out["egress"] = dump_egress(self.egress)
+        if self.user is not None:
+            out["user"] = self.user
         return out
 
 

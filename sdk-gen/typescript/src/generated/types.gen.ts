@@ -336,6 +336,10 @@ export type ContainerRun = {
     outputBytesMax?: number;
     background?: boolean;
     egress?: Egress;
+    /**
+     * Who the command runs as in its sandbox: `user` (uid 1000, the default) or `root` (uid 0 there: it may chown files, switch to any uid and install system packages into writable paths, and is still unprivileged on the host).
+     */
+    user?: 'user' | 'root';
 };
 
 export type ExecRecordPage = {
