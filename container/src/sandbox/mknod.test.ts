@@ -78,7 +78,13 @@ interface Caller {
 async function asBoxRoot(script: string, ns: BoxUserns = userns, mounts: string[] = []): Promise<Caller> {
   // The launch chain as the box runs it. Another namespace's owner may not connect, so for
   // one the launcher runs as root (which may) and the owner's uid comes after it.
-  const drop = (uid: number) => [`--reuid=${uid}`, `--regid=${uid}`, "--clear-groups", "--inh-caps=-all", "--bounding-set=-all"];
+  const drop = (uid: number) => [
+    `--reuid=${uid}`,
+    `--regid=${uid}`,
+    "--clear-groups",
+    "--inh-caps=-all",
+    "--bounding-set=-all",
+  ];
   const nsOwner = ns.base + boxLimits.uid;
   const launcher = [binary, "launch", socket];
   const chain =
