@@ -28,7 +28,7 @@ async function ok(fixture: DaemonFixture, command: string, user: "root" | "user"
  * device of the same mode: the kernel answers a FIFO itself, so where the device answers the
  * same, the supervisor gave the kernel's answer. Prints `case fifo chr blk` errnos (0: made).
  */
-const errnoProbe = String.raw`
+const errnoProbe = `
 import ctypes, os, sys
 libc = ctypes.CDLL(None, use_errno=True)
 AT_FDCWD, SYS_mknod, SYS_mknodat = -100, 133, 259

@@ -53,9 +53,9 @@ beforeAll(async () => {
   socket = join(dir, "mknod.sock");
   supervisor = spawn(binary, ["serve", socket, String(owner)], { stdio: ["pipe", "pipe", "inherit", userns.fd] });
   await new Promise<void>((resolve, reject) => {
-    createInterface({ input: supervisor.stdout! }).once("line", (line) =>
-      line === "ready" ? resolve() : reject(new Error(line)),
-    );
+    const stdout = supervisor.stdout;
+    if (!stdout) return reject(new Error("no stdout"));
+    createInterface({ input: stdout }).once("line", (line) => (line === "ready" ? resolve() : reject(new Error(line))));
     supervisor.once("exit", (code) => reject(new Error(`cubicle-mknod exited ${code}`)));
   });
 }, 30_000);

@@ -68,7 +68,7 @@ export class MknodSupervisor {
       stderr = (stderr + b.toString()).slice(-4096);
     });
     const ready = await new Promise<boolean>((resolve) => {
-      createInterface({ input: child.stdout! }).once("line", (line) => resolve(line === "ready"));
+      if (child.stdout) createInterface({ input: child.stdout }).once("line", (line) => resolve(line === "ready"));
       child.once("error", () => resolve(false));
       child.once("exit", () => resolve(false));
     });
