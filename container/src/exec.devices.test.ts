@@ -91,14 +91,14 @@ function parseProbe(stdout: string): Map<string, number[]> {
 const EPERM = 1;
 
 describe("device nodes in the box (native mount)", () => {
-  it("lets root make character and block devices on the workspace, /tmp and home, which nobody can open", async () => {
+  it("lets root make character and block devices on the workspace, /tmp, home and /dev/shm, which nobody can open", async () => {
     const out = await ok(
       native,
       [
         "mkdir -p devs && cd devs",
-        "mknod null c 1 3 && mknod sda b 8 0 && mknod /tmp/null c 1 3 && mknod $HOME/null c 1 3",
-        "stat -c '%n %F %t:%T %u:%g %a' null sda /tmp/null $HOME/null",
-        "for n in null sda /tmp/null; do head -c1 $n >/dev/null 2>&1 && echo OPENED $n; done; true",
+        "mknod null c 1 3 && mknod sda b 8 0 && mknod /tmp/null c 1 3 && mknod $HOME/null c 1 3 && mknod /dev/shm/null c 1 3",
+        "stat -c '%n %F %t:%T %u:%g %a' null sda /tmp/null $HOME/null /dev/shm/null",
+        "for n in null sda /tmp/null $HOME/null /dev/shm/null; do head -c1 $n >/dev/null 2>&1 && echo OPENED $n; done; true",
       ].join(" && "),
     );
     expect(out).toBe(
@@ -107,6 +107,7 @@ describe("device nodes in the box (native mount)", () => {
         "sda block special file 8:0 0:0 644",
         "/tmp/null character special file 1:3 0:0 644",
         "/home/user/null character special file 1:3 0:0 644",
+        "/dev/shm/null character special file 1:3 0:0 644",
         "",
       ].join("\n"),
     );
