@@ -20,6 +20,8 @@ export interface Config {
   mountMode: MountMode | "auto";
   /** The fanotify helper the native mode needs; null: none on this host. */
   fanotifyBin: string | null;
+  /** The device-node supervisor (container/native/mknod); null: device nodes are refused. */
+  mknodBin: string | null;
   /** A host directory the box shows read-write at /mnt; benchmarks only (COMPUTERD_BOX_SCRATCH). */
   boxScratch: string | null;
 }
@@ -65,6 +67,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
       boxUidBase,
       mountMode,
       fanotifyBin: env[COMPUTERD_ENV.fanotifyBin] || null,
+      mknodBin: env[COMPUTERD_ENV.mknodBin] || null,
       boxScratch: env[COMPUTERD_ENV.boxScratch] || null,
     },
   };

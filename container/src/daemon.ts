@@ -90,6 +90,8 @@ export class Daemon {
           tmpBytesMax: cgroupLimits.resourcesDefault.tmpBytesMax,
           trustStore: hostTrustStore(),
           scratch: config.boxScratch,
+          mknodBin: config.mknodBin,
+          log,
         })
       : null;
     this.runner = new ExecRunner({

@@ -99,7 +99,7 @@ describe("special files", () => {
     expect(fixture.twin.entry("/special/sock")).toBeNull();
   });
 
-  it("refuses device nodes, also to root", async () => {
+  it("refuses device nodes on the mount, also to root (the replica is on the host's disk)", async () => {
     const r = await fixture.sh("mknod /workspace/null c 1 3", { user: "root" });
     expect(r.outcome.exitCode).not.toBe(0);
     expect(r.stderr).toMatch(/Operation not permitted/);

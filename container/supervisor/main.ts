@@ -24,6 +24,7 @@ import { ensureImage } from "../image/build.ts";
 import { imageLimits } from "../image/limits.ts";
 import { lastBuildMs } from "../image/store.ts";
 import { ensureFanotifyBinary } from "../native/build.ts";
+import { ensureMknodBinary } from "../native/mknod/build.ts";
 import { createSupervisorServer } from "./http.ts";
 import { BoxImage } from "./image.ts";
 import { Supervisor } from "./supervisor.ts";
@@ -60,12 +61,16 @@ const image = new BoxImage({
 // without a C compiler the daemons run the FUSE mode and say why.
 const fanotify = await ensureFanotifyBinary();
 if (!fanotify.ok) console.error(`supervisor: no native mount mode: ${fanotify.reason}`);
+// Device nodes in the box (container/native/mknod): without it, mknod of a device gets EPERM.
+const mknod = await ensureMknodBinary();
+if (!mknod.ok) console.error(`supervisor: no device nodes in the box: ${mknod.reason}`);
 const supervisor = new Supervisor({
   command: [process.execPath, daemon],
   secret,
   stateRoot,
   image,
   ...(fanotify.ok ? { fanotifyBin: fanotify.path } : {}),
+  ...(mknod.ok ? { mknodBin: mknod.path } : {}),
   ...numberOption("idleMsMax", flags["idle-ms"] ?? env.COMPUTERD_SUPERVISOR_IDLE_MS),
   ...numberOption("computersMax", flags["computers-max"] ?? env.COMPUTERD_SUPERVISOR_COMPUTERS_MAX),
 });

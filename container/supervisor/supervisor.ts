@@ -37,6 +37,8 @@ export interface SupervisorOptions extends Partial<Record<Tunable, number>> {
   image?: RootImage;
   /** The native mode's fanotify helper (container/native), handed to every daemon; absent: daemons use FUSE. */
   fanotifyBin?: string;
+  /** The device-node supervisor (container/native/mknod), handed to every daemon; absent: device nodes are refused. */
+  mknodBin?: string;
   log?: (line: string) => void;
 }
 
@@ -269,6 +271,7 @@ export class Supervisor {
       ...(this.options.image ? { [COMPUTERD_ENV.rootfs]: this.options.image.require() } : {}),
       [COMPUTERD_ENV.boxUid]: String(computer.boxUid),
       ...(this.options.fanotifyBin ? { [COMPUTERD_ENV.fanotifyBin]: this.options.fanotifyBin } : {}),
+      ...(this.options.mknodBin ? { [COMPUTERD_ENV.mknodBin]: this.options.mknodBin } : {}),
       // Which workspace mount computerd makes (native or fuse), when the operator chose one;
       // passed through since nothing else of the supervisor's COMPUTERD_* environment is.
       ...(process.env[COMPUTERD_ENV.mountMode]

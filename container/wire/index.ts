@@ -412,6 +412,12 @@ export const COMPUTERD_ENV = {
    */
   fanotifyBin: "COMPUTERD_FANOTIFY_BIN",
   /**
+   * The device-node supervisor and launcher (`cubicle-mknod`, container/native/mknod): the
+   * image bakes it in; the local supervisor builds it and passes its path. Unset: a device
+   * mknod in the box gets the kernel's EPERM (docs/container-sandbox.md, "Device nodes").
+   */
+  mknodBin: "COMPUTERD_MKNOD_BIN",
+  /**
    * Benchmarks only, never set in production: a host directory (in practice the root of a
    * fresh ext4 loop mount) that every command's box shows read-write at /mnt, so the
    * container benchmark has the box's own disk to compare the workspace with

@@ -25,6 +25,7 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { egressBox } from "../egress/box.ts";
 import { boxLimits } from "../limits.ts";
+import { MknodSupervisor } from "./mknod.ts";
 import { type BoxUserns, openBoxUserns } from "./userns.ts";
 
 const run = promisify(execFile);
@@ -54,6 +55,13 @@ export interface BoxOptions {
    * column, a filesystem in the box that is not the workspace. Never set in production.
    */
   scratch?: string | null;
+  /**
+   * The device-node supervisor program (`cubicle-mknod`, COMPUTERD_MKNOD_BIN; ./mknod.ts):
+   * with it, root in the box can make device nodes on its nodev mounts. Null: the kernel's
+   * EPERM, as without it.
+   */
+  mknodBin?: string | null;
+  log?: (line: string) => void;
 }
 
 /** What one command needs from the runner to build its box. */
@@ -79,6 +87,7 @@ export class Box {
   private readonly opts: BoxOptions;
   private sizeBytes: number;
   private userns: BoxUserns | null = null;
+  private mknod: MknodSupervisor | null = null;
 
   constructor(opts: BoxOptions) {
     this.opts = opts;
@@ -118,6 +127,19 @@ export class Box {
     await mountTmpfs(this.home, this.sizeBytes, `mode=0700,uid=${uid},gid=${uid}`);
     await chown(this.home, uid, uid);
     this.userns = await openBoxUserns(this.opts.uidBase);
+    if (this.opts.mknodBin) {
+      const log = this.opts.log ?? (() => {});
+      this.mknod = await MknodSupervisor.start({
+        binary: this.opts.mknodBin,
+        socketPath: join(this.staging, "mknod.sock"),
+        launcherUid: uid,
+        usernsFd: this.userns.fd,
+        log,
+      }).catch((error: Error) => {
+        log(`${error.message}; device nodes in the box are refused`);
+        return null;
+      });
+    }
   }
 
   /** A plan with another size for /tmp and home applies from the next command on. */
@@ -131,6 +153,8 @@ export class Box {
 
   /** Unmounts and removes the staging directory; safe to call when nothing is there. */
   async dispose(): Promise<void> {
+    await this.mknod?.close();
+    this.mknod = null;
     this.userns?.close();
     this.userns = null;
     for (const dir of [this.tmp, this.home]) {
@@ -205,7 +229,9 @@ export class Box {
     // own bash closes whatever of them is still open before the command starts.
     const launcher = `${closeInheritedFds(5)} for f in $CUBICLE_CGROUP_PROCS; do echo $$ > "$f" || exit 125; done; exec "$@"`;
     // --norc: Node's stdio pipes are socket pairs, and bash reads ~/.bashrc when its input
-    // is a socket (it takes that for rshd).
+    // is a socket (it takes that for rshd). The device-node launcher, when this computer has
+    // its supervisor, runs between setpriv and bwrap: its filter then covers everything the
+    // box runs, and it needs no file or descriptor inside the box.
     const argv = [
       "/bin/bash",
       "--norc",
@@ -221,6 +247,7 @@ export class Box {
       "--bounding-set=-all",
       "--no-new-privs",
       "--",
+      ...(this.mknod?.launcher() ?? []),
       "bwrap",
       "--args",
       "4",
