@@ -29,7 +29,7 @@ printf '%d %d %d\n' "'A" '"a' "'é"
 ## d-quote-alone
 printf '%d\n' \'; echo "status $?"
 ## d-invalid
-printf '%d\n' abc 2>&1; echo "status $?"
+printf '%d\n' abc 2>/dev/null; echo "status $?"
 ## d-partial
 printf '%d\n' 12abc 2>&1; echo "status $?"
 ## d-empty
@@ -69,11 +69,11 @@ printf '\x41\x42\n'
 ## unicode-escape
 printf '\u00e9\u20ac\n'
 ## hex-escape-high-byte
-printf '\xff' | od -An -tx1
+printf '\xff' | od -An -b
 ## octal-escape-high-byte
-printf '\377\200' | od -An -tx1
+printf '\377\200' | od -An -b
 ## c-high-byte
-printf '%c' $'\377' | od -An -tx1
+printf '%c' $'\377' | od -An -b
 ## v-assign
 printf -v out '%05d' 42; echo "$out"
 ## v-array
@@ -97,7 +97,7 @@ printf '%s %d\n' 010 010
 ## echo-e
 echo -e 'a\tb\nc'
 ## echo-e-hex-high
-echo -e '\xff' | od -An -tx1
+echo -e '\xff' | od -An -b
 ## echo-e-octal
 echo -e '\0101\061'
 ## echo-n
@@ -113,10 +113,10 @@ echo -e 'keep\cdrop'; echo next
 ## dollar-single-quote
 echo $'a\tb' $'\x41' $'\101' $'\u00e9'
 ## dollar-single-quote-high-byte
-printf %s $'\377' | od -An -tx1
+printf %s $'\377' | od -An -b
 ## dollar-single-quote-escape-set
 printf '%s\n' $'q\'q' $'back\\slash' $'\e' | od -c | head -2
 ## dollar-single-quote-ctrl
-printf %s $'\cA' | od -An -tx1
+printf %s $'\cA' | od -An -b
 `,
 );

@@ -179,7 +179,7 @@ mkfifo p; (echo through-fifo > p &); cat p
 ## dev-urandom
 head -c 16 /dev/urandom | wc -c
 ## dev-zero
-head -c 5 /dev/zero | od -An -tx1
+head -c 5 /dev/zero | od -An -b
 `,
 );
 
