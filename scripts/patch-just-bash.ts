@@ -16,12 +16,12 @@ import { fileURLToPath } from "node:url";
 import { justBashPatches, pristineSha256 } from "../executors/shell/patches/index.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bundlePath = join(root, "node_modules/just-bash/dist/bundle/browser.js");
+export const bundlePath = join(root, "node_modules/just-bash/dist/bundle/browser.js");
 const pristinePath = `${bundlePath}.orig`;
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
-function pristineBundle(): string {
+export function pristineBundle(): string {
   const current = readFileSync(bundlePath, "utf8");
   if (sha256(current) === pristineSha256) {
     writeFileSync(pristinePath, current);
@@ -36,8 +36,9 @@ function pristineBundle(): string {
   );
 }
 
-export function patchJustBash(): string[] {
-  let text = pristineBundle();
+/** The bundle with every patch applied; throws when an anchor is missing or not unique. */
+export function patchedBundle(pristine: string): string {
+  let text = pristine;
   for (const patch of justBashPatches) {
     for (const [i, edit] of patch.edits.entries()) {
       const at = text.indexOf(edit.find);
@@ -49,7 +50,12 @@ export function patchJustBash(): string[] {
       text = text.slice(0, at) + edit.replace + text.slice(at + edit.find.length);
     }
   }
-  writeFileSync(bundlePath, text);
+  return text;
+}
+
+/** Writes the patched bundle in place; returns the patches' names. */
+export function patchJustBash(): string[] {
+  writeFileSync(bundlePath, patchedBundle(pristineBundle()));
   return justBashPatches.map((p) => p.name);
 }
 

@@ -22,8 +22,12 @@ import { type CorpusScript, corpus } from "../../executors/shell/corpus/scripts.
 import { signUp } from "./platform.ts";
 import { sharedPlatform } from "./sharedPlatform.ts";
 
-/** Scripts in flight at once; enough to finish quickly, few enough not to crowd one wrangler dev. */
-const CONCURRENCY = 8;
+/** Scripts per exec: a run costs far more than a small script, so the corpus goes in batches. */
+const BATCH_SIZE = 40;
+/** Batches in flight at once; enough to finish quickly, few enough not to crowd one wrangler dev. */
+const LANES = 4;
+/** A batch of small scripts; past this one hangs, and its unfinished scripts are reported. */
+const BATCH_TIMEOUT_MS = 120_000;
 /** Each script is small; a run past this is a hang, reported as such. */
 const SCRIPT_TIMEOUT_MS = 20_000;
 /** The floor the brief sets: scripts whose stdout, stderr and exit code match bash byte for byte. */
@@ -73,56 +77,65 @@ async function expectOk(response: Response, what: string): Promise<Response> {
   return response;
 }
 
-/** One workspace for the whole corpus, a directory per script holding its files. */
-async function corpusWorkspace(key: string): Promise<string> {
-  const created = await expectOk(await api("/v1/workspaces", { key, method: "POST", body: "{}" }), "create workspace");
-  const { id } = (await created.json()) as { id: string };
-  const files = corpus.flatMap((entry) =>
-    Object.entries(entry.files ?? {}).map(([path, content]) => ({ path: `${dirOf(entry)}/${path}`, content })),
-  );
-  await inBatches(files, async ({ path, content }) => {
-    const encoded = path.split("/").map(encodeURIComponent).join("/");
-    const put = await api(`/v1/workspaces/${id}/files/${encoded}`, {
-      key,
-      method: "PUT",
-      headers: { "content-type": "application/octet-stream" },
-      body: content,
-    });
-    await expectOk(put, `put ${path}`);
-  });
-  // Scripts without files still need their directory; one run makes them all.
-  const dirs = corpus.map((entry) => `'${dirOf(entry)}'`).join(" ");
-  await runIn(id, key, { command: `mkdir -p ${dirs}`, cwd: "/workspace" });
-  return id;
+/** A here-document delimiter no corpus text contains. */
+const END = "CUBICLE_CORPUS_END_OF_TEXT";
+
+function quoted(text: string): string {
+  if (text.includes(END)) throw new Error(`corpus text contains ${END}`);
+  return `<<'${END}'\n${text}\n${END}\n`;
 }
 
-async function runIn(workspaceId: string, key: string, body: Record<string, unknown>): Promise<Outcome> {
+/**
+ * One script's part of a batch: its files made in its own directory (from base64, so every
+ * byte survives), the script run by a nested `bash -c` with its stdin and environment, and
+ * its stdout, stderr and status printed as one base64 record. The nested shell is the same
+ * interpreter as a top-level run; only the output streaming of `POST …/exec` is not
+ * exercised per script.
+ */
+function batchPart(entry: CorpusScript): string {
+  const dir = `/workspace/${dirOf(entry)}`;
+  const files = Object.entries(entry.files ?? {}).map(
+    ([path, content]) =>
+      `mkdir -p "$(dirname '${path}')" && base64 -d > '${path}' ${quoted(Buffer.from(content).toString("base64"))}`,
+  );
+  const env = Object.entries(entry.env ?? {}).map(([k, v]) => `export ${k}='${v.replaceAll("'", "'\\''")}'\n`);
+  const stdin = entry.stdin === undefined ? "< /dev/null\n" : quoted(entry.stdin.replace(/\n$/, ""));
+  if (entry.stdin !== undefined && !entry.stdin.endsWith("\n"))
+    throw new Error(`${entry.name}: stdin must end in a newline`);
+  return [
+    `mkdir -p '${dir}' && cd '${dir}' || exit 99\n`,
+    ...files,
+    `s=$(cat ${quoted(entry.script)})`,
+    `(${env.join("")}bash -c "$s" > /tmp/corpus.out 2> /tmp/corpus.err ${stdin})`,
+    `rc=$?; printf '@@ %s %s %s %s\\n' '${entry.name}' "$rc" "$(base64 -w0 < /tmp/corpus.out)" "$(base64 -w0 < /tmp/corpus.err)"\n`,
+  ].join("\n");
+}
+
+/** Runs a batch of scripts in one exec and reads back each one's outcome. */
+async function runBatch(workspaceId: string, key: string, scripts: readonly CorpusScript[]): Promise<void> {
   const exec = await api(`/v1/workspaces/${workspaceId}/exec`, {
     key,
     method: "POST",
-    body: JSON.stringify({ executor: "shell", timeoutMs: SCRIPT_TIMEOUT_MS, ...body }),
+    body: JSON.stringify({
+      executor: "shell",
+      command: scripts.map(batchPart).join("\n"),
+      timeoutMs: BATCH_TIMEOUT_MS,
+    }),
   });
-  await expectOk(exec, `exec ${JSON.stringify(body).slice(0, 80)}`);
+  await expectOk(exec, `exec a batch from ${scripts[0]?.name}`);
   const result = (await exec.json()) as { stdout: string; stderr: string; exitCode: number | null };
-  return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode };
-}
-
-function runCubicle(entry: CorpusScript, workspaceId: string, key: string): Promise<Outcome> {
-  return runIn(workspaceId, key, {
-    command: entry.script,
-    cwd: `/workspace/${dirOf(entry)}`,
-    ...(entry.stdin !== undefined ? { stdin: entry.stdin } : {}),
-    ...(entry.env !== undefined ? { env: entry.env } : {}),
-  });
-}
-
-/** Runs `work` over `items`, CONCURRENCY at a time. */
-async function inBatches<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  for (const line of result.stdout.split("\n")) {
+    const [mark, name, rc, out, err] = line.split(" ");
+    if (mark !== "@@" || !name) continue;
+    const text = (b64 = "") => Buffer.from(b64, "base64").toString("utf8");
+    cubicle.set(name, { stdout: text(out), stderr: text(err), exitCode: Number(rc) });
+  }
+  const lost = scripts.filter((entry) => !cubicle.has(entry.name)).map((entry) => entry.name);
+  if (lost.length > 0) {
+    console.log(
+      `shell corpus: batch ended (${result.exitCode}) before ${lost.join(", ")}: ${result.stderr.slice(0, 500)}`,
+    );
+  }
 }
 
 beforeAll(async () => {
@@ -134,10 +147,15 @@ beforeAll(async () => {
     await api("/v1/billing/plan", { key, method: "PUT", body: JSON.stringify({ plan: "pro" }) }),
     "upgrade",
   );
-  const workspaceId = await corpusWorkspace(key);
-  await inBatches(corpus, async (entry) => {
-    cubicle.set(entry.name, await runCubicle(entry, workspaceId, key));
-  });
+  const batches: CorpusScript[][] = [];
+  for (let i = 0; i < corpus.length; i += BATCH_SIZE) batches.push(corpus.slice(i, i + BATCH_SIZE));
+  const created = await expectOk(await api("/v1/workspaces", { key, method: "POST", body: "{}" }), "create workspace");
+  const { id } = (await created.json()) as { id: string };
+  let next = 0;
+  const lane = async () => {
+    while (next < batches.length) await runBatch(id, key, batches[next++] as CorpusScript[]);
+  };
+  await Promise.all(Array.from({ length: LANES }, lane));
   console.log(`shell corpus: ${corpus.length} scripts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }, 300_000);
 

@@ -21,4 +21,8 @@ export const declareKeyedValues: Patch = {
     { find: "var P3=Object.create;", replace: `${helpers}var P3=Object.create;` },
     { find: "let E=o[S],A;/^\\[.+\\]=/.test(E)?A=E:", replace: "let E=o[S],A;/^\\[.+\\]=/.test(E)?A=__cbKeyed(E):" },
   ],
+  shows: [
+    'declare -A m=([k]=\'x y\' [j]="p q"); echo "[${m[k]}] [${m[j]}]"',
+    'declare -a a=([0]=\'x y\' [3]="it\'s"); echo "[${a[0]}] [${a[3]}]"',
+  ],
 };

@@ -2,7 +2,9 @@
  * The fixes applied to just-bash 3.4.2's browser bundle at install, in order. See README.md.
  */
 import { arithInt64 } from "./arithInt64.ts";
+import { declareArrayWords } from "./declareArrayWords.ts";
 import { declareKeyedValues } from "./declareKeyedValues.ts";
+import { errorLineNumbers } from "./errorLineNumbers.ts";
 import { loopControlOutsideLoop } from "./loopControlOutsideLoop.ts";
 import type { Patch } from "./patch.ts";
 import { printfInt64 } from "./printfInt64.ts";
@@ -10,4 +12,11 @@ import { printfInt64 } from "./printfInt64.ts";
 /** SHA-256 of node_modules/just-bash/dist/bundle/browser.js as just-bash 3.4.2 ships it. */
 export const pristineSha256 = "6390563a926e5018d5bc2e8b824ae1b13b87bdd3ed31857bacef31b3c100f224";
 
-export const justBashPatches: readonly Patch[] = [arithInt64, printfInt64, declareKeyedValues, loopControlOutsideLoop];
+export const justBashPatches: readonly Patch[] = [
+  arithInt64,
+  printfInt64,
+  declareKeyedValues,
+  declareArrayWords,
+  loopControlOutsideLoop,
+  errorLineNumbers,
+];

@@ -20,5 +20,13 @@ const edit = (name: string) => ({
 export const loopControlOutsideLoop: Patch = {
   name: "loop-control-outside-loop",
   why: "break and continue in a subshell of a loop, or outside any loop, print bash's message and go on.",
-  edits: [{ find: "var P3=Object.create;", replace: `${helpers}var P3=Object.create;` }, edit("break"), edit("continue")],
+  edits: [
+    { find: "var P3=Object.create;", replace: `${helpers}var P3=Object.create;` },
+    edit("break"),
+    edit("continue"),
+  ],
+  shows: [
+    "for i in 1 2; do (continue; echo never); echo after $i; done",
+    "for i in 1 2; do (break); echo loop $i; done; continue; echo $?",
+  ],
 };

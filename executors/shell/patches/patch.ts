@@ -15,4 +15,6 @@ export interface Patch {
   /** What bash does that just-bash did not, in one sentence. */
   why: string;
   edits: readonly Edit[];
+  /** Scripts whose output under the patched just-bash must equal bash's (scripts/patch-just-bash.test.ts). */
+  shows: readonly string[];
 }

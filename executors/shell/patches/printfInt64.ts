@@ -34,11 +34,19 @@ export const printfInt64: Patch = {
   edits: [
     { find: "var P3=Object.create;", replace: `${helpers}var P3=Object.create;` },
     { find: "function aa(e){", replace: "function aa(e){return __cbPrintfInt(e)}function __cbOld_aa(e){" },
-    { find: "function gh(e,t){let n=e.match(", replace: 'function gh(e,t){e=e.replace(/[hlLqjzt]+(?=[diu]$)/,"");let n=e.match(' },
+    {
+      find: "function gh(e,t){let n=e.match(",
+      replace: 'function gh(e,t){e=e.replace(/[hlLqjzt]+(?=[diu]$)/,"");let n=e.match(',
+    },
     { find: "o=t<0,a=Math.abs(t),l=String(a)", replace: "o=t<0,a=t<0?-BigInt(t):BigInt(t),l=String(a)" },
     { find: "let a=o<0?o>>>0:o;", replace: "let a=BigInt.asUintN(64,BigInt(o));" },
     { find: "o=Math.abs(t).toString(8)", replace: "o=BigInt.asUintN(64,BigInt(t)).toString(8)" },
     { find: "a=Math.abs(t).toString(16)", replace: "a=BigInt.asUintN(64,BigInt(t)).toString(16)" },
     { find: 's.includes("#")&&t!==0&&(l=n?"0X":"0x")', replace: 's.includes("#")&&t!=0&&(l=n?"0X":"0x")' },
+  ],
+  shows: [
+    "printf '%d %d\\n' 9223372036854775807 -9223372036854775808",
+    "printf '%u %u %x %X %o\\n' -42 $((1<<63)) -42 -1 -8",
+    "printf '%d %d %d %#x %ld\\n' -0x10 010 \\'A 0 42; printf '%d\\n' \\'; echo $?",
   ],
 };
