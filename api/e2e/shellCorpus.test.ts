@@ -140,9 +140,8 @@ async function runBatch(workspaceId: string, key: string, scripts: readonly Corp
 
 beforeAll(async () => {
   const started = performance.now();
-  for (const entry of corpus) bash.set(entry.name, runBash(entry));
   const { key } = await signUp(platform.url, "corpus@example.com");
-  // Eight runs at once is past the free plan's four; a heavy user like this one is on pro.
+  // Four batches at once is the free plan's limit; a heavy user like this one is on pro.
   await expectOk(
     await api("/v1/billing/plan", { key, method: "PUT", body: JSON.stringify({ plan: "pro" }) }),
     "upgrade",
@@ -155,8 +154,15 @@ beforeAll(async () => {
   const lane = async () => {
     while (next < batches.length) await runBatch(id, key, batches[next++] as CorpusScript[]);
   };
-  await Promise.all(Array.from({ length: LANES }, lane));
-  console.log(`shell corpus: ${corpus.length} scripts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const lanes = Promise.all(Array.from({ length: LANES }, lane));
+  // bash runs here while the first batches run there (spawnSync holds this thread, not the platform).
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const bashStarted = performance.now();
+  for (const entry of corpus) bash.set(entry.name, runBash(entry));
+  const bashSeconds = (performance.now() - bashStarted) / 1000;
+  await lanes;
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`shell corpus: ${corpus.length} scripts in ${seconds.toFixed(1)} s (bash ${bashSeconds.toFixed(1)} s)`);
 }, 300_000);
 
 function outcomeOf(map: Map<string, Outcome>, name: string): Outcome {

@@ -3,7 +3,8 @@
  * - `/workspace`: the workspace (WorkspaceFs over the capability), the only thing that persists;
  * - `/dev/.cubicle`: the output device (outputDevice.ts);
  * - everything else (`/tmp`, `/home/user`, `/bin`, `/dev/null`, `/proc`): a fresh
- *   in-memory filesystem per run, scratch space that is gone when the run ends.
+ *   in-memory filesystem per run, scratch space that is gone when the run ends. It also
+ *   holds `/dev/urandom` (fresh random bytes) and `/dev/zero`, each `deviceBytes` long.
  *
  * Two additions to MountableFs: the synchronous `mkdirSync`/`writeFileSync` that `Bash`
  * looks for to lay out `/bin`, `/dev` and `/proc` (they go to the scratch filesystem), and
@@ -30,6 +31,9 @@ export class ShellFs extends MountableFs {
     const scratch = new InMemoryFs(undefined, { maxTotalBytes: shellLimits.scratchBytesMax });
     scratch.mkdirSync(homeDir, { recursive: true });
     scratch.mkdirSync("/tmp", { recursive: true });
+    scratch.mkdirSync("/dev", { recursive: true });
+    scratch.writeFileSync("/dev/urandom", crypto.getRandomValues(new Uint8Array(shellLimits.deviceBytes)));
+    scratch.writeFileSync("/dev/zero", new Uint8Array(shellLimits.deviceBytes));
     super({
       base: scratch,
       mounts: [

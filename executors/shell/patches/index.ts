@@ -6,7 +6,12 @@ import { declareArrayWords } from "./declareArrayWords.ts";
 import { declareKeyedValues } from "./declareKeyedValues.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
 import { loopControlOutsideLoop } from "./loopControlOutsideLoop.ts";
+import { nounsetQuotedDefault } from "./nounsetQuotedDefault.ts";
+import { pasteStdin } from "./pasteStdin.ts";
 import type { Patch } from "./patch.ts";
+import { rawBytes } from "./rawBytes.ts";
+import { pipeStderrOrder } from "./pipeStderrOrder.ts";
+import { xtraceBeforeRedirects } from "./xtraceBeforeRedirects.ts";
 import { printfInt64 } from "./printfInt64.ts";
 
 /** SHA-256 of node_modules/just-bash/dist/bundle/browser.js as just-bash 3.4.2 ships it. */
@@ -19,4 +24,9 @@ export const justBashPatches: readonly Patch[] = [
   declareArrayWords,
   loopControlOutsideLoop,
   errorLineNumbers,
+  nounsetQuotedDefault,
+  pipeStderrOrder,
+  pasteStdin,
+  xtraceBeforeRedirects,
+  rawBytes,
 ];

@@ -2,7 +2,7 @@
 import { cases, sh } from "../sh.ts";
 
 export const agents = cases(
-  "agent",
+  "agents",
   sh`
 ## build-steps-with-status
 set -e; mkdir -p build; for src in a b c; do echo "int $src;" > "build/$src.o"; done; ls build | wc -l; echo "build ok"
@@ -33,11 +33,11 @@ v=1.4.9; IFS=. read -r major minor patch <<< "$v"; echo "$major.$minor.$((patch 
 ## semver-compare
 ver() { printf '%03d%03d%03d' \${1//./ }; }; [[ $(ver 1.10.0) > $(ver 1.9.3) ]] && echo newer
 ## env-file-parse
-printf 'A=1\n# comment\nB="two words"\n\nC=3\n' > .env; while IFS='=' read -r k v; do [[ -z $k || $k == \\#* ]] && continue; v=\${v%\\"}; v=\${v#\\"}; echo "$k -> $v"; done < .env
+printf 'A=1\n# comment\nB="two words"\n\nC=3\n' > .env; while IFS='=' read -r k v; do [[ -z $k || $k == \#* ]] && continue; v=\${v%\"}; v=\${v#\"}; echo "$k -> $v"; done < .env
 ## config-edit-sed
 printf 'port=80\nhost=x\n' > app.conf; sed -i 's/^port=.*/port=8080/' app.conf; cat app.conf
 ## find-and-count-extensions
-mkdir -p p/q; touch p/a.js p/b.ts p/q/c.ts p/q/d.md; find p -type f -name '*.*' | sed 's/.*\\.//' | sort | uniq -c | awk '{print $2, $1}'
+mkdir -p p/q; touch p/a.js p/b.ts p/q/c.ts p/q/d.md; find p -type f -name '*.*' | sed 's/.*\.//' | sort | uniq -c | awk '{print $2, $1}'
 ## grep-todo-report
 printf 'x\n// TODO one\ny\n// TODO two\n' > code.js; grep -n TODO code.js | cut -d: -f1 | paste -sd' '
 ## log-level-counts

@@ -2,7 +2,7 @@
 import { cases, sh } from "../sh.ts";
 
 export const arithmetic = cases(
-  "arith",
+  "arithmetic",
   sh`
 ## add-sub-mul
 echo $((2+3)) $((10-7)) $((6*7)) $((2 + 3 * 4)) $(((2 + 3) * 4))

@@ -2,7 +2,7 @@
 import { cases, sh } from "../sh.ts";
 
 export const arrays = cases(
-  "array",
+  "arrays",
   sh`
 ## indexed-basic
 a=(one two three); echo "\${a[0]} \${a[2]} \${#a[@]}"
@@ -49,11 +49,11 @@ declare -A m; k="some key"; m[$k]=v; echo "\${m[$k]} \${m["some key"]}"
 ## assoc-count-words
 declare -A n; for w in a b a c b a; do ((n[$w]++)); done; for k in a b c; do echo "$k \${n[$k]}"; done
 ## readonly-assoc-assign
-declare -rA m=([a]=1); m[b]=2; echo "after $? \${m[a]}"
+echo start; declare -rA m=([a]=1); m[b]=2; echo "after $? \${m[a]}"
 ## readonly-indexed-assign
-readonly -a r=(1 2); r[0]=9; echo "after \${r[0]}"
+echo start; readonly -a r=(1 2); r[0]=9; echo "after \${r[0]}"
 ## readonly-scalar-continue
-readonly x=1; x=2; echo "still running $x"
+echo start; readonly x=1; x=2; echo "still running $x"
 ## array-from-command
 mapfile -t lines < <(printf 'a\nb\nc\n'); echo "\${#lines[@]} \${lines[1]}"
 ## readarray-delim

@@ -2,7 +2,7 @@
 import { cases, sh } from "../sh.ts";
 
 export const braces = cases(
-  "brace",
+  "braces",
   sh`
 ## list
 echo a{b,c,d}e

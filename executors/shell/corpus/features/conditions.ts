@@ -2,7 +2,7 @@
 import { cases, sh } from "../sh.ts";
 
 export const conditions = cases(
-  "cond",
+  "conditions",
   sh`
 ## string-equal
 [[ abc == abc ]] && echo eq; [[ abc != abd ]] && echo ne
@@ -13,9 +13,9 @@ export const conditions = cases(
 ## empty-tests
 e=; [[ -z $e ]] && echo empty; [[ -n x ]] && echo nonempty
 ## regex-match
-[[ "v1.2.3" =~ ^v([0-9]+)\\.([0-9]+)\\.([0-9]+)$ ]] && echo "\${BASH_REMATCH[1]} \${BASH_REMATCH[3]}"
+[[ "v1.2.3" =~ ^v([0-9]+)\.([0-9]+)\.([0-9]+)$ ]] && echo "\${BASH_REMATCH[1]} \${BASH_REMATCH[3]}"
 ## regex-var
-re='^[a-z]+@[a-z]+\\.com$'; [[ me@ex.com =~ $re ]] && echo email
+re='^[a-z]+@[a-z]+\.com$'; [[ me@ex.com =~ $re ]] && echo email
 ## regex-no-match-status
 [[ abc =~ [0-9] ]]; echo $?
 ## and-or-not
@@ -61,6 +61,6 @@ f=conf; [[ -f $f ]] || echo "no $f"; [[ -f $f ]] && echo never || echo fallback
 ## cond-with-command-sub
 [[ $(echo yes) == yes ]] && echo subst
 ## test-string-ops-single
-[ "abc" \\< "abd" ] && echo before
+[ "abc" \< "abd" ] && echo before
 `,
 );

@@ -99,7 +99,7 @@ false; true; echo $?
 ## eval
 cmd='echo evaluated $((1+2))'; eval "$cmd"
 ## eval-assignment
-eval "x=5; y=\\$((x*2))"; echo $y
+eval "x=5; y=\$((x*2))"; echo $y
 ## command-builtin
 command echo via-command; type -t echo
 ## getopts

@@ -2,7 +2,7 @@
 import { cases, sh } from "../sh.ts";
 
 export const parameters = cases(
-  "param",
+  "parameters",
   sh`
 ## default-unset-empty-set
 unset u; e=; s=v; echo "[\${u:-d}] [\${e:-d}] [\${s:-d}] [\${u-d}] [\${e-d}]"
@@ -29,7 +29,7 @@ f=archive.tar.gz; ext=.gz; echo \${f%$ext} \${f%"$ext"}
 ## replace
 s=aXbXc; echo \${s/X/-} \${s//X/-} \${s/#a/A} \${s/%c/C} \${s//X}
 ## replace-with-slash
-p=a/b/c; echo \${p//\\//:}
+p=a/b/c; echo \${p//\//:}
 ## replace-glob-class
 s=a1b22c333; echo \${s//[0-9]/#} \${s//+([0-9])/N}
 ## case-modification
@@ -71,7 +71,7 @@ set -f; case $- in *f*) echo noglob-on;; esac
 ## nounset-default-ok
 set -u; echo "\${undefined_var:-fine}"
 ## nounset-error
-set -u; echo "$undefined_var"; echo after
+echo start; set -u; echo "$undefined_var"; echo after
 ## word-splitting-default
 s="a  b   c"; for w in $s; do echo "[$w]"; done
 ## word-splitting-custom-ifs
@@ -123,6 +123,6 @@ export E1=yes; bash -c 'echo $E1'
 ## env-prefix-command
 V=temp bash -c 'echo $V'; echo "[\${V:-}]"
 ## readonly-error-message
-readonly r=1; r=2 2>/dev/null; echo "r=$r"
+echo start; readonly r=1; r=2 2>/dev/null; echo "r=$r"
 `,
 );

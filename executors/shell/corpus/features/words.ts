@@ -2,22 +2,22 @@
 import { cases, sh } from "../sh.ts";
 
 export const quoting = cases(
-  "quote",
+  "quoting",
   sh`
 ## single-double-mixed
-echo 'single $HOME' "double \\$x" 'it'"'"'s'
+echo 'single $HOME' "double \$x" 'it'"'"'s'
 ## backslash-escapes
-echo a\\ b \\$x \\\\ "a\\"b"
+echo a\ b \$x \\ "a\"b"
 ## double-quote-keeps-newlines
 s="$(printf 'a\nb')"; echo "$s"; echo $s
 ## ansi-c-quoting
-echo $'tab\\there' | cat -A
+echo $'tab\there' | cat -A
 ## empty-args
 printf '[%s]' "" '' a; echo
 ## quote-removal-in-assignment
 v="a b"'c d'; echo "$v"
 ## nested-quotes-in-subst
-echo "$(echo "inner \\"quoted\\"")"
+echo "$(echo "inner \"quoted\"")"
 ## locale-string
 echo $"plain"
 ## special-chars-literal
@@ -27,7 +27,7 @@ echo visible # hidden
 ## hash-inside-word
 echo a#b "#c"
 ## line-continuation
-echo one \\
+echo one \
 two
 ## semicolons-and-newlines
 echo a; echo b
@@ -36,7 +36,7 @@ echo c
 );
 
 export const globs = cases(
-  "glob",
+  "globbing",
   sh`
 ## star
 touch a.txt b.txt c.log; echo *.txt
@@ -49,13 +49,14 @@ echo *.nothing
 ## nullglob
 shopt -s nullglob; echo "[" *.nothing "]"
 ## failglob
-shopt -s failglob; echo *.nothing; echo "status $?"
+echo start; shopt -s failglob; echo *.nothing; echo "status $?"
 ## dotfiles-hidden
 touch .hidden shown; echo *; shopt -s dotglob; echo *
 ## globstar
 mkdir -p a/b/c; touch a/1.md a/b/2.md a/b/c/3.md; shopt -s globstar; echo **/*.md
 ## extglob
-touch f.c f.h f.o; shopt -s extglob; echo !(*.o); echo @(*.c|*.h)
+shopt -s extglob
+touch f.c f.h f.o; echo !(*.o); echo @(*.c|*.h)
 ## sorted-order
 touch B a C b; echo *
 ## glob-in-quotes
@@ -76,7 +77,7 @@ touch n1; set -f; echo n*; set +f; echo n*
 );
 
 export const heredocs = cases(
-  "heredoc",
+  "heredocs",
   sh`
 ## basic
 cat <<EOF
@@ -123,7 +124,7 @@ second
 B
 ## escaped-dollar
 cat <<EOF
-cost \\$5 and \\\\ backslash
+cost \$5 and \\ backslash
 EOF
 ## heredoc-to-while
 while read -r a b; do echo "$b $a"; done <<EOF
@@ -134,7 +135,7 @@ EOF
 );
 
 export const redirects = cases(
-  "redirect",
+  "redirects",
   sh`
 ## stdout-file
 echo hi > f; cat f
@@ -184,7 +185,7 @@ head -c 5 /dev/zero | od -An -b
 );
 
 export const substitution = cases(
-  "subst",
+  "substitution",
   sh`
 ## dollar-paren
 echo "[$(echo inner)]"
@@ -205,7 +206,7 @@ echo content > f; echo "$(< f)"
 ## subst-stderr-not-captured
 x=$(echo out; echo err >&2); echo "[$x]"
 ## subst-with-quotes
-echo "$(echo "a \\"quoted\\" word")"
+echo "$(echo "a \"quoted\" word")"
 ## subst-in-heredoc
 cat <<EOF
 $(seq 3 | paste -sd+)
@@ -216,7 +217,7 @@ echo $(( $(wc -l <<< $'a\nb\nc') * 2 ))
 );
 
 export const pipelines = cases(
-  "pipe",
+  "pipelines",
   sh`
 ## simple
 echo hello | tr a-z A-Z
