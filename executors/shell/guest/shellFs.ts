@@ -16,6 +16,16 @@ import { shellLimits } from "../limits.ts";
 import type { DirentEntry } from "./workspaceFs.ts";
 
 export const workspaceMountPoint = "/workspace";
+
+const deviceSizes = { "/dev/urandom": shellLimits.deviceBytes, "/dev/zero": shellLimits.deviceBytes } as const;
+
+/** The device files of a run: fresh random bytes, and zeros. */
+function devices(): Record<keyof typeof deviceSizes, Uint8Array> {
+  return {
+    "/dev/urandom": crypto.getRandomValues(new Uint8Array(deviceSizes["/dev/urandom"])),
+    "/dev/zero": new Uint8Array(deviceSizes["/dev/zero"]),
+  };
+}
 export const homeDir = "/home/user";
 
 export interface ShellFsMounts {
@@ -32,8 +42,7 @@ export class ShellFs extends MountableFs {
     scratch.mkdirSync(homeDir, { recursive: true });
     scratch.mkdirSync("/tmp", { recursive: true });
     scratch.mkdirSync("/dev", { recursive: true });
-    scratch.writeFileSync("/dev/urandom", crypto.getRandomValues(new Uint8Array(shellLimits.deviceBytes)));
-    scratch.writeFileSync("/dev/zero", new Uint8Array(shellLimits.deviceBytes));
+    for (const [path, content] of Object.entries(devices())) scratch.writeFileSync(path, content);
     super({
       base: scratch,
       mounts: [
@@ -50,6 +59,8 @@ export class ShellFs extends MountableFs {
   }
 
   writeFileSync(path: string, content: string | Uint8Array): void {
+    // Bash lays out an empty /dev/zero of its own; ours stays.
+    if (path in deviceSizes) return;
     this.scratch.writeFileSync(path, content);
   }
 

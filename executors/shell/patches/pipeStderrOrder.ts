@@ -9,6 +9,8 @@ import type { Patch } from "./patch.ts";
 export const pipeStderrOrder: Patch = {
   name: "pipe-stderr-order",
   why: "a |& b gives b the command's stdout before its stderr, as a 2>&1 | b does.",
-  edits: [{ find: "t.pipeStderr?.[w]??!1?s=Dn(R.stderr)+zr(R):", replace: "t.pipeStderr?.[w]??!1?s=zr(R)+Dn(R.stderr):" }],
-  shows: ["{ echo out; echo err >&2; } |& cat", "ls nope-missing |& tr a-z A-Z; echo hi |& cat"],
+  edits: [
+    { find: "t.pipeStderr?.[w]??!1?s=Dn(R.stderr)+zr(R):", replace: "t.pipeStderr?.[w]??!1?s=zr(R)+Dn(R.stderr):" },
+  ],
+  shows: ["{ echo out; echo err >&2; } |& cat", "{ echo a; echo b >&2; } |& tr a-z A-Z; echo hi |& cat"],
 };

@@ -75,11 +75,18 @@ export const rawBytes: Patch = {
     },
     { find: "return n}var Pc,At=L(", replace: "return __cbNorm(n)}var Pc,At=L(" },
     // printf %b and %c.
-    { find: "n+=String.fromCharCode(parseInt(i,8)),r=o;break}default:", replace: "n+=__cbByte(parseInt(i,8)),r=o;break}default:" },
-    { find: 'i.length>0?(n+=d8(i),r=o):(n+="\\\\x",r+=2)', replace: 'i.length>0?(n+=i.map(__cbByte).join(""),r=o):(n+="\\\\x",r+=2)' },
+    {
+      find: "n+=String.fromCharCode(parseInt(i,8)),r=o;break}default:",
+      replace: "n+=__cbByte(parseInt(i,8)),r=o;break}default:",
+    },
+    {
+      find: 'i.length>0?(n+=d8(i),r=o):(n+="\\\\x",r+=2)',
+      replace: 'i.length>0?(n+=i.map(__cbByte).join(""),r=o):(n+="\\\\x",r+=2)',
+    },
     {
       find: "let l=new TextEncoder().encode(n)[0];return{value:String.fromCharCode(l)",
-      replace: "let l=/^[\\udc80-\\udcff]/.test(n)?n.charCodeAt(0)-56320:new TextEncoder().encode(n)[0];return{value:__cbByte(l)",
+      replace:
+        "let l=/^[\\udc80-\\udcff]/.test(n)?n.charCodeAt(0)-56320:new TextEncoder().encode(n)[0];return{value:__cbByte(l)",
     },
     {
       find: "return{stdout:l,stderr:d,exitCode:f?1:0,internalStdinConsumed:0}",
@@ -87,7 +94,10 @@ export const rawBytes: Patch = {
     },
     // echo -e.
     { find: "let o=parseInt(s,8)%256;t+=String.fromCharCode(o)}", replace: "let o=parseInt(s,8)%256;t+=__cbByte(o)}" },
-    { find: "let o=parseInt(s,16);t+=String.fromCharCode(o),n=i}", replace: "let o=parseInt(s,16);t+=__cbByte(o),n=i}" },
+    {
+      find: "let o=parseInt(s,16);t+=String.fromCharCode(o),n=i}",
+      replace: "let o=parseInt(s,16);t+=__cbByte(o),n=i}",
+    },
     {
       find: 'if(i=o.output,o.stop)return{stdout:i,stderr:"",exitCode:0,internalStdinConsumed:0}}return n||(i+=`',
       replace:
@@ -99,10 +109,13 @@ export const rawBytes: Patch = {
     },
     // $'…' in the parser.
     { find: "a.length>0?(r+=mk(a),s=l):", replace: 'a.length>0?(r+=a.map(__cbByte).join(""),s=l):' },
-    { find: "let c=parseInt(a,8);r+=String.fromCharCode(c),s=l;break", replace: "let c=parseInt(a,8);r+=__cbByte(c),s=l;break" },
     {
-      find: "return s<t.length&&t[s]===\"'\"&&s++,{part:Y.literal(r),endIndex:s}",
-      replace: "return s<t.length&&t[s]===\"'\"&&s++,{part:Y.literal(__cbNorm(r)),endIndex:s}",
+      find: "let c=parseInt(a,8);r+=String.fromCharCode(c),s=l;break",
+      replace: "let c=parseInt(a,8);r+=__cbByte(c),s=l;break",
+    },
+    {
+      find: 'return s<t.length&&t[s]==="\'"&&s++,{part:Y.literal(r),endIndex:s}',
+      replace: 'return s<t.length&&t[s]==="\'"&&s++,{part:Y.literal(__cbNorm(r)),endIndex:s}',
     },
   ],
   shows: [

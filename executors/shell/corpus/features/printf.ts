@@ -47,7 +47,7 @@ printf '100%%\n'
 ## c-conversion
 printf '%c%c%c\n' hello world x
 ## c-utf8
-printf '%c\n' é
+printf '%c|%c\n' é ü | od -An -b
 ## b-conversion
 printf '%b\n' 'a\tb' 'c\nd' '\0101'
 ## b-stop
