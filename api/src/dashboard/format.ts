@@ -67,14 +67,23 @@ export function date(iso: string): string {
   return iso.slice(0, 10);
 }
 
-/** The share of a period that `fromIso` leaves, in days: "29.5 of 30 days". */
-export function daysLeft(fromIso: string, periodStartIso: string, periodEndIso: string): string {
-  const DAY_MS = 86_400_000;
+/**
+ * The time from `fromIso` to a period's end against the period's length, to the minute:
+ * "30 days 23 h 59 min of 31 days". Rounding to tenths of a day would call a minute short
+ * of the whole period "31.0 of 31 days", which explains nothing.
+ */
+export function timeLeft(fromIso: string, periodStartIso: string, periodEndIso: string): string {
+  const MINUTE_MS = 60_000;
   const endMs = Date.parse(periodEndIso);
-  const left = (endMs - Date.parse(fromIso)) / DAY_MS;
-  const whole = (endMs - Date.parse(periodStartIso)) / DAY_MS;
-  const days = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
-  return `${days(left)} of ${days(whole)} days`;
+  const minutes = Math.floor((endMs - Date.parse(fromIso)) / MINUTE_MS);
+  const parts = [
+    [Math.floor(minutes / 1440), Math.floor(minutes / 1440) === 1 ? "day" : "days"],
+    [Math.floor((minutes % 1440) / 60), "h"],
+    [minutes % 60, "min"],
+  ] as const;
+  const left = parts.filter(([value]) => value > 0).map(([value, unit]) => `${value} ${unit}`);
+  const wholeDays = Math.round((endMs - Date.parse(periodStartIso)) / (1440 * MINUTE_MS));
+  return `${left.join(" ") || "under a minute"} of ${wholeDays} days`;
 }
 
 /**

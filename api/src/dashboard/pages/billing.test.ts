@@ -3,9 +3,11 @@
  * and spend-cap forms change what the API reports; a refused cap shows its reason; a
  * session without billing:manage reads but cannot post.
  */
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PLANS } from "../../../../tenants/account/plans.ts";
+import type { TenantDO } from "../../../../tenants/account/TenantDO.ts";
 import { call, createKey, json, signup } from "../../../test/client.ts";
 import { session as dashboardSession, page, post } from "../../../test/dashboard.ts";
 import { dollarsToMicros } from "./billing.tsx";
@@ -125,9 +127,11 @@ describe("dashboard billing page, in words", () => {
   });
 
   it("after an upgrade: the prorated part explained, in cents, and the spend-cap form", async () => {
-    const { key } = await signup();
-    // A second into the period, so the upgrade's part is a hair under the whole $20 fee.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const { key, tenantId } = await signup();
+    // Half a day into the period, on the tenant object's own clock: the upgrade's part is $19.6x.
+    await runInDurableObject(env.TENANT.getByName(tenantId), (instance: TenantDO) => {
+      instance.now = () => Date.now() + 12 * 3_600_000;
+    });
     expect((await call("PUT", "/v1/billing/plan", { key, json: { plan: "pro" } })).status).toBe(200);
     const upcoming = await json<{ feeMicros: number; fees: { upgradedFrom: string | null; amountMicros: number }[] }>(
       await call("GET", "/v1/billing/invoices/upcoming", { key }),
@@ -138,11 +142,14 @@ describe("dashboard billing page, in words", () => {
     const html = await (await page("/dashboard/billing", cookie)).text();
     expect(html).toMatch(/data-prorated="true"/);
     expect(html).toMatch(
-      /Upgrade to pro[\s\S]*from free on \d{4}-\d\d-\d\d \d\d:\d\d UTC: the \$20\.00 monthly difference, prorated to the [\d.]+ of [\d.]+ days left/,
+      /Upgrade to pro[\s\S]*from free on \d{4}-\d\d-\d\d \d\d:\d\d UTC: the \$20\.00 monthly difference, prorated to the (\d+ days? )?(\d+ h )?(\d+ min )?of \d+ days left/,
     );
     const cents = `$${(Math.round(upcoming.feeMicros / 10_000) / 100).toFixed(2)}`;
-    expect(html).toContain(cents);
-    // Cents only: the whole fee was $19.99xxxx in micro-dollars.
+    expect(cents).toMatch(/^\$19\.6\d$/);
+    expect(html).toMatch(new RegExp(`data-prorated="true"[\\s\\S]*?<td class="num">\\${cents}</td>`));
+    // About half a day short of the whole period, to the minute.
+    expect(html).toMatch(/prorated to the \d\d days 1[01] h( \d+ min)? of (28|29|30|31) days left/);
+    // Cents only, though the fee is not a whole number of cents in micro-dollars.
     expect(html).not.toMatch(/\$\d[\d,]*\.\d{3}/);
     expect(html).toContain('action="/dashboard/billing/spend-cap"');
   });

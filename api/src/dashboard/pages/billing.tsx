@@ -14,7 +14,7 @@ import { Id } from "../../schemas.ts";
 import { services } from "../../services.ts";
 import { type DashboardContext, type DashboardEnv, hasScope } from "../context.ts";
 import { accountOf, type DashboardData } from "../data.ts";
-import { date, dateTime, daysLeft, meterLabel, money, price, quantity } from "../format.ts";
+import { date, dateTime, meterLabel, money, price, quantity, timeLeft } from "../format.ts";
 import { dashboardLimits } from "../limits.ts";
 import { Layout } from "../ui/Layout.tsx";
 import { TableHead } from "../ui/TableHead.tsx";
@@ -222,10 +222,10 @@ function FeeRow({ fee, upcoming }: { fee: FeeLine; upcoming: Upcoming }) {
   const prorated = fee.upgradedFrom !== null;
   return (
     <tr data-fee-plan={fee.plan} data-fee-micros={fee.amountMicros} data-prorated={String(prorated)}>
-      <th scope="row">{prorated ? `Upgrade to ${fee.plan}` : "Plan fee"}</th>
+      <th scope="row">{prorated ? `Upgrade to ${fee.plan}` : `Plan fee: ${fee.plan}`}</th>
       <td colspan={4} class="muted">
         {prorated
-          ? `from ${fee.upgradedFrom} on ${dateTime(fee.from)}: the ${money(fee.monthlyMicros)} monthly difference, prorated to the ${daysLeft(fee.from, upcoming.periodStart, upcoming.periodEnd)} left in the period`
+          ? `from ${fee.upgradedFrom} on ${dateTime(fee.from)}: the ${money(fee.monthlyMicros)} monthly difference, prorated to the ${timeLeft(fee.from, upcoming.periodStart, upcoming.periodEnd)} left in the period`
           : fee.monthlyMicros === 0
             ? `the ${fee.plan} plan has no fee`
             : `the ${fee.plan} plan, ${money(fee.monthlyMicros)} a month`}

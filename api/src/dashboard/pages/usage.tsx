@@ -303,6 +303,7 @@ function ReportBody({ report }: { report: UsageReport }) {
                   ? [{ key: meter, label: meterLabel(meter), points: series[0]?.points ?? [] }]
                   : chartSeries(groupBy, series, report.names)
               }
+              grouped={groupBy !== "meter"}
             />
             {groupBy !== "meter" && (
               <Breakdown meter={meter} groupBy={groupBy} series={series} names={report.names} headingId={headingId} />

@@ -29,8 +29,10 @@ export interface ChartProps {
   /** The range the points were summed over, aligned to the granularity; `toIso` is exclusive. */
   fromIso: string;
   toIso: string;
-  /** Stacked bottom to top in this order; one series draws plain bars and no legend. */
+  /** Stacked bottom to top in this order. */
   series: readonly ChartSeries[];
+  /** Usage broken down by workspace or key: a legend names each series' colour, even a lone one. */
+  grouped?: boolean;
 }
 
 /** A drawing's own units; the CSS scales each to the width it gets. */
@@ -90,7 +92,7 @@ function buckets(series: readonly ChartSeries[], fromMs: number, stepMs: number)
   return [...byIndex.values()];
 }
 
-export function Chart({ meter, granularity, fromIso, toIso, series }: ChartProps) {
+export function Chart({ meter, granularity, fromIso, toIso, series, grouped = false }: ChartProps) {
   const stepMs = GRANULARITY_MS[granularity];
   const fromMs = Date.parse(fromIso);
   const bars = buckets(series, fromMs, stepMs);
@@ -102,9 +104,8 @@ export function Chart({ meter, granularity, fromIso, toIso, series }: ChartProps
   const label = meterLabel(meter);
   const first = bucketLabel(granularity, fromIso);
   const last = bucketLabel(granularity, lastIso);
-  const stacked = series.length > 1;
   const description =
-    `${label} by ${granularity}${stacked ? `, stacked by ${series.length} groups` : ""}, ${first} to ${last}: ` +
+    `${label} by ${granularity}${grouped ? `, stacked by ${series.length} ${series.length === 1 ? "group" : "groups"}` : ""}, ${first} to ${last}: ` +
     `${quantity(meter, total)} in total, at most ${quantity(meter, max)} in one ${granularity}.`;
   return (
     <figure class="chart-figure" data-meter={meter} data-series-count={series.length}>
@@ -120,9 +121,10 @@ export function Chart({ meter, granularity, fromIso, toIso, series }: ChartProps
           first={first}
           last={last}
           description={description}
+          grouped={grouped}
         />
       ))}
-      {stacked && (
+      {grouped && (
         <figcaption>
           <ul class="chart-legend" aria-label={`${label}: colours of the groups`}>
             {series.map((one, i) => (
@@ -149,9 +151,11 @@ interface DrawingProps {
   first: string;
   last: string;
   description: string;
+  grouped: boolean;
 }
 
-function Drawing({ frame, meter, granularity, series, bars, slots, max, first, last, description }: DrawingProps) {
+function Drawing(props: DrawingProps) {
+  const { frame, meter, granularity, series, bars, slots, max, first, last, description, grouped } = props;
   const plotRight = frame.width - PLOT_RIGHT_MARGIN;
   const plotBottom = frame.height - AXIS_HEIGHT;
   const step = tickStep(max);
@@ -161,7 +165,6 @@ function Drawing({ frame, meter, granularity, series, bars, slots, max, first, l
   // Thin slots (hours over a month) are drawn edge to edge; wider ones keep a gap between bars.
   const barWidth = slot > 3 ? slot * 0.8 : slot;
   const yOf = (value: number) => plotBottom - (value / top) * (plotBottom - PLOT_TOP);
-  const stacked = series.length > 1;
   return (
     <svg
       class={`chart usage-chart chart-${frame.name}`}
@@ -203,7 +206,7 @@ function Drawing({ frame, meter, granularity, series, bars, slots, max, first, l
               data-quantity={segment.quantity}
             >
               <title>
-                {stacked
+                {grouped
                   ? `${one?.label}, ${when}: ${quantity(meter, segment.quantity)}`
                   : `${when}: ${quantity(meter, segment.quantity)}`}
               </title>

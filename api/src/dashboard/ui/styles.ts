@@ -102,6 +102,7 @@ nav.breadcrumb li { overflow-wrap: anywhere; }
 nav.breadcrumb li + li::before { content: "/"; color: var(--muted); margin-right: .25rem; }
 nav.breadcrumb [aria-current="page"] { font-weight: 600; }
 code.id, code.summary { overflow-wrap: anywhere; }
+td > time { white-space: nowrap; }
 dl.facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .25rem 1rem; margin: 0 0 1rem; }
 dl.facts dt { color: var(--muted); font-weight: 600; }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
