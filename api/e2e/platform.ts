@@ -63,7 +63,7 @@ export async function startPlatform(stateDir = newStateDir(), env: NodeJS.Proces
     }),
     exited.then(() => false),
     new Promise<boolean>((resolve) => {
-      deadline = setTimeout(() => resolve(false), 400_000);
+      deadline = setTimeout(() => resolve(false), 90_000);
     }),
   ]).finally(() => {
     clearTimeout(poll);
