@@ -322,7 +322,8 @@ describe("the dashboard as a user sees it", () => {
     const upgrade = upcoming.fees.find((fee) => fee.upgradedFrom === "free");
     expect(upgrade?.amountMicros).toBeGreaterThan(19_000_000);
     expect(upgrade?.amountMicros).toBeLessThan(20_000_000);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // bypassCSP for axe-core in checkPage below.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     const tab = await signIn(context, pro.key);
     await tab.goto(`${platform.url}/dashboard/billing`);
     const row = tab.locator('#upcoming-table tr[data-prorated="true"]');
