@@ -290,6 +290,7 @@ Cubicle is running at ${url}  (state in ${stateDir})
   Computers:     ${supervisorUrl ? `${supervisorUrl}  (container image: ${imageState})` : "none (the container executor is unavailable)"}
   API reference: ${url}/docs
   Dashboard:     ${url}/dashboard  (sign in with an API key)
-  Sign up:       curl -s -X POST ${url}/v1/signup -H 'content-type: application/json' -d '{"email":"you@example.com"}'
+  Sign up:       curl -s -X POST ${url}/v1/signup -H 'content-type: application/json' -d "{\\"email\\":\\"you+$(date +%s)@example.com\\"}"
+                 (an email signs up once; README.md's walk-through goes on from here)
 Press Ctrl-C to stop.
 `);
