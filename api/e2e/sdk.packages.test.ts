@@ -15,7 +15,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { build } from "esbuild";
-import { Miniflare } from "miniflare";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientAddress, signUp } from "./platform.ts";
 import { readmeBlock } from "./readme.ts";
@@ -61,7 +61,10 @@ beforeAll(async () => {
   expect(pipInstall).toMatch(/^pip install \S+\.whl$/);
   sh(pack as string, root);
   mkdirSync(project);
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "readme-example", private: true, type: "module" }));
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({ name: "readme-example", private: true, type: "module" }),
+  );
   sh(`${npmInstall} --no-audit --no-fund`, project);
   execFileSync("python3", ["-m", "venv", venv]);
   sh(pipInstall as string, scratch, { PATH: `${join(venv, "bin")}${delimiter}${process.env.PATH}` });
@@ -74,7 +77,10 @@ afterAll(() => {
 
 describe("the packed SDKs, installed outside the repository", () => {
   it("leave no build output in the repository", () => {
-    const status = execFileSync("git", ["status", "--porcelain", "--ignored", "sdk-gen"], { cwd: root, encoding: "utf8" });
+    const status = execFileSync("git", ["status", "--porcelain", "--ignored", "sdk-gen"], {
+      cwd: root,
+      encoding: "utf8",
+    });
     const litter = status.split("\n").filter((line) => /build\/|egg-info/.test(line) && !line.includes("/dist/"));
     expect(litter).toEqual([]);
     const installed = join(project, "node_modules/@cubicle/sdk");
@@ -154,12 +160,14 @@ export default {
     expect(bundled.warnings).toEqual([]);
     const script = bundled.outputFiles[0]?.text ?? "";
     expect(script).not.toMatch(/from\s*["']node:|require\(["']/);
-    const worker = new Miniflare({
-      modules: true,
-      script,
-      compatibilityDate: "2025-09-01",
-      bindings: { CUBICLE_BASE_URL: platform.url, CUBICLE_API_KEY: apiKey },
-    });
+    const worker = new Miniflare(
+      convertV4MiniflareOptions({
+        modules: true,
+        script,
+        compatibilityDate: "2026-11-01",
+        bindings: { CUBICLE_BASE_URL: platform.url, CUBICLE_API_KEY: apiKey },
+      }),
+    );
     try {
       const answer = await worker.dispatchFetch("http://worker.test/");
       expect(await answer.text()).toBe("hello from a worker\n");
