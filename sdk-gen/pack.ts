@@ -23,7 +23,7 @@ const { values } = parseArgs({ options: { out: { type: "string", default: join(r
 const out = resolve(values.out);
 
 /** The first interpreter that can build a wheel offline, or null. */
-export function pythonThatBuilds(): string | null {
+function pythonThatBuilds(): string | null {
   const candidates = [process.env.CUBICLE_PYTHON, "python3", "/usr/bin/python3"].filter((c): c is string => !!c);
   for (const python of candidates) {
     const probe = spawnSync(python, ["-c", "import setuptools, wheel"], { stdio: "ignore" });
