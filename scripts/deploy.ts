@@ -13,7 +13,7 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 
 const root = join(import.meta.dirname, "..");
 const wrangler = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin/wrangler.js");
@@ -21,7 +21,13 @@ const args = process.argv.slice(2);
 const dryRun = args.includes("--dry-run");
 
 function wranglerRun(wranglerArgs: string[]): number {
-  const result = spawnSync(process.execPath, [wrangler, ...wranglerArgs], { cwd: root, stdio: "inherit" });
+  // wrangler's [build] step runs `node`: make that this same Node (24), however we were started.
+  const PATH = [dirname(process.execPath), join(root, "node_modules/.bin"), process.env.PATH].join(delimiter);
+  const result = spawnSync(process.execPath, [wrangler, ...wranglerArgs], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, PATH },
+  });
   return result.status ?? 1;
 }
 

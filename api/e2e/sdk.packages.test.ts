@@ -103,7 +103,7 @@ describe("the packed SDKs, installed outside the repository", () => {
       expect(run.stdout).toMatch(/^pandoc \d/m);
       expect(run.stdout).toMatch(/meters used today/);
     }
-  });
+  }, 300_000);
 
   it("type-check the README's example with nodenext and with bundler resolution", () => {
     writeFileSync(join(project, "main.ts"), readmeBlock("The SDKs", "ts"));
@@ -131,7 +131,7 @@ describe("the packed SDKs, installed outside the repository", () => {
       expect(run.stdout + run.stderr, resolution.moduleResolution).toBe("");
       expect(run.status).toBe(0);
     }
-  });
+  }, 300_000);
 
   it("bundle for a browser with nothing from Node, and run in a Worker", async () => {
     writeFileSync(
@@ -190,7 +190,7 @@ export default {
       expect(run.stdout).toContain("1 notes/plan.md\n");
       expect(run.stdout).toMatch(/^stdout Python 3\.\d+/m);
     }
-  });
+  }, 300_000);
 });
 
 describe("the README's curl walk-through", () => {
@@ -224,5 +224,5 @@ describe("the README's curl walk-through", () => {
       expect(run.stdout.match(/^event: exit$/gm)).toHaveLength(2);
       expect(run.stdout).toMatch(/Python 3\.\d+/);
     }
-  });
+  }, 600_000);
 });
