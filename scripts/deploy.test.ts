@@ -32,5 +32,6 @@ describe("npm run deploy -- --dry-run", () => {
     expect(run.stdout).toContain("the container image (container/Dockerfile) is left out");
     expect(run.stdout).toContain("--dry-run: exiting now");
     expect(readdirSync(outdir).some((name) => name.endsWith(".js"))).toBe(true);
-  });
+    // wrangler's bundle and build take over a minute on a loaded 2-core machine.
+  }, 240_000);
 });
