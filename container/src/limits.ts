@@ -111,6 +111,12 @@ export const boxLimits = {
   stagingRoot: "/run/cubicle-box",
   /** PATH of the host-side launcher (bash, setpriv, bwrap). */
   hostPath: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+  /**
+   * Times the device-node supervisor (sandbox/mknod.ts) is restarted after dying unasked;
+   * past it device nodes are refused (EPERM) until the daemon restarts, rather than a broken
+   * program being started in a loop.
+   */
+  mknodRestartsMax: 5,
   /** The box's /dev/shm: POSIX shared memory for semaphores and small queues, not a second /tmp. */
   devShmBytesMax: 64 * 1024 * 1024,
   /** The box's /run holds one socket; a tiny tmpfs is enough and is made read-only before the command starts. */

@@ -17,6 +17,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureMknodBinary } from "../../native/mknod/build.ts";
 import { boxLimits } from "../limits.ts";
+import { MknodSupervisor } from "./mknod.ts";
 import { type BoxUserns, openBoxUserns } from "./userns.ts";
 
 const run = promisify(execFile);
@@ -75,7 +76,12 @@ interface Caller {
 }
 
 /** Runs `script` as root of the computer's namespace (or `ns`), under the launcher's filter; `mounts` are bwrap's. */
-async function asBoxRoot(script: string, ns: BoxUserns = userns, mounts: string[] = []): Promise<Caller> {
+async function asBoxRoot(
+  script: string,
+  ns: BoxUserns = userns,
+  mounts: string[] = [],
+  socketPath = socket,
+): Promise<Caller> {
   // The launch chain as the box runs it. Another namespace's owner may not connect, so for
   // one the launcher runs as root (which may) and the owner's uid comes after it.
   const drop = (uid: number) => [
@@ -86,7 +92,7 @@ async function asBoxRoot(script: string, ns: BoxUserns = userns, mounts: string[
     "--bounding-set=-all",
   ];
   const nsOwner = ns.base + boxLimits.uid;
-  const launcher = [binary, "launch", socket];
+  const launcher = [binary, "launch", socketPath];
   const chain =
     ns === userns
       ? [...drop(owner), "--no-new-privs", "--", ...launcher]
@@ -245,5 +251,27 @@ describe("the device-node supervisor", () => {
       (error: { stderr?: string }) => error.stderr ?? "failed",
     );
     expect(stranger).toMatch(/connect: Permission denied/);
+  });
+
+  it("is restarted by computerd's wrapper when it dies, and serves again", async () => {
+    const logs: string[] = [];
+    const restartSocket = join(dir, "restart.sock");
+    const wrapper = await MknodSupervisor.start({
+      binary,
+      socketPath: restartSocket,
+      launcherUid: owner,
+      usernsFd: userns.fd,
+      log: (line) => logs.push(line),
+    });
+    try {
+      const first = wrapper.pid as number;
+      process.kill(first, "SIGKILL");
+      await expect.poll(() => wrapper.pid !== undefined && wrapper.pid !== first, { timeout: 10_000 }).toBe(true);
+      expect(logs.join("\n")).toMatch(/exited unasked \(SIGKILL\).*restarting it/);
+      const r = await asBoxRoot(`mknod ${safe}/restarted c 1 3 && echo made`, userns, [], restartSocket);
+      expect(r.stdout, r.stderr).toBe("made\n");
+    } finally {
+      await wrapper.close();
+    }
   });
 });

@@ -29,6 +29,7 @@ export interface MknodOptions {
 export class MknodSupervisor {
   private child: ChildProcess | null = null;
   private closing = false;
+  private restarts = 0;
   private readonly opts: MknodOptions;
 
   private constructor(opts: MknodOptions) {
@@ -40,6 +41,11 @@ export class MknodSupervisor {
     const supervisor = new MknodSupervisor(opts);
     await supervisor.spawn();
     return supervisor;
+  }
+
+  /** The running program's pid, if one runs. */
+  get pid(): number | undefined {
+    return this.child?.pid;
   }
 
   /** The argv prefix that runs a command under the filter, or null while no supervisor serves it. */
@@ -80,7 +86,12 @@ export class MknodSupervisor {
     child.once("exit", (code, signal) => {
       if (this.closing || this.child !== child) return;
       this.child = null;
-      this.opts.log(`cubicle-mknod exited unasked (${signal ?? code}): ${stderr.trim()}; restarting it`);
+      const why = `cubicle-mknod exited unasked (${signal ?? code}): ${stderr.trim()}`;
+      if (++this.restarts > boxLimits.mknodRestartsMax) {
+        this.opts.log(`${why}; device nodes are refused from now on`);
+        return;
+      }
+      this.opts.log(`${why}; restarting it`);
       this.spawn().catch((error: Error) => this.opts.log(`${error.message}; device nodes are refused from now on`));
     });
   }
