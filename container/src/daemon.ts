@@ -24,6 +24,7 @@ import { Replica } from "./fs/replica.ts";
 import { boxLimits, cgroupLimits, daemonExitCodes } from "./limits.ts";
 import { NativeDisk } from "./native/disk.ts";
 import type { HelperExit } from "./native/fanotify.ts";
+import { nativeLimits } from "./native/limits.ts";
 import { NativeMount } from "./native/mount.ts";
 import { Box, hostTrustStore } from "./sandbox/box.ts";
 import { type CommandCgroup, type ComputerCgroups, openComputerCgroups } from "./sandbox/cgroup.ts";
@@ -74,8 +75,12 @@ export class Daemon {
       native: false,
       ids: fuseIds(config.boxUidBase),
       beforeApply: async () => {
-        await this.native?.drain();
+        if (!this.native) return;
+        const sinceNs = BigInt(Date.now() - nativeLimits.ctimeSlackMs) * 1_000_000n;
+        await this.native.drain();
+        ctx.unreportedSinceNs = sinceNs;
       },
+      unreportedSinceNs: 0n,
     };
     this.ctx = ctx;
     this.hydrator = new Hydrator(ctx);

@@ -22,6 +22,12 @@ export const nativeLimits = {
    * a FUSE callback (daemonLimits.fuseOpTimeoutMs), since a large file can take a while.
    */
   hydrateTimeoutMs: 10 * 60_000,
+  /**
+   * How far before a drain's start a replica change may be stamped and still be one the
+   * journal had not reported: the kernel stamps ctime from a coarse clock (a jiffy, up to 10
+   * ms behind), so twice that.
+   */
+  ctimeSlackMs: 20,
   /** How long drain() waits for `synced`: reading the queued journal is a few reads, so this only catches a dead helper. */
   drainTimeoutMs: 30_000,
   /** After stdin closes, how long the helper has to deny its waiters, finish the fills it is copying (≤ 5 s) and exit, before SIGKILL. */

@@ -36,12 +36,14 @@ export function applyEntry(ctx: SyncContext, path: string, entry: RemoteEntry | 
       pruneExceptDirty(ctx, path);
       return;
     }
+    if (unreported(ctx, path, lstatOrNull(local))) return;
     fs.rmSync(local, { recursive: true, force: true });
     state.forgetTree(path);
     state.forgetSynced(path);
     return;
   }
   const existing = lstatOrNull(local);
+  if (unreported(ctx, path, existing)) return;
   const mode = entry.mode & 0o7777;
   if (entry.type === "dir") {
     if (existing?.isDirectory()) {
@@ -86,6 +88,19 @@ export function applyEntry(ctx: SyncContext, path: string, entry: RemoteEntry | 
   if (existing?.isDirectory() && !replaceable(ctx, path)) return;
   if (linkToSibling(ctx, path, entry, existing)) return;
   writePlaceholder(ctx, path, entry, existing !== null);
+}
+
+/**
+ * Native mode: the box changed this file, link or special file since the journal was last
+ * drained (its ctime says so), so the change may not be dirty yet and the object's version
+ * must not replace it. It is marked dirty here instead: pushed with its base, the conflict
+ * rule decides. A directory's ctime moves with every entry made in it, so directories are
+ * left to the journal (and a directory is only ever replaced when nothing is pending under it).
+ */
+function unreported(ctx: SyncContext, path: string, existing: BigIntStats | null): boolean {
+  if (!ctx.native || !existing || existing.isDirectory() || existing.ctimeNs < ctx.unreportedSinceNs) return false;
+  ctx.dirty.touch(path);
+  return true;
 }
 
 /**

@@ -50,6 +50,7 @@ beforeEach(async () => {
     native: false,
     ids,
     beforeApply: async () => {},
+    unreportedSinceNs: 0n,
   };
   puller = new Puller(ctx);
   hydrator = new Hydrator(ctx);

@@ -84,11 +84,12 @@ export class Puller {
     paths.sort();
     for (let i = 0; i < paths.length; i += wireLimits.lstatPathsMax) {
       const chunk = paths.slice(i, i + wireLimits.lstatPathsMax);
-      // Native mode: a change the command made is known only once the journal reported it,
-      // so it is drained first; a path it marks dirty is then left alone below.
-      await this.ctx.beforeApply();
       const entries = await this.ctx.lock.run(async () => {
         const entries = await ws.lstatMany(chunk);
+        // Native mode: a change the command made is known only once the journal reported it,
+        // so it is drained after the round trip, just before applying; a path it marks dirty
+        // is then left alone below, and one changed since is caught by its ctime (apply.ts).
+        await this.ctx.beforeApply();
         for (const [j, path] of chunk.entries()) {
           applyEntry(this.ctx, path, entries[j] ?? null);
           if (j % applySliceEntries === applySliceEntries - 1) await yieldToLoop();
@@ -140,6 +141,7 @@ export class Puller {
 
   private async applyWalkPage(entries: RemoteEntry[]): Promise<void> {
     const { state } = this.ctx;
+    await this.ctx.beforeApply();
     for (let i = 0; i < entries.length; i += applySliceEntries) {
       // One transaction per slice: its rows cost one commit, and nothing awaits inside it.
       state.transaction(() => {

@@ -345,6 +345,9 @@ export class Pusher {
       const failed = new Map(result.failures.map((f) => [f.index, f]));
       const conflicts = new Map((result.conflicts ?? []).map((c) => [c.index, c]));
       const unchanged = new Set(result.unchanged ?? []);
+      // Where the object kept its version, the replica may take it (adopt): what the box
+      // changed since these ops were read must be known first (native mode's journal).
+      if (conflicts.size > 0 || unchanged.size > 0) await this.ctx.beforeApply();
       batch.forEach(({ op, gen, local }, i) => {
         const rev = result.revs[i] ?? 0;
         const conflict = conflicts.get(i);
@@ -406,6 +409,7 @@ export class Pusher {
     if (ready.length === 0) return;
     for (const path of ready) this.deferred.delete(path);
     const entries = await ws.lstatMany(ready.slice(0, wireLimits.lstatPathsMax));
+    await this.ctx.beforeApply();
     ready.forEach((path, i) => {
       if (i < wireLimits.lstatPathsMax) applyEntry(this.ctx, path, entries[i] ?? null);
       else this.deferred.add(path);
