@@ -281,6 +281,15 @@ describe("the dashboard in Chromium", () => {
     });
     expect(overflow).toBeLessThanOrEqual(0);
     await checkPage(tab, "overview-phone");
+    // The invoice turns into a list whose amounts and total show without scrolling.
+    await tab.goto(`${platform.url}/dashboard/billing`);
+    expect(await tab.locator("#upcoming-table").isVisible()).toBe(false);
+    const total = tab.locator(".invoice-narrow li.total .amount");
+    expect(await total.isVisible()).toBe(true);
+    expect(await total.textContent()).toBe("$0.00");
+    const box = (await total.boundingBox()) as Box;
+    expect(box.x + box.width).toBeLessThanOrEqual(375);
+    await checkPage(tab, "billing-phone");
     await tab.getByRole("button", { name: "Sign out" }).click();
     await tab.waitForURL(`${platform.url}/dashboard/login`);
     const again = await tab.goto(`${platform.url}/dashboard`);
