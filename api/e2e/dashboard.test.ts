@@ -342,9 +342,13 @@ describe("the dashboard as a user sees it", () => {
     expect((upgrade?.amountMicros ?? 0) % 10_000).not.toBe(0);
     const cents = `$${(Math.round((upgrade?.amountMicros ?? 0) / 10_000) / 100).toFixed(2)}`;
     expect((await row.locator("td.num").textContent())?.trim()).toBe(cents);
-    // Every amount on the page has exactly two decimals; unit prices ("$0.50 per …") may keep more.
-    const text = ((await tab.locator("main").textContent()) ?? "").replace(/\$[\d.,]+ per/g, "");
-    for (const amount of text.match(/\$[\d,]+(\.\d+)?/g) ?? []) expect(amount).toMatch(/^\$[\d,]+\.\d\d$/);
+    // Every amount on the page has exactly two decimals (unit prices, "$0.50 per …", keep their digits).
+    const amounts = await tab
+      .locator(".card .value, #upcoming-table td.num:last-child, .invoice-narrow .amount")
+      .allTextContents();
+    const dollars = amounts.map((one) => one.trim()).filter((one) => one.startsWith("$"));
+    expect(dollars.length).toBeGreaterThan(10);
+    for (const amount of dollars) expect(amount).toMatch(/^\$[\d,]+\.\d\d$/);
     expect(await tab.getByLabel("Spend cap in US dollars").count()).toBe(1);
 
     await tab.goto(`${platform.url}/dashboard`);
