@@ -281,6 +281,15 @@ describe("the dashboard in Chromium", () => {
     });
     expect(overflow).toBeLessThanOrEqual(0);
     await checkPage(tab, "overview-phone");
+    // The invoice turns into a list whose amounts and total show without scrolling.
+    await tab.goto(`${platform.url}/dashboard/billing`);
+    expect(await tab.locator("#upcoming-table").isVisible()).toBe(false);
+    const total = tab.locator(".invoice-narrow li.total .amount");
+    expect(await total.isVisible()).toBe(true);
+    expect(await total.textContent()).toBe("$0.00");
+    const box = (await total.boundingBox()) as Box;
+    expect(box.x + box.width).toBeLessThanOrEqual(375);
+    await checkPage(tab, "billing-phone");
     await tab.getByRole("button", { name: "Sign out" }).click();
     await tab.waitForURL(`${platform.url}/dashboard/login`);
     const again = await tab.goto(`${platform.url}/dashboard`);
@@ -333,9 +342,13 @@ describe("the dashboard as a user sees it", () => {
     expect((upgrade?.amountMicros ?? 0) % 10_000).not.toBe(0);
     const cents = `$${(Math.round((upgrade?.amountMicros ?? 0) / 10_000) / 100).toFixed(2)}`;
     expect((await row.locator("td.num").textContent())?.trim()).toBe(cents);
-    // Every amount on the page has exactly two decimals; unit prices ("$0.50 per …") may keep more.
-    const text = ((await tab.locator("main").textContent()) ?? "").replace(/\$[\d.,]+ per/g, "");
-    for (const amount of text.match(/\$[\d,]+(\.\d+)?/g) ?? []) expect(amount).toMatch(/^\$[\d,]+\.\d\d$/);
+    // Every amount on the page has exactly two decimals (unit prices, "$0.50 per …", keep their digits).
+    const amounts = await tab
+      .locator(".card .value, #upcoming-table td.num:last-child, .invoice-narrow .amount")
+      .allTextContents();
+    const dollars = amounts.map((one) => one.trim()).filter((one) => one.startsWith("$"));
+    expect(dollars.length).toBeGreaterThan(10);
+    for (const amount of dollars) expect(amount).toMatch(/^\$[\d,]+\.\d\d$/);
     expect(await tab.getByLabel("Spend cap in US dollars").count()).toBe(1);
 
     await tab.goto(`${platform.url}/dashboard`);

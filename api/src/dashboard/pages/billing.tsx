@@ -218,20 +218,68 @@ function unitPrice(line: InvoiceLine): string {
 }
 
 /** One part of the plan fee in words: the plan's own fee, or an upgrade's prorated difference. */
+/** A fee part's name and, in words, where its amount comes from. */
+function feeWords(fee: FeeLine, upcoming: Upcoming) {
+  if (fee.upgradedFrom !== null) {
+    const left = timeLeft(fee.from, upcoming.periodStart, upcoming.periodEnd);
+    return {
+      label: `Upgrade to ${fee.plan}`,
+      note: `from ${fee.upgradedFrom} on ${dateTime(fee.from)}: the ${money(fee.monthlyMicros)} monthly difference, prorated to the ${left} left in the period`,
+    };
+  }
+  const note =
+    fee.monthlyMicros === 0
+      ? `the ${fee.plan} plan has no fee`
+      : `the ${fee.plan} plan, ${money(fee.monthlyMicros)} a month`;
+  return { label: `Plan fee: ${fee.plan}`, note };
+}
+
 function FeeRow({ fee, upcoming }: { fee: FeeLine; upcoming: Upcoming }) {
-  const prorated = fee.upgradedFrom !== null;
+  const { label, note } = feeWords(fee, upcoming);
   return (
-    <tr data-fee-plan={fee.plan} data-fee-micros={fee.amountMicros} data-prorated={String(prorated)}>
-      <th scope="row">{prorated ? `Upgrade to ${fee.plan}` : `Plan fee: ${fee.plan}`}</th>
+    <tr data-fee-plan={fee.plan} data-fee-micros={fee.amountMicros} data-prorated={String(fee.upgradedFrom !== null)}>
+      <th scope="row">{label}</th>
       <td colspan={4} class="muted">
-        {prorated
-          ? `from ${fee.upgradedFrom} on ${dateTime(fee.from)}: the ${money(fee.monthlyMicros)} monthly difference, prorated to the ${timeLeft(fee.from, upcoming.periodStart, upcoming.periodEnd)} left in the period`
-          : fee.monthlyMicros === 0
-            ? `the ${fee.plan} plan has no fee`
-            : `the ${fee.plan} plan, ${money(fee.monthlyMicros)} a month`}
+        {note}
       </td>
       <td class="num">{money(fee.amountMicros)}</td>
     </tr>
+  );
+}
+
+/**
+ * The invoice at phone width: six columns do not fit 375 px, and a scrolled table hides its
+ * amounts. The stylesheet shows this list instead of the table there (and only there), one
+ * item per line with its amount beside its name and the details below.
+ */
+function NarrowInvoice({ upcoming }: { upcoming: Upcoming }) {
+  return (
+    <ul class="invoice-narrow" aria-labelledby="upcoming">
+      {upcoming.fees.map((fee) => {
+        const { label, note } = feeWords(fee, upcoming);
+        return (
+          <li>
+            <span class="item">{label}</span>
+            <span class="amount">{money(fee.amountMicros)}</span>
+            <span class="note">{note}</span>
+          </li>
+        );
+      })}
+      {upcoming.lines.map((line) => (
+        <li>
+          <span class="item">{meterLabel(line.meter)}</span>
+          <span class="amount">{money(line.amountMicros)}</span>
+          <span class="note">
+            {quantity(line.meter, line.used)} used of {quantity(line.meter, line.included)} included
+            {line.overage > 0 && `; ${quantity(line.meter, line.overage)} billable at ${unitPrice(line)}`}
+          </span>
+        </li>
+      ))}
+      <li class="total">
+        <span class="item">Total</span>
+        <span class="amount">{money(upcoming.totalMicros)}</span>
+      </li>
+    </ul>
   );
 }
 
@@ -242,7 +290,8 @@ function UpcomingInvoice({ upcoming }: { upcoming: Upcoming }) {
       <p class="muted">
         {date(upcoming.periodStart)} to {date(upcoming.periodEnd)}, on the {upcoming.plan} plan, as it stands now.
       </p>
-      <TableWrap label="Upcoming invoice">
+      <NarrowInvoice upcoming={upcoming} />
+      <TableWrap label="Upcoming invoice" class="invoice-wide">
         <table aria-labelledby="upcoming" id="upcoming-table">
           <TableHead
             columns={[

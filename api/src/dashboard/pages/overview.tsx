@@ -86,7 +86,7 @@ export function OverviewPage({ account, csrf, billing, quotas, upcoming, request
               { label: "Used", num: true },
               { label: billsOverage ? "Included" : "Limit", num: true },
               "Share",
-              { label: "Overage so far", num: true },
+              ...(billsOverage ? [{ label: "Overage so far", num: true }] : []),
             ]}
           />
           <tbody>
@@ -99,10 +99,16 @@ export function OverviewPage({ account, csrf, billing, quotas, upcoming, request
                   limit={row.limit}
                   included={row.included}
                   overage={line && { units: line.overage, amountMicros: line.amountMicros }}
+                  overageColumn={billsOverage}
                 />
               );
             })}
-            <QuotaBar meter="stored_bytes" used={quotas.storage.used} limit={quotas.storage.limit} />
+            <QuotaBar
+              meter="stored_bytes"
+              used={quotas.storage.used}
+              limit={quotas.storage.limit}
+              overageColumn={billsOverage}
+            />
           </tbody>
         </table>
       </TableWrap>

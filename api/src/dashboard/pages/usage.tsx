@@ -266,12 +266,23 @@ function ReportBody({ report }: { report: UsageReport }) {
     ...[...byMeter.keys()].filter((m) => !known.includes(m)),
   ];
   const shown = (iso: string) => (granularity === "day" ? date(iso) : dateTime(iso));
+  // The last day the range includes: `toIso` is exclusive, the start of the day after.
+  const lastDayIso = new Date(Date.parse(toIso) - 1).toISOString();
   const csv = `/dashboard/usage.csv?${new URLSearchParams({ from: fromIso, to: toIso })}`;
   return (
     <>
       <p class="usage-range" data-from={fromIso} data-to={toIso} data-granularity={granularity} data-group-by={groupBy}>
-        Showing <time datetime={fromIso}>{shown(fromIso)}</time> up to <time datetime={toIso}>{shown(toIso)}</time> by{" "}
-        {granularity}.{" "}
+        {granularity === "day" ? (
+          <>
+            Showing <time datetime={fromIso}>{date(fromIso)}</time> to{" "}
+            <time datetime={lastDayIso}>{date(lastDayIso)}</time> by day, both days included.{" "}
+          </>
+        ) : (
+          <>
+            Showing <time datetime={fromIso}>{shown(fromIso)}</time> up to <time datetime={toIso}>{shown(toIso)}</time>{" "}
+            by hour.{" "}
+          </>
+        )}
         <a href={csv} download>
           Download these events as CSV
         </a>{" "}

@@ -15,6 +15,8 @@ export interface QuotaBarProps {
   included?: number | undefined;
   /** The invoice's overage for this meter so far; absent where nothing is billed (hard caps, stored bytes). */
   overage?: { units: number; amountMicros: number } | undefined;
+  /** Whether the table has an overage column (plans that bill overage); hard-limit plans leave it out. */
+  overageColumn?: boolean;
 }
 
 function ShareMeter({ label, percent, of }: { label: string; percent: number; of: string }) {
@@ -35,7 +37,7 @@ function ShareMeter({ label, percent, of }: { label: string; percent: number; of
   );
 }
 
-export function QuotaBar({ meter, used, limit, included, overage }: QuotaBarProps) {
+export function QuotaBar({ meter, used, limit, included, overage, overageColumn = false }: QuotaBarProps) {
   const label = meterLabel(meter);
   const usedCell = (
     <td class="num" data-used={used}>
@@ -53,7 +55,7 @@ export function QuotaBar({ meter, used, limit, included, overage }: QuotaBarProp
           not included
         </td>
         <td class="muted">upgrade the plan to use it</td>
-        <td class="muted">—</td>
+        {overageColumn && <td class="muted">—</td>}
       </tr>
     );
   }
@@ -75,7 +77,7 @@ export function QuotaBar({ meter, used, limit, included, overage }: QuotaBarProp
           </span>
         )}
       </td>
-      <td class="muted">— (a hard limit)</td>
+      {overageColumn && <td class="muted">— (a hard limit)</td>}
     </tr>
   );
 }

@@ -96,6 +96,14 @@ ul.scopes li { white-space: nowrap; }
 .secret-row { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
 .secret-row .secret { flex: 1 1 16rem; min-width: 0; }
 tfoot th, tfoot td { border-top: 2px solid var(--ink); font-weight: 700; color: var(--ink); }
+/* The invoice is a table on wide screens and a list on phones (pages/billing.tsx NarrowInvoice). */
+.invoice-narrow { display: none; list-style: none; margin: 0; padding: 0; }
+.invoice-narrow li { display: grid; grid-template-columns: 1fr auto; gap: 0 1rem; padding: .4rem 0; border-bottom: 1px solid var(--line); }
+.invoice-narrow .item { font-weight: 600; }
+.invoice-narrow .amount { text-align: right; font-variant-numeric: tabular-nums; }
+.invoice-narrow .note { grid-column: 1 / -1; color: var(--muted); font-size: .875rem; }
+.invoice-narrow li.total { border-top: 2px solid var(--ink); border-bottom: 0; font-weight: 700; }
+@media (max-width: 40rem) { .invoice-narrow { display: block; } .invoice-wide { display: none; } }
 /* workspaces pages */
 nav.breadcrumb ol { display: flex; flex-wrap: wrap; gap: .25rem; list-style: none; margin: 0 0 .75rem; padding: 0; }
 nav.breadcrumb li { overflow-wrap: anywhere; }
