@@ -4,8 +4,9 @@
  * give bash's stdout, stderr and exit status under the patched bundle.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { justBashPatches } from "../executors/shell/patches/index.ts";
 // @ts-expect-error: the browser bundle has no declarations of its own; the API is just-bash's.
@@ -13,12 +14,16 @@ import { Bash } from "../node_modules/just-bash/dist/bundle/browser.js";
 import { bundlePath, patchedBundle, pristineBundle } from "./patch-just-bash.ts";
 
 function realBash(script: string) {
+  // In a directory of its own: some scripts write files.
+  const cwd = mkdtempSync(join(tmpdir(), "patch-just-bash-"));
   const run = spawnSync("/bin/bash", ["-c", script], {
     argv0: "bash",
+    cwd,
     // HOME without a .bashrc: Debian's bash reads it when stdin is a socket, as Node's is.
     env: { PATH: process.env.PATH, HOME: tmpdir(), LANG: "C.UTF-8" },
     encoding: "utf8",
   });
+  rmSync(cwd, { recursive: true, force: true });
   return { stdout: run.stdout, stderr: run.stderr, exitCode: run.status };
 }
 
