@@ -28,6 +28,13 @@ export const nativeLimits = {
    * ms behind), so twice that.
    */
   ctimeSlackMs: 20,
+  /**
+   * Bytes of zeros written at the start of every placeholder, one filesystem block: a
+   * placeholder that is all hole lets GNU cp (and any SEEK_DATA or FIEMAP reader) copy it as
+   * zeros without reading it, so no pre-content event fills it first. With its first block
+   * data, the copy reads there, and that read fills the whole file before it returns.
+   */
+  placeholderDataBytes: 4096,
   /** How long drain() waits for `synced`: reading the queued journal is a few reads, so this only catches a dead helper. */
   drainTimeoutMs: 30_000,
   /** After stdin closes, how long the helper has to deny its waiters, finish the fills it is copying (≤ 5 s) and exit, before SIGKILL. */

@@ -21,6 +21,7 @@ import * as fs from "node:fs";
 import { ancestorsOf } from "../../wire/conflict.ts";
 import type { RemoteEntry } from "../../wire/index.ts";
 import { parentOf } from "../fs/replica.ts";
+import { nativeLimits } from "../native/limits.ts";
 import { markPlaceholder } from "../native/placeholders.ts";
 import type { SyncContext } from "./context.ts";
 import { sameTime, setTimes } from "./metadata.ts";
@@ -199,8 +200,8 @@ function replaceable(ctx: SyncContext, path: string): boolean {
 }
 
 /**
- * A sparse file of the remote size: no blocks, no download, yet `ls -l` and `stat` show the
- * truth. A new path is created in place; an existing file is replaced by rename, so a
+ * A sparse file of the remote size: no download, yet `ls -l` and `stat` show the truth (in
+ * the native mode its first block is written, so it never looks all hole). A new path is created in place; an existing file is replaced by rename, so a
  * process holding it open keeps reading the old bytes rather than a truncated file.
  */
 function writePlaceholder(ctx: SyncContext, path: string, entry: RemoteEntry, exists: boolean): void {
@@ -222,6 +223,11 @@ function writePlaceholder(ctx: SyncContext, path: string, entry: RemoteEntry, ex
   let localIno: number;
   try {
     if (entry.size > 0) fs.ftruncateSync(fd, entry.size);
+    // Not yet marked, so the helper lets this write through (native/limits.ts says why).
+    if (ctx.native && entry.size > 0) {
+      const head = Math.min(entry.size, nativeLimits.placeholderDataBytes);
+      fs.writeSync(fd, new Uint8Array(head), 0, head, 0);
+    }
     localIno = fs.fstatSync(fd).ino;
   } finally {
     fs.closeSync(fd);
