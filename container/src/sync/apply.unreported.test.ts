@@ -6,42 +6,21 @@
  * tests found the gap: a file the box had just renamed into place came back as another inode.
  */
 import * as fs from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RemoteEntry, WorkspaceSyncApi } from "../../wire/index.ts";
-import { Replica } from "../fs/replica.ts";
-import { Mutex, SessionHolder } from "../session/holder.ts";
-import { StateDb } from "../state.ts";
+import { syncContextIn } from "../testing/syncContext.ts";
 import { applyEntry } from "./apply.ts";
 import type { SyncContext } from "./context.ts";
-import { DirtySet } from "./dirty.ts";
 import { nativeIds } from "./metadata.ts";
 
 let dir: string;
 let ctx: SyncContext;
 
 beforeEach(async () => {
-  dir = fs.mkdtempSync(join(tmpdir(), "computerd-unreported-"));
-  const state = new StateDb(join(dir, "state.db"));
-  const replica = Replica.inStateDir(dir);
-  await replica.prepare();
-  const session = new SessionHolder();
-  session.set({} as WorkspaceSyncApi, {});
-  ctx = {
-    state,
-    replica,
-    dirty: new DirtySet(state, () => {}),
-    session,
-    lock: new Mutex(),
-    ownRevs: new Set(),
-    revision: { value: 0 },
-    log: () => {},
+  ({ dir, ctx } = await syncContextIn("computerd-unreported-", {} as WorkspaceSyncApi, {
     native: true,
     ids: nativeIds(0),
-    beforeApply: async () => {},
-    unreportedSinceNs: 0n,
-  };
+  }));
 });
 
 afterEach(() => {

@@ -5,17 +5,14 @@
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SyncOp, WorkspaceSyncApi } from "../../wire/index.ts";
-import { Replica } from "../fs/replica.ts";
-import { Mutex, SessionHolder } from "../session/holder.ts";
 import { StateDb } from "../state.ts";
 import { MemoryWorkspace } from "../testing/memoryWorkspace.ts";
+import { syncContextIn } from "../testing/syncContext.ts";
 import type { SyncContext } from "./context.ts";
-import { DirtySet } from "./dirty.ts";
 import { Hydrator } from "./hydrate.ts";
 import { fuseIds } from "./metadata.ts";
 import { Puller } from "./pull.ts";
@@ -31,27 +28,11 @@ let hydrator: Hydrator;
 const ids = fuseIds(200_000);
 
 beforeEach(async () => {
-  dir = fs.mkdtempSync(join(tmpdir(), "computerd-metadata-"));
   twin = new MemoryWorkspace();
-  const state = new StateDb(join(dir, "state.db"));
-  const replica = Replica.inStateDir(dir);
-  await replica.prepare();
-  const session = new SessionHolder();
-  session.set(twin as unknown as WorkspaceSyncApi, {});
-  ctx = {
-    state,
-    replica,
-    dirty: new DirtySet(state, () => {}),
-    session,
-    lock: new Mutex(),
-    ownRevs: new Set(),
-    revision: { value: 0 },
-    log: () => {},
+  ({ dir, ctx } = await syncContextIn("computerd-metadata-", twin as unknown as WorkspaceSyncApi, {
     native: false,
     ids,
-    beforeApply: async () => {},
-    unreportedSinceNs: 0n,
-  };
+  }));
   puller = new Puller(ctx);
   hydrator = new Hydrator(ctx);
   pusher = new Pusher(ctx, hydrator);
