@@ -18,6 +18,7 @@ import type { Config } from "./config.ts";
 import type { EgressRun } from "./egress/run.ts";
 import { startEgressRun } from "./egress/run.ts";
 import { ExecRunner } from "./exec/runner.ts";
+import { LinkNames } from "./fs/linkNames.ts";
 import { loadFuseAddon, type Mounted, mountFuse } from "./fs/mount.ts";
 import { makeOps } from "./fs/ops.ts";
 import { Replica } from "./fs/replica.ts";
@@ -136,7 +137,9 @@ export class Daemon {
     // The FUSE ops use paths relative to the replica's root, so a path keeps all of PATH_MAX.
     process.chdir(this.ctx.replica.root);
     this.ctx.ids = fuseIds(this.config.boxUidBase);
-    this.mounted = await mountFuse(this.config.mount, makeOps(this.ctx, this.hydrator, owner, loadFuseAddon()));
+    const links = new LinkNames();
+    const ops = makeOps(this.ctx, this.hydrator, owner, loadFuseAddon(), links);
+    this.mounted = await mountFuse(this.config.mount, ops, links);
     this.mode = "fuse";
   }
 

@@ -40,6 +40,15 @@ describe("owners", () => {
     expect(out).toBe("g/f 1000:4242 -rw-r--r--\ng/d 1000:4242 drwxr-sr-x\no 123:456 -rw-r--r--\n");
   });
 
+  it("sends a chown and a time set alone to the object, so its next version of the file keeps them", async () => {
+    await ok("mkdir -p later && echo x > later/f", "root");
+    await ok("chown 4242:4243 later/f && touch -m -d @1000000000.5 later/f", "root");
+    expect(fixture.twin.entry("/later/f")).toMatchObject({ uid: 4242, gid: 4243, mtimeMs: 1_000_000_000_500 });
+    // The object's version of the directory comes down (a walk of it), and the box keeps both.
+    await fixture.session.computer.changed(fixture.twin.setattr("/later", { mtimeMs: 1_700_000_000_000 }));
+    expect(await ok("stat -c '%u:%g %Y' later/f", "root")).toBe("4242:4243 1000000000\n");
+  });
+
   it("keeps a setuid bit a file was created with", async () => {
     expect(await ok("mkdir -p suid && cd suid && install -m 4755 /dev/null s && stat -c '%a %u' s")).toBe(
       "4755 1000\n",
@@ -103,6 +112,22 @@ describe("special files", () => {
     const r = await fixture.sh("mknod /workspace/null c 1 3", { user: "root" });
     expect(r.outcome.exitCode).not.toBe(0);
     expect(r.stderr).toMatch(/Operation not permitted/);
+  });
+});
+
+describe("hard links", () => {
+  it("shows a change made through one name at once through the others", async () => {
+    const out = await ok(
+      [
+        "mkdir -p hl && cd hl && echo x > a && mkfifo p && stat -c '%h %a %u' a p >/dev/null",
+        "ln a b && ln p q && stat -c '%n %h' a p",
+        "chmod 600 b && chown 4242 q && stat -c '%n %a %u' a p",
+        "echo more >> b && stat -c '%n %s' a",
+        "rm b && mv q r && stat -c '%n %h' a p",
+      ].join(" && "),
+      "root",
+    );
+    expect(out).toBe("a 2\np 2\na 600 0\np 644 4242\na 7\na 1\np 2\n");
   });
 });
 

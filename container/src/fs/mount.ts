@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { daemonLimits } from "../limits.ts";
 import Fuse, { type FuseAddon } from "./fuse/index.cjs";
+import type { LinkNames } from "./linkNames.ts";
 import type { makeOps } from "./ops.ts";
 
 export interface Mounted {
@@ -64,7 +65,12 @@ const localOnlyOps = [
   "removexattr",
 ] as const;
 
-export async function mountFuse(mountPoint: string, ops: ReturnType<typeof makeOps>): Promise<Mounted> {
+/** `links` learns how to drop the kernel's cached attributes of a name, once the mount is made. */
+export async function mountFuse(
+  mountPoint: string,
+  ops: ReturnType<typeof makeOps>,
+  links: LinkNames,
+): Promise<Mounted> {
   await clearStaleMount(mountPoint);
   await mkdir(mountPoint, { recursive: true });
   loadFuseAddon();
@@ -97,6 +103,7 @@ export async function mountFuse(mountPoint: string, ops: ReturnType<typeof makeO
     },
   });
   await new Promise<void>((resolve, reject) => fuse.mount((err) => (err ? reject(err) : resolve())));
+  links.invalidate = (path, done) => fuse.invalidatePath(path, done);
   return {
     unmount: () =>
       new Promise<void>((resolve) =>

@@ -24,8 +24,9 @@ import * as fs from "node:fs";
 import * as fsp from "node:fs/promises";
 import type { SyncContext } from "../sync/context.ts";
 import type { Hydrator } from "../sync/hydrate.ts";
-import { ENODATA, EOPNOTSUPP, EPERM, errnoOf, toErrno } from "./errno.ts";
+import { ENODATA, EOPNOTSUPP, EPERM, toErrno } from "./errno.ts";
 import type { FuseAddon } from "./fuse/index.cjs";
+import type { LinkNames } from "./linkNames.ts";
 import { parentOf } from "./replica.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: fuse-native's callbacks take op-specific arguments.
@@ -73,7 +74,13 @@ const setIdBits = 0o6000;
  * chown. Every other owner (box root, nobody, any uid root hands a file to) is stored as the
  * host uid it is. `addon` is the FUSE addon's system-call helpers (fuse/fuse-native.c).
  */
-export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number, addon: FuseAddon): Record<string, Cb> {
+export function makeOps(
+  ctx: SyncContext,
+  hydrator: Hydrator,
+  owner: number,
+  addon: FuseAddon,
+  links: LinkNames,
+): Record<string, Cb> {
   const { replica, dirty, state } = ctx;
   const local = relative;
   const stored = (id: number) => (id === owner ? 0 : id);
@@ -93,6 +100,18 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number, add
     if ((mode & setIdBits) !== 0 && (mode & S_IFMT) !== S_IFDIR) fs.chmodSync(local(path), mode & 0o7777);
   };
 
+  /** Answers like `answer`, once the kernel dropped its cached attributes of the other names of a hard-linked file that `fn` returns (linkNames.ts). */
+  const answerRefreshing = (cb: Cb, fn: () => string[]) => {
+    let stale: string[];
+    try {
+      stale = fn();
+    } catch (err) {
+      cb(toErrno(err));
+      return;
+    }
+    links.refresh(stale, () => cb(0));
+  };
+
   /** Runs an async op and answers FUSE with 0 (or `value`) or the error's errno. */
   const run = (cb: Cb, fn: () => Promise<unknown>) => {
     fn().then(
@@ -102,7 +121,7 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number, add
   };
 
   /** Answers FUSE with `fn()` once `path` holds its content: at once when it already does. */
-  const whenLocal = (cb: Cb, path: string, fn: () => unknown) => {
+  const whenLocal = <T>(cb: Cb, path: string, fn: () => T, reply: (cb: Cb, fn: () => T) => void = answer) => {
     let ready: Promise<number> | number;
     try {
       ready = hydrator.ensure(path);
@@ -110,10 +129,10 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number, add
       cb(toErrno(err));
       return;
     }
-    if (ready === 0) answer(cb, fn);
+    if (ready === 0) reply(cb, fn);
     else
       Promise.resolve(ready).then(
-        (result) => (result === 0 ? answer(cb, fn) : cb(result)),
+        (result) => (result === 0 ? reply(cb, fn) : cb(result)),
         (err) => cb(toErrno(err)),
       );
   };
@@ -199,7 +218,10 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number, add
 
     write: (path: string, fd: number, buf: Buffer, len: number, pos: number, cb: Cb) => {
       dirty.touch(path);
-      answerCount(cb, () => fs.writeSync(fd, buf, 0, len, pos));
+      const stale = links.sharing(path, local(path));
+      const write = () => fs.writeSync(fd, buf, 0, len, pos);
+      if (stale.length === 0) answerCount(cb, write);
+      else answerCount((n: number) => links.refresh(stale, () => cb(n)), write);
     },
 
     // No `flush`: there is nothing to do on close(2), and an op that is not implemented is
@@ -216,32 +238,48 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number, add
         if (row && !row.hydrated && size === 0) state.setHydrated(path);
         else await hydrated(path);
         dirty.touch(path);
+        const stale = links.sharing(path, local(path));
         await fsp.truncate(local(path), size);
+        await new Promise<void>((resolve) => links.refresh(stale, resolve));
       }),
 
     // These answer synchronously too, like the metadata ops above: npm, tar and cp -p issue
     // one or more per file, and each is one local syscall. (ftruncate arrives as truncate:
     // libfuse 3 hands truncate the file handle, which this op does not need.)
     chmod: (path: string, mode: number, cb: Cb) =>
-      answer(cb, () => {
+      answerRefreshing(cb, () => {
         dirty.touch(path);
+        const stale = links.sharing(path, local(path));
         fs.chmodSync(local(path), mode & 0o7777);
+        return stale;
       }),
 
-    // Ownership is local to the container (tar and cp -a as root set it); the object has none.
-    // (uid_t)-1 ("leave it") passes through as itself.
+    // An owner and an mtime travel with every push (sync/push.ts), so a chown or a utimens
+    // is a change like any other: marked dirty first, or a later pull of the path would put
+    // back the object's older owner or time. (uid_t)-1 ("leave it") passes through as itself.
     chown: (path: string, uid: number, gid: number, cb: Cb) =>
-      answer(cb, () => fs.lchownSync(local(path), stored(uid), stored(gid))),
+      answerRefreshing(cb, () => {
+        dirty.touch(path);
+        const stale = links.sharing(path, local(path));
+        fs.lchownSync(local(path), stored(uid), stored(gid));
+        return stale;
+      }),
 
-    // Times are local only: the object stamps its own mtime when a push lands.
-    utimens: (path: string, atimeSec: number, atimeNsec: number, mtimeSec: number, mtimeNsec: number, cb: Cb) =>
-      cb(addon.cubicle_utimensat(local(path), atimeSec, atimeNsec, mtimeSec, mtimeNsec)),
+    utimens: (path: string, atimeSec: number, atimeNsec: number, mtimeSec: number, mtimeNsec: number, cb: Cb) => {
+      dirty.touch(path);
+      const stale = links.sharing(path, local(path));
+      const result = addon.cubicle_utimensat(local(path), atimeSec, atimeNsec, mtimeSec, mtimeNsec);
+      if (result === 0) links.refresh(stale, () => cb(0));
+      else cb(result);
+    },
 
     unlink: (path: string, cb: Cb) =>
-      answer(cb, () => {
+      answerRefreshing(cb, () => {
         dirty.touch(path);
+        const ino = links.known(local(path));
         fs.unlinkSync(local(path));
         state.forgetTree(path);
+        return ino === null ? [] : links.removed(path, ino);
       }),
 
     rmdir: (path: string, cb: Cb) =>
@@ -267,14 +305,27 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number, add
     // A hard link: one more name for the replica's file, pushed as a `link` (sync/push.ts).
     // A placeholder is downloaded first, so no name of it is ever taken for real content.
     link: (src: string, dest: string, cb: Cb) =>
-      whenLocal(cb, src, () => {
-        dirty.touch(dest);
-        fs.linkSync(local(src), local(dest));
-      }),
+      whenLocal(
+        cb,
+        src,
+        () => {
+          dirty.touch(dest);
+          fs.linkSync(local(src), local(dest));
+          return links.linked(src, dest, fs.lstatSync(local(dest)).ino);
+        },
+        answerRefreshing,
+      ),
 
     // Renaming a file whose content is local (git's lock files, npm, editors saving) is done
     // synchronously; a directory, or a placeholder to download first, goes the async way.
     rename: (src: string, dest: string, cb: Cb) => {
+      // Hard-linked names the table knows: the moved name, and the one a rename replaces.
+      const srcIno = links.known(local(src));
+      const destIno = links.known(local(dest));
+      const renamed = () => [
+        ...(destIno !== null && destIno !== srcIno ? links.removed(dest, destIno) : []),
+        ...(srcIno !== null ? links.renamed(src, dest, srcIno) : []),
+      ];
       let done: boolean;
       try {
         done = renameLocalFile(ctx, hydrator, src, dest);
@@ -282,8 +333,12 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number, add
         cb(toErrno(err));
         return;
       }
-      if (done) cb(0);
-      else run(cb, () => renamePath(ctx, hydrator, src, dest));
+      if (done) links.refresh(renamed(), () => cb(0));
+      else
+        run(cb, async () => {
+          await renamePath(ctx, hydrator, src, dest);
+          await new Promise<void>((resolve) => links.refresh(renamed(), resolve));
+        });
     },
 
     // FIFOs and sockets (a unix socket's bind makes one) are made on the replica and never

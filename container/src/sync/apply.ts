@@ -20,7 +20,7 @@ import type { BigIntStats } from "node:fs";
 import * as fs from "node:fs";
 import { ancestorsOf } from "../../wire/conflict.ts";
 import type { RemoteEntry } from "../../wire/index.ts";
-import { parentOf } from "../fs/replica.ts";
+import { isBoxOnly, parentOf } from "../fs/replica.ts";
 import { nativeLimits } from "../native/limits.ts";
 import { markPlaceholder } from "../native/placeholders.ts";
 import type { SyncContext } from "./context.ts";
@@ -37,7 +37,10 @@ export function applyEntry(ctx: SyncContext, path: string, entry: RemoteEntry | 
       pruneExceptDirty(ctx, path);
       return;
     }
-    if (unreported(ctx, path, lstatOrNull(local))) return;
+    const existing = lstatOrNull(local);
+    // The object never has a FIFO, socket or device node: "nothing there" is no news of one.
+    if (existing && isBoxOnly(existing)) return;
+    if (unreported(ctx, path, existing)) return;
     fs.rmSync(local, { recursive: true, force: true });
     state.forgetTree(path);
     state.forgetSynced(path);
@@ -80,8 +83,13 @@ export function applyEntry(ctx: SyncContext, path: string, entry: RemoteEntry | 
   const row = state.file(path);
   if (row && row.etag === entry.etag && existing?.isFile()) {
     if (linkToSibling(ctx, path, entry, existing)) return;
-    if (Number(existing.mode & 0o7777n) !== mode) fs.chmodSync(local, mode);
-    applyOwnerAndTime(ctx, local, entry, existing);
+    // Mode, owner and times belong to the inode: with another name of it pending, they are
+    // that name's newer change, which its push carries, and the object's older ones must
+    // not undo it here.
+    if (!sharedWithPending(ctx, path, existing)) {
+      if (Number(existing.mode & 0o7777n) !== mode) fs.chmodSync(local, mode);
+      applyOwnerAndTime(ctx, local, entry, existing);
+    }
     if (entry.ino !== undefined && row.ino !== entry.ino) state.putFile({ ...row, ino: entry.ino });
     state.putSynced(entry);
     return;
@@ -102,6 +110,19 @@ function unreported(ctx: SyncContext, path: string, existing: BigIntStats | null
   if (!ctx.native || !existing || existing.isDirectory() || existing.ctimeNs < ctx.unreportedSinceNs) return false;
   ctx.dirty.touch(path);
   return true;
+}
+
+/**
+ * Whether the replica file at `path` has another name with a change not yet pushed. Only a
+ * file with several names is looked into, and then only the pending paths (a short list), so
+ * the common case costs nothing.
+ */
+function sharedWithPending(ctx: SyncContext, path: string, existing: BigIntStats): boolean {
+  if (existing.nlink < 2n || ctx.dirty.size === 0) return false;
+  for (const other of ctx.dirty.list()) {
+    if (other !== path && lstatOrNull(ctx.replica.local(other))?.ino === existing.ino) return true;
+  }
+  return false;
 }
 
 /**

@@ -101,6 +101,48 @@ describe("pull", () => {
     expect(stat("/c").ino).toBe(stat("/a").ino);
     expect(stat("/a").nlink).toBe(3n);
   });
+  it("keeps the box's FIFOs and sockets, and their extra names, when the object's version of their directory comes down", async () => {
+    twin.mkdir("/d");
+    await puller.request();
+    // The mount makes these without a dirty mark: they are never pushed.
+    expect(spawnSync("mkfifo", [local("/d/fifo")]).status).toBe(0);
+    fs.linkSync(local("/d/fifo"), local("/d/fifo2"));
+    expect(
+      spawnSync("python3", [
+        "-c",
+        `import socket; socket.socket(socket.AF_UNIX).bind(${JSON.stringify(local("/d/sock"))})`,
+      ]).status,
+    ).toBe(0);
+    // A change of the directory on the object brings its whole subtree down (a walk and sweep),
+    // and a change log naming a box-only path says only that the object has nothing there.
+    twin.setattr("/d", { uid: 4242 });
+    twin.writeFile("/d/fifo", "briefly a file on the object");
+    twin.remove("/d/fifo");
+    await puller.request();
+    expect(stat("/d/fifo").isFIFO()).toBe(true);
+    expect(stat("/d/fifo").nlink).toBe(2n);
+    expect(stat("/d/sock").isSocket()).toBe(true);
+    // Removing the directory on the object takes them with it.
+    twin.remove("/d");
+    await puller.request();
+    expect(fs.existsSync(local("/d"))).toBe(false);
+  });
+
+  it("never undoes, through one name of a file, a change still pending under another", async () => {
+    twin.writeFile("/a", "shared");
+    twin.link("/a", "/b");
+    await puller.request();
+    onBox("/a", () => {
+      fs.lchownSync(local("/a"), ids.toReplica(4242), ids.toReplica(4242));
+      fs.chmodSync(local("/a"), 0o600);
+    });
+    // The object's version of the other name, with its older owner and mode, comes down.
+    twin.setattr("/b", { mtimeMs: 1_700_000_000_000 });
+    await puller.request();
+    expect(stat("/a")).toMatchObject({ uid: BigInt(ids.toReplica(4242)), mode: 0o100600n });
+    await pusher.flush();
+    expect(twin.entry("/b")).toMatchObject({ uid: 4242, mode: 0o600 });
+  });
 });
 
 describe("push", () => {
@@ -161,6 +203,19 @@ describe("push", () => {
     await pusher.flush();
     expect(pushedOps(from)).toEqual([]);
     expect(twin.entry("/fifo")).toBeNull();
+    expect(ctx.dirty.size).toBe(0);
+  });
+
+  it("removes the object's file where the box put a FIFO, and keeps the FIFO", async () => {
+    twin.writeFile("/f", "old");
+    await puller.request();
+    onBox("/f", () => {
+      fs.rmSync(local("/f"));
+      expect(spawnSync("mkfifo", [local("/f")]).status).toBe(0);
+    });
+    await pusher.flush();
+    expect(twin.entry("/f")).toBeNull();
+    expect(stat("/f").isFIFO()).toBe(true);
     expect(ctx.dirty.size).toBe(0);
   });
 

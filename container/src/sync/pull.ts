@@ -157,8 +157,8 @@ export class Puller {
   private async sweep(dir: string): Promise<void> {
     const { state, replica, dirty } = this.ctx;
     const stale: string[] = [];
-    for await (const { path } of replica.subtree(dir)) {
-      if (!state.isSeen(path) && !dirty.hasAtOrUnder(path)) stale.push(path);
+    for await (const { path, boxOnly } of replica.subtree(dir)) {
+      if (!boxOnly && !state.isSeen(path) && !dirty.hasAtOrUnder(path)) stale.push(path);
     }
     for (const path of stale) {
       await replica.remove(path);

@@ -267,7 +267,9 @@ export class Pusher {
     const attrs = attrsOf(st, this.ctx.ids);
     if (st.isDirectory()) return [item({ op: "mkdir", path, mode, ...attrs })];
     if (st.isSymbolicLink()) return [item({ op: "symlink", path, target: await readlink(local), ...attrs })];
-    if (!st.isFile()) return [];
+    // A FIFO, socket or device node stays on the box; where it replaced what the object
+    // had, that goes (the object cannot hold the new thing, and must not keep the old).
+    if (!st.isFile()) return base ? [item({ op: "remove", path })] : [];
     // A placeholder whose metadata changed: the object already has the content.
     if (!this.ctx.native && row && !row.hydrated) return [item({ op: "setattr", path, mode, ...attrs })];
     const here = { ino: Number(st.ino), mtimeNs: String(st.mtimeNs) };

@@ -12,7 +12,9 @@
  *   fuse-shared-library dropped it without a word; getattr, truncate, chmod, chown and
  *   utimens take a file handle they ignore, fgetattr and ftruncate are gone (getattr and
  *   truncate by path serve them), rename refuses flags (RENAME_NOREPLACE, RENAME_EXCHANGE)
- *   with EINVAL, and mounting is fuse_new then fuse_mount.
+ *   with EINVAL, and mounting is fuse_new then fuse_mount;
+ * - invalidatePath, so a change made through one name of a hard-linked file does not leave
+ *   the other names' cached attributes stale.
  */
 #define FUSE_USE_VERSION 31
 
@@ -146,6 +148,9 @@ typedef struct {
   char mnt[1024];
   char mntopts[1024];
   int mounted;
+  // cubicle: whether `fuse` may still be used by an invalidation (cubicle_invalidate_path);
+  // the FUSE thread clears it, under cubicle_fuse_alive, before destroying `fuse`.
+  int cubicle_alive;
 
   uv_async_t async;
   uv_mutex_t mut;
@@ -788,10 +793,17 @@ static fuse_thread_locals_t* get_thread_locals () {
   return l;
 }
 
+// cubicle: held for reading by each invalidation while it uses a mount's `struct fuse`, and
+// for writing by that mount's FUSE thread while it marks it gone, so none outlives it.
+static pthread_rwlock_t cubicle_fuse_alive = PTHREAD_RWLOCK_INITIALIZER;
+
 static void* start_fuse_thread (void *data) {
   fuse_thread_t *ft = (fuse_thread_t *) data;
   fuse_loop_mt(ft->fuse, 0);
 
+  pthread_rwlock_wrlock(&cubicle_fuse_alive);
+  ft->cubicle_alive = 0;
+  pthread_rwlock_unlock(&cubicle_fuse_alive);
   fuse_unmount(ft->fuse);
   fuse_destroy(ft->fuse);
 
@@ -873,6 +885,7 @@ NAPI_METHOD(fuse_native_mount) {
   strncpy(ft->mntopts, mntopts, 1024);
   ft->fuse = fuse;
   ft->mounted++;
+  ft->cubicle_alive = 1;
 
   int err = uv_async_init(uv_default_loop(), &(ft->async), (uv_async_cb) fuse_native_async_init);
 
@@ -978,6 +991,63 @@ NAPI_METHOD(cubicle_utimensat) {
   NAPI_RETURN_INT32(result)
 }
 
+// invalidatePath(thread, path, done): drops the kernel's cached attributes (and pages) of
+// the node the mount has for `path`, so its next stat asks again, then calls `done()`. The
+// high-level API gives each name of a hard-linked file a node of its own, so a change made
+// through one name leaves the others' cached link count, mode, owner and times stale for
+// the attribute timeout; computerd invalidates the other names it knows of before it
+// answers the change. The kernel may wait for a page lock held by a read that waits for
+// computerd's event loop, so the call runs on libuv's thread pool, never on the loop.
+typedef struct {
+  uv_work_t req;
+  napi_env env;
+  napi_ref done;
+  fuse_thread_t *ft;
+  char *path;
+} cubicle_invalidation_t;
+
+static void cubicle_invalidate_work (uv_work_t *req) {
+  cubicle_invalidation_t *w = (cubicle_invalidation_t *) req->data;
+  pthread_rwlock_rdlock(&cubicle_fuse_alive);
+  // -ENOENT when the kernel holds no node for the path: nothing cached, nothing to drop.
+  if (w->ft->cubicle_alive) fuse_invalidate_path(w->ft->fuse, w->path);
+  pthread_rwlock_unlock(&cubicle_fuse_alive);
+}
+
+static void cubicle_invalidate_done (uv_work_t *req, int status) {
+  cubicle_invalidation_t *w = (cubicle_invalidation_t *) req->data;
+  napi_env env = w->env;
+  napi_handle_scope scope;
+  napi_open_handle_scope(env, &scope);
+  napi_value done, global;
+  napi_get_reference_value(env, w->done, &done);
+  napi_get_global(env, &global);
+  NAPI_MAKE_CALLBACK(env, NULL, global, done, 0, NULL, NULL)
+  napi_delete_reference(env, w->done);
+  napi_close_handle_scope(env, scope);
+  free(w->path);
+  free(w);
+}
+
+NAPI_METHOD(cubicle_invalidate_path) {
+  NAPI_ARGV(3)
+  NAPI_ARGV_BUFFER_CAST(fuse_thread_t *, ft, 0);
+  NAPI_ARGV_UTF8_MALLOC(path, 1)
+  cubicle_invalidation_t *w = malloc(sizeof(cubicle_invalidation_t));
+  if (w == NULL) {
+    free(path);
+    napi_throw_error(env, "ENOMEM", "out of memory");
+    return NULL;
+  }
+  w->req.data = w;
+  w->env = env;
+  w->ft = ft;
+  w->path = path;
+  napi_create_reference(env, argv[2], 1, &(w->done));
+  uv_queue_work(uv_default_loop(), &(w->req), cubicle_invalidate_work, cubicle_invalidate_done);
+  return NULL;
+}
+
 NAPI_INIT() {
   const napi_node_version* version;
   assert(napi_get_node_version(env, &version) == napi_ok);
@@ -994,6 +1064,7 @@ NAPI_INIT() {
   NAPI_EXPORT_FUNCTION(cubicle_lstat)
   NAPI_EXPORT_FUNCTION(cubicle_mknod)
   NAPI_EXPORT_FUNCTION(cubicle_utimensat)
+  NAPI_EXPORT_FUNCTION(cubicle_invalidate_path)
   NAPI_EXPORT_FUNCTION(fuse_native_unmount)
 
   NAPI_EXPORT_FUNCTION(fuse_native_signal_getattr)

@@ -469,6 +469,14 @@ class Fuse extends Nanoresource {
     }
   }
 
+  // cubicle: drops the kernel's cached attributes of the node for `p` (fuse-native.c,
+  // cubicle_invalidate_path), then calls `done`; at once when there is no mount.
+  invalidatePath(p, done) {
+    if (this._thread && this.opened && !this.closing && !this.closed)
+      binding.cubicle_invalidate_path(this._thread, p, done);
+    else process.nextTick(done);
+  }
+
   _close(cb) {
     const self = this;
 

@@ -31,6 +31,8 @@ declare class Fuse {
   static load(addonPath: string): FuseAddon;
   mount(cb: (err: Error | null) => void): void;
   unmount(cb: (err: Error | null) => void): void;
+  /** Drops the kernel's cached attributes of the node the mount has for `path` (a mount path, `/a/b`), then calls `done`. */
+  invalidatePath(path: string, done: () => void): void;
 }
 
 export = Fuse;
