@@ -3,22 +3,25 @@
  * .build/assets (gitignored). wrangler runs this before `dev` and `deploy` ([build] in
  * wrangler.toml); the test setup runs it too. Nothing is fetched from a CDN at run time.
  */
-import { copyFileSync, cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeIfChanged } from "./writeIfChanged.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+/** Copies through writeIfChanged: a platform starting beside this build may be serving the old copy. */
+const copy = (from: string, to: string) => writeIfChanged(to, readFileSync(from));
 const require = createRequire(import.meta.url);
 const swaggerDir = dirname(require.resolve("swagger-ui-dist/package.json"));
 const docsAssets = join(root, ".build/assets/docs/assets");
 
 mkdirSync(docsAssets, { recursive: true });
 for (const file of ["swagger-ui-bundle.js", "swagger-ui.css", "favicon-32x32.png"]) {
-  copyFileSync(join(swaggerDir, file), join(docsAssets, file));
+  copy(join(swaggerDir, file), join(docsAssets, file));
 }
 // validatorUrl: null stops Swagger UI from sending the spec to validator.swagger.io.
-writeFileSync(
+writeIfChanged(
   join(docsAssets, "init.js"),
   `window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#reference", validatorUrl: null, deepLinking: true });\n`,
 );
@@ -40,14 +43,20 @@ const PDFJS_FILES = [
 ];
 for (const file of PDFJS_FILES) {
   mkdirSync(dirname(join(pdfjsAssets, file)), { recursive: true });
-  copyFileSync(join(pdfjsDir, file), join(pdfjsAssets, file));
+  copy(join(pdfjsDir, file), join(pdfjsAssets, file));
 }
 for (const dir of ["standard_fonts", "cmaps"]) {
-  cpSync(join(pdfjsDir, dir), join(pdfjsAssets, dir), { recursive: true });
+  for (const entry of readdirSync(join(pdfjsDir, dir), { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const from = join(entry.parentPath, entry.name);
+    const to = join(pdfjsAssets, dir, from.slice(join(pdfjsDir, dir).length));
+    mkdirSync(dirname(to), { recursive: true });
+    copy(from, to);
+  }
 }
 // The preview frame has an opaque origin (sandboxed), so its module imports and font
 // fetches are cross-origin requests: these public files say any origin may read them.
-writeFileSync(
+writeIfChanged(
   join(root, ".build/assets/_headers"),
   "/dashboard/pdfjs/*\n  Access-Control-Allow-Origin: *\n  X-Content-Type-Options: nosniff\n",
 );

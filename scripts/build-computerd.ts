@@ -8,19 +8,22 @@
  * bundle a `require` for the CommonJS dependencies (ws, the fork's JavaScript) that call it.
  * Run by scripts/build.ts.
  */
+import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { buildFuseAddon } from "../container/src/fs/fuse/build.ts";
+import { writeIfChanged } from "./writeIfChanged.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const computerdBundle = join(root, ".build/computerd/computerd.mjs");
 
 export async function buildComputerd(): Promise<void> {
   buildFuseAddon(join(dirname(computerdBundle), "fuse.node"));
-  await build({
+  const result = await build({
     entryPoints: [join(root, "container/src/main.ts")],
     outfile: computerdBundle,
+    write: false,
     bundle: true,
     platform: "node",
     format: "esm",
@@ -30,6 +33,8 @@ export async function buildComputerd(): Promise<void> {
     logLevel: "warning",
     banner: { js: 'import { createRequire as __cr } from "node:module"; const require = __cr(import.meta.url);' },
   });
+  mkdirSync(dirname(computerdBundle), { recursive: true });
+  for (const file of result.outputFiles) writeIfChanged(file.path, file.contents);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -13,10 +13,11 @@
  * Run by scripts/build.ts, hence before dev, deploy and the tests.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleGuest } from "./bundleGuest.ts";
+import { writeIfChanged } from "./writeIfChanged.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = join(root, ".build/javascript");
@@ -29,9 +30,9 @@ export async function buildJavascriptRuntime(): Promise<{ runtimeBytes: number; 
   const git = await bundle("executors/javascript/guest/git.ts");
   const version = createHash("sha256").update(runtime).update(git).digest("hex").slice(0, 16);
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, "runtime.txt"), runtime);
-  writeFileSync(join(outDir, "git.txt"), git);
-  writeFileSync(join(outDir, "version.txt"), version);
+  writeIfChanged(join(outDir, "runtime.txt"), runtime);
+  writeIfChanged(join(outDir, "git.txt"), git);
+  writeIfChanged(join(outDir, "version.txt"), version);
   return { runtimeBytes: runtime.byteLength, gitBytes: git.byteLength, version };
 }
 

@@ -13,10 +13,11 @@
  * gets from `nodejs_compat`. Run by hand, by the test setup, and before dev and deploy.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleGuest } from "./bundleGuest.ts";
+import { writeIfChanged } from "./writeIfChanged.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = join(root, ".build/shell");
@@ -25,8 +26,8 @@ export async function buildShellGuest(): Promise<{ bytes: number; version: strin
   const output = { contents: await bundleGuest("executors/shell/guest/index.ts") };
   const version = createHash("sha256").update(output.contents).digest("hex").slice(0, 16);
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, "guest.txt"), output.contents);
-  writeFileSync(join(outDir, "version.txt"), version);
+  writeIfChanged(join(outDir, "guest.txt"), output.contents);
+  writeIfChanged(join(outDir, "version.txt"), version);
   return { bytes: output.contents.byteLength, version };
 }
 
