@@ -9,9 +9,17 @@ import { request } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+/**
+ * How long a start may take: about 15 s idle (wrangler's build and workerd's start), but
+ * several times that on two cores shared with a running test suite or pjdfstest.
+ */
+const startDeadlineMs = 180_000;
+/** How long a platform that failed to start gets to stop its children: start.ts's own grace (12 s), and a little. */
+const stopGraceMs = 15_000;
 
 export interface Platform {
   url: string;
@@ -63,14 +71,18 @@ export async function startPlatform(stateDir = newStateDir(), env: NodeJS.Proces
     }),
     exited.then(() => false),
     new Promise<boolean>((resolve) => {
-      deadline = setTimeout(() => resolve(false), 90_000);
+      deadline = setTimeout(() => resolve(false), startDeadlineMs);
     }),
   ]).finally(() => {
     clearTimeout(poll);
     clearTimeout(deadline);
   });
   if (!ready) {
-    child.kill("SIGKILL");
+    // SIGINT, as a stop does, so start.ts stops the wrangler, workerd and supervisor it
+    // started (a SIGKILL would leave them running, holding ports); SIGKILL only if it hangs.
+    child.kill("SIGINT");
+    const gone = await Promise.race([exited.then(() => true), sleep(stopGraceMs).then(() => false)]);
+    if (!gone) child.kill("SIGKILL");
     throw new Error(`the platform did not start:\n${output}`);
   }
   return {
