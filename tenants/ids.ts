@@ -53,8 +53,3 @@ export function newId(prefix: IdPrefix, nowMs = Date.now()): string {
   }
   return `${prefix}_${base32(bytes)}`;
 }
-
-/** A syntactically valid id of the given type: checked before any lookup. */
-export function isId(prefix: IdPrefix, value: string): boolean {
-  return new RegExp(`^${prefix}_${BASE32_CHARS}{26}$`).test(value);
-}

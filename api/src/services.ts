@@ -28,5 +28,3 @@ export function services(env: Env) {
     shares: new Shares(db, signingKeys, apiKeys),
   };
 }
-
-export type Services = ReturnType<typeof services>;

@@ -10,11 +10,9 @@
  * Loader keeps the isolate warm between runs and may drop it at any time; the guest keeps
  * nothing between runs that matters.
  *
- * The file capability reaches the guest one of two ways. Passed to each `run` as its third
- * argument, it can be any RpcTarget (the workspace object's own, say) and is scoped to that
- * run. Given here as `fs`, it becomes the isolate's `env.FS`, which the runtime can only
- * hold if it survives the isolate being rebuilt: a Durable Object stub or a loopback
- * entrypoint (`ctx.exports.SomeEntrypoint({ props })`), not an RpcTarget (DataCloneError).
+ * The file capability reaches the guest with each `run`, as its third argument: any
+ * RpcTarget (the workspace object's own), scoped to that run. The isolate itself holds no
+ * binding, so a warm isolate shared by a tenant's workspaces can reach none of them alone.
  */
 import type { ExecOutcome, ExecRequest, OutputSink, WorkspaceFsApi, WorkspaceToolsApi } from "../contract.ts";
 
@@ -27,8 +25,6 @@ export interface ShellGuestOptions {
    * the same isolate key, since only the call that creates the isolate uses it.
    */
   outbound: Fetcher | null;
-  /** Optional `env.FS` for the guest; see above for what it may be. */
-  fs?: WorkspaceFsApi;
   /** The bundled guest module (shellGuestCode.guestSource). */
   guestSource: string;
   /** The bundle's content hash (shellGuestCode.version). */
@@ -57,7 +53,7 @@ export function shellGuest(loader: WorkerLoader, options: ShellGuestOptions): Sh
     compatibilityFlags: ["nodejs_compat"],
     mainModule: "guest.js",
     modules: { "guest.js": { js: options.guestSource } },
-    env: options.fs ? { FS: options.fs } : {},
+    env: {},
     // Never omitted: without it the guest's fetch() would go to the internet unmetered.
     globalOutbound: options.outbound,
   }));

@@ -1,6 +1,6 @@
 /**
  * Signed JWTs over the signing keyring, for every credential the platform issues as one:
- * scoped tokens now, share links and dashboard sessions later. Each kind has its own
+ * scoped tokens, share links and dashboard sessions. Each kind has its own
  * audience and `typ` header, so one kind can never be replayed as another.
  *
  * Verification accepts HS256 only — an unsigned `alg: none` token, or one claiming any

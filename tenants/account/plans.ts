@@ -159,8 +159,6 @@ export const PLANS = {
   },
 } as const satisfies Record<string, Plan>;
 
-export type PublicPlanId = keyof typeof PLANS;
-
 /**
  * A plan's computer limits. An account's stored plan is a snapshot (TenantDO), and a snapshot
  * taken before plans had `container` lacks it: it gets the public plan's of the same id, or

@@ -1,6 +1,6 @@
 /**
- * The keyring that signs what the platform issues as JWTs: scoped tokens now, share links
- * and dashboard sessions later (each with its own audience, see jwt.ts). HS256 secrets live
+ * The keyring that signs what the platform issues as JWTs: scoped tokens, share links and
+ * dashboard sessions (each with its own audience, see jwt.ts). HS256 secrets live
  * in D1, so every isolate in every region signs and verifies with the same keys, and a
  * deployment needs no secret set by hand: the first key is made on first use.
  *

@@ -3,21 +3,15 @@
  * just-bash by scripts/build-shell.ts, loaded by ../loadGuest.ts). It has no bindings but
  * the workspace's file capability, and no network unless the run may have one.
  *
- * The file capability comes either with each run (`run`'s third argument: any RPC stub or
- * RpcTarget, e.g. the workspace object's own) or, when absent, from `env.FS` (which must
- * be a stub the isolate can be restarted with: a Durable Object stub or a loopback
- * entrypoint). Runs are independent: each gets its own shell and scratch filesystem; only
+ * The file capability comes with each run (`run`'s third argument: any RPC stub or
+ * RpcTarget, e.g. the workspace object's own). Runs are independent: each gets its own shell and scratch filesystem; only
  * the workspace is shared, as it is between any two processes.
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import type { ExecOutcome, ExecRequest, OutputSink, WorkspaceFsApi, WorkspaceToolsApi } from "../../contract.ts";
 import { ShellRun } from "./ShellRun.ts";
 
-export interface ShellGuestEnv {
-  FS?: WorkspaceFsApi;
-}
-
-export default class ShellGuest extends WorkerEntrypoint<ShellGuestEnv> {
+export default class ShellGuest extends WorkerEntrypoint {
   /** Runs in this isolate, by exec id, so `kill` can reach them. */
   private static readonly running = new Map<string, ShellRun>();
 
@@ -31,13 +25,11 @@ export default class ShellGuest extends WorkerEntrypoint<ShellGuestEnv> {
     fs?: WorkspaceFsApi,
     tools?: WorkspaceToolsApi,
   ): Promise<ExecOutcome> {
-    const capability = fs ?? this.env.FS;
-    if (!capability)
-      return { status: "failed", exitCode: 126, error: "no workspace filesystem was given to the shell" };
+    if (!fs) return { status: "failed", exitCode: 126, error: "no workspace filesystem was given to the shell" };
     if (ShellGuest.running.has(request.execId)) {
       return { status: "failed", exitCode: 126, error: `run ${request.execId} is already running` };
     }
-    const run = new ShellRun(request, sink, capability, tools ?? null);
+    const run = new ShellRun(request, sink, fs, tools ?? null);
     ShellGuest.running.set(request.execId, run);
     try {
       return await run.run();

@@ -48,10 +48,6 @@ export function hasCursor(store: Store, name: string): boolean {
   return store.sql.exec("SELECT 1 FROM change_cursors WHERE name = ?", name).toArray().length > 0;
 }
 
-export function dropCursor(store: Store, name: string): void {
-  store.sql.exec("DELETE FROM change_cursors WHERE name = ?", name);
-}
-
 /** Deletes entries no reader needs; returns how many went. */
 export function compactChanges(store: Store): number {
   const revision = store.meta("revision");
