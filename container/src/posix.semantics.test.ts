@@ -83,6 +83,19 @@ describe("times", () => {
     );
   });
 
+  it("keeps a symlink's own times as set, and sends its mtime to the object", async () => {
+    await ok("mkdir -p linktimes && cd linktimes && ln -s target l");
+    // An access time older than the mtime, which reading the link would move (relatime).
+    await ok("touch -h -a -d @1000000000 linktimes/l && touch -h -m -d @1100000000 linktimes/l");
+    // Past the kernel's 1 s attribute cache, so the times are the replica's, after the push.
+    expect(await ok("sleep 1.2 && stat -c '%X %Y' linktimes/l")).toBe("1000000000 1100000000\n");
+    expect(fixture.twin.entry("/linktimes/l")).toMatchObject({
+      type: "symlink",
+      target: "target",
+      mtimeMs: 1_100_000_000_000,
+    });
+  });
+
   it("lets make see which file is newer", async () => {
     const out = await ok(
       "mkdir -p mk && cd mk && printf 'out: in\\n\\tcp in out\\n' > Makefile && echo 1 > in && make -s && (make -q && echo fresh) && touch -m -d '2000-01-01' out && (make -q || echo stale) && make -s && make -q && echo fresh",

@@ -256,17 +256,19 @@ export function makeOps(
 
     // An owner and an mtime travel with every push (sync/push.ts), so a chown or a utimens
     // is a change like any other: marked dirty first, or a later pull of the path would put
-    // back the object's older owner or time. (uid_t)-1 ("leave it") passes through as itself.
+    // back the object's older owner or time. Marked as attributes alone, so a symlink's push
+    // takes its target from its base instead of reading it, which would move the access
+    // time just set (dirty.ts). (uid_t)-1 ("leave it") passes through as itself.
     chown: (path: string, uid: number, gid: number, cb: Cb) =>
       answerRefreshing(cb, () => {
-        dirty.touch(path);
+        dirty.touchAttributes(path);
         const stale = links.sharing(path, local(path));
         fs.lchownSync(local(path), stored(uid), stored(gid));
         return stale;
       }),
 
     utimens: (path: string, atimeSec: number, atimeNsec: number, mtimeSec: number, mtimeNsec: number, cb: Cb) => {
-      dirty.touch(path);
+      dirty.touchAttributes(path);
       const stale = links.sharing(path, local(path));
       const result = addon.cubicle_utimensat(local(path), atimeSec, atimeNsec, mtimeSec, mtimeNsec);
       if (result === 0) links.refresh(stale, () => cb(0));

@@ -10,6 +10,7 @@ import type { StateDb } from "../state.ts";
 export class DirtySet {
   private readonly paths: Set<string>;
   private readonly gens = new Map<string, number>();
+  private readonly attributesOnly = new Set<string>();
   private readonly state: StateDb;
   private readonly onTouch: () => void;
 
@@ -33,6 +34,29 @@ export class DirtySet {
 
   /** Records that `path` is about to change. Must run before the change reaches the replica. */
   touch(path: string): void {
+    this.attributesOnly.delete(path);
+    this.mark(path);
+  }
+
+  /**
+   * Records that only `path`'s owner or times are about to change (chown, utimens): a
+   * symlink changed so still has the target it was synced with, which its push then takes
+   * from its base instead of reading the link. Reading moves the link's access time
+   * (readlink has no O_NOATIME), which would undo the very times just set. Any other change
+   * of the path (touch) forgets this. Kept in memory only: after a restart the link is read.
+   */
+  touchAttributes(path: string): void {
+    const pending = this.paths.has(path);
+    this.mark(path);
+    if (!pending || this.attributesOnly.has(path)) this.attributesOnly.add(path);
+  }
+
+  /** Whether every change pending at `path` left a symlink's target as synced (touchAttributes). */
+  onlyAttributes(path: string): boolean {
+    return this.attributesOnly.has(path);
+  }
+
+  private mark(path: string): void {
     this.gens.set(path, (this.gens.get(path) ?? 0) + 1);
     if (!this.paths.has(path)) {
       this.state.addDirty(path);
@@ -53,6 +77,7 @@ export class DirtySet {
     if (this.gen(path) !== gen) return false;
     this.paths.delete(path);
     this.gens.delete(path);
+    this.attributesOnly.delete(path);
     this.state.removeDirty(path);
     return true;
   }

@@ -266,7 +266,11 @@ export class Pusher {
     const mode = Number(st.mode & 0o7777n);
     const attrs = attrsOf(st, this.ctx.ids);
     if (st.isDirectory()) return [item({ op: "mkdir", path, mode, ...attrs })];
-    if (st.isSymbolicLink()) return [item({ op: "symlink", path, target: await readlink(local), ...attrs })];
+    if (st.isSymbolicLink()) {
+      // A link whose owner or times alone changed keeps its synced target (dirty.ts says why).
+      const kept = this.ctx.dirty.onlyAttributes(path) && base?.type === "symlink" ? base.target : null;
+      return [item({ op: "symlink", path, target: kept ?? (await readlink(local)), ...attrs })];
+    }
     // A FIFO, socket or device node stays on the box; where it replaced what the object
     // had, that goes (the object cannot hold the new thing, and must not keep the old).
     if (!st.isFile()) return base ? [item({ op: "remove", path })] : [];
