@@ -9,7 +9,7 @@
 import { newWebSocketRpcSession, type RpcStub } from "capnweb";
 import type { ComputerApi, WorkspaceSyncApi } from "../../container/wire/index.ts";
 import { ComputerStarting } from "./ComputerStarting.ts";
-import type { ContainerHost } from "./host.ts";
+import type { ContainerHost } from "./ContainerHost.ts";
 import { containerLimits } from "./limits.ts";
 import { mintSessionToken, verifyComputerdAnswer } from "./sessionToken.ts";
 

@@ -3,8 +3,7 @@
  * workspace object's own name, reached through the Container Durable Object's `fetch`
  * (which starts the container on first use and forwards to computerd's port).
  */
-import type { ContainerHost } from "./host.ts";
-import { openWebSocket } from "./host.ts";
+import { type ContainerHost, openWebSocket } from "./ContainerHost.ts";
 
 export class CloudflareContainerHost implements ContainerHost {
   constructor(private readonly namespace: DurableObjectNamespace) {}

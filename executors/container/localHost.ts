@@ -4,7 +4,7 @@
  * connects to the port it reports on the loopback interface.
  */
 import { ComputerStarting } from "./ComputerStarting.ts";
-import { type ContainerHost, openWebSocket } from "./host.ts";
+import { type ContainerHost, openWebSocket } from "./ContainerHost.ts";
 
 /** The supervisor's codes for "not yet" (container/supervisor/errors.ts): its box image is not ready. */
 const NOT_YET = new Set(["image_building", "image_failed"]);
