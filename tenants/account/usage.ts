@@ -8,8 +8,9 @@ import type { Db } from "../db.ts";
 import type { EventQuery } from "./ledger/events.ts";
 import type { FeeLine, InvoiceBody, InvoiceLine } from "./ledger/invoice.ts";
 import type { Meter, UsagePoint } from "./meters.ts";
+import type { AdmitRequest, RunEnd, RunRequest } from "./rpc.ts";
 import { invoices, usageRollups } from "./schema.ts";
-import type { AdmitRequest, RunEnd, RunRequest, TenantDO } from "./TenantDO.ts";
+import type { TenantDO } from "./TenantDO.ts";
 
 export type Granularity = "hour" | "day";
 export type GroupBy = "meter" | "workspace" | "key";

@@ -33,7 +33,7 @@ export function admit(): MiddlewareHandler<AppEnv> {
       requestId: c.get("requestId"),
       keyId: principal.keyId,
       workspaceId: workspace?.id ?? null,
-      write,
+      need: write ? "write" : "read",
     });
     const headers: Record<string, string> = {
       "ratelimit-policy": admission.rate.policy,
