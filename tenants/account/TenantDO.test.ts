@@ -387,7 +387,8 @@ describe("billing periods", () => {
     });
     expect(await t.stub.setSpendCap(19_000_000)).toMatchObject({ ok: false });
     expect(await t.stub.setSpendCap(20_005_000)).toMatchObject({ ok: true });
-    const admit = (i: number) => t.stub.admit({ requestId: `req_${i}`, keyId: null, workspaceId: null, need: "read" });
+    const admit = (i: number) =>
+      t.stub.admit({ requestId: `req_${i}`, keyId: null, workspaceId: null, need: "request" });
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => admit(i)));
     // Each request costs 1,000 µ$: five reach the cap, the rest are refused.
     expect(results.filter((r) => r.ok)).toHaveLength(5);

@@ -25,17 +25,17 @@ const taken = { ok: true } as const;
 const full = PLANS.free.storageBytesMax;
 
 describe("a request", () => {
-  it("is refused at the storage cap when it writes or execs, and admitted when it reads", () => {
+  it("is refused at the storage cap when it writes or execs, and admitted when it only asks", () => {
     expect(requestDecision(standing(), "write", taken, full)).toMatchObject({ code: "quota_exceeded" });
     expect(requestDecision(standing(), "exec", taken, full)).toMatchObject({ code: "quota_exceeded" });
-    expect(requestDecision(standing(), "read", taken, full)).toBeNull();
+    expect(requestDecision(standing(), "request", taken, full)).toBeNull();
     expect(requestDecision(standing(), "write", taken, full - 1)).toBeNull();
   });
 
   it("is refused once the storage hours are used up, when it would add bytes", () => {
     const used = standing({ totals: { storage_byte_hours: PLANS.free.meters.storage_byte_hours.included } });
     expect(requestDecision(used, "exec", taken, 0)).toMatchObject({ code: "quota_exceeded" });
-    expect(requestDecision(used, "read", taken, 0)).toBeNull();
+    expect(requestDecision(used, "request", taken, 0)).toBeNull();
   });
 
   it("is refused by the rate bucket first, with the wait it gave", () => {
@@ -45,7 +45,7 @@ describe("a request", () => {
 
   it("is refused past the monthly request quota, whatever it needs", () => {
     const used = standing({ totals: { api_requests: PLANS.free.meters.api_requests.included } });
-    expect(requestDecision(used, "read", taken, 0)).toMatchObject({ code: "quota_exceeded" });
+    expect(requestDecision(used, "request", taken, 0)).toMatchObject({ code: "quota_exceeded" });
   });
 
   it("is refused once the charges reach the spend cap, and prices the invoice only when a cap is set", () => {
@@ -54,10 +54,10 @@ describe("a request", () => {
       priced++;
       return 5_000;
     };
-    expect(requestDecision(standing({ plan: PLANS.pro, costMicros }), "read", taken, 0)).toBeNull();
+    expect(requestDecision(standing({ plan: PLANS.pro, costMicros }), "request", taken, 0)).toBeNull();
     expect(priced).toBe(0);
     const capped = standing({ plan: PLANS.pro, spendCapMicros: 5_000, costMicros });
-    expect(requestDecision(capped, "read", taken, 0)).toMatchObject({ code: "spend_cap_reached" });
+    expect(requestDecision(capped, "request", taken, 0)).toMatchObject({ code: "spend_cap_reached" });
   });
 });
 

@@ -43,7 +43,7 @@ export function requestDecision(
     };
   }
   const denial = hardCapDenial(standing, "api_requests", 1) ?? spendDenial(standing);
-  if (denial || need === "read") return denial;
+  if (denial || need === "request") return denial;
   if (storageBytes >= plan.storageBytesMax) {
     return {
       ok: false,

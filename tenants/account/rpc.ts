@@ -7,8 +7,8 @@ import type { ContainerResources } from "../../container/wire/index.ts";
 import type { Meter } from "./meters.ts";
 import type { ExecutorName } from "./plans.ts";
 
-/** What admission needs to know about a request: whether it may add bytes, or start a run that may. */
-export type AdmissionNeed = "read" | "write" | "exec";
+/** What admission checks for a request: the rate and request quota only, or also the storage caps (api/src/middleware/admits.ts). */
+export type AdmissionNeed = "request" | "write" | "exec";
 
 export type Denial = {
   ok: false;
@@ -23,7 +23,7 @@ export interface AdmitRequest {
   requestId: string;
   keyId: string | null;
   workspaceId: string | null;
-  /** Writes and execs add bytes, so they are refused at the storage cap; reads are not. */
+  /** Writes and execs may add bytes, so they are refused at the storage cap; other requests are not. */
   need: AdmissionNeed;
 }
 

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { newId } from "../../../tenants/ids.ts";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
+import { admits } from "../middleware/admits.ts";
 import { replayOrClaim } from "../middleware/idempotency.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, IdempotencyHeaders, WorkspaceParams } from "../schemas.ts";
@@ -39,7 +40,7 @@ const route = createRoute({
   description:
     "Answers when the run ends with its output, or at once with 202 for `background: true`. With `Accept: text/event-stream` it streams an `exec` event first (`{ id, workspaceId }`, no SSE id), then `stdout`, `stderr` and `exit` events whose ids are sequence numbers; the run's id is also in the `X-Exec-Id` header. A client that disconnects resumes from `GET …/execs/{execId}/output` with `Last-Event-ID`.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("exec")] as const,
+  middleware: [requireScope("exec"), admits("exec")] as const,
   request: {
     params: WorkspaceParams,
     headers: IdempotencyHeaders,
