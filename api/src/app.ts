@@ -3,7 +3,8 @@
  * the headers alone decide (too many headers, a declared body over the limit), error
  * mapping, public routes, then for everything else under /v1: body limit, authentication,
  * admission (rate, quotas, spend and storage caps; the request is counted there), text
- * checks, and the routes themselves (each declares its scope).
+ * checks, and the routes themselves (each declares its scope and, with `admits`, what
+ * admission checks for it).
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";

@@ -31,7 +31,7 @@ export class TenantDO extends ProductionTenantDO {
   async admitLocally(total: number): Promise<number> {
     const start = performance.now();
     for (let i = 0; i < total; i++) {
-      await this.admit({ requestId: `req_local_${i}`, keyId: "key_bench", workspaceId: null, write: false });
+      await this.admit({ requestId: `req_local_${i}`, keyId: "key_bench", workspaceId: null, need: "request" });
     }
     return performance.now() - start;
   }
@@ -76,7 +76,7 @@ async function admissions(env: Env, total: number, concurrency: number, noop: bo
         const i = next++;
         const result = noop
           ? await ledger.noop()
-          : await ledger.admit({ requestId: `req_${i}`, keyId: "key_bench", workspaceId: null, write: false });
+          : await ledger.admit({ requestId: `req_${i}`, keyId: "key_bench", workspaceId: null, need: "request" });
         if (result.ok) admitted++;
       }
     }),

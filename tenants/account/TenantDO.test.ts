@@ -1,12 +1,13 @@
 /**
  * The tenant ledger inside real workerd and D1: events count once, storage integrates
  * exactly, rollups reach D1 exactly once across crashes, periods close into invoices, and
- * run slots come back however a run ends. The clock is the object's own (`now`), moved by
- * the tests; everything else is the code that serves requests.
+ * run slots come back however a run ends. The clock and the crash points are the object's
+ * hooks (hooks.ts), installed by the tests; everything else is the code that serves requests.
  */
-import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { installTenantHooks } from "./hooks.ts";
 import { HOUR_MS } from "./ledger/periods.ts";
 import { PLANS, type Plan } from "./plans.ts";
 import type { TenantDO } from "./TenantDO.ts";
@@ -25,14 +26,10 @@ function tenant(startMs = T0) {
     get now() {
       return now;
     },
-    /** Installs the clock (again: after an eviction the instance is new). */
-    install: () =>
-      runInDurableObject(stub, (instance: TenantDO) => {
-        instance.now = () => now;
-      }),
+    /** Installs the clock; it holds across evictions, since it is looked up by the tenant's name. */
+    install: async () => installTenantHooks(name, { now: () => now }),
     advance: async (ms: number) => {
       now += ms;
-      await clock.install();
     },
   };
   return clock;
@@ -107,18 +104,19 @@ describe("the ledger", () => {
         await t.stub.record(event(`evt_${i}`, quantity, { workspaceId: `ws_${i % 3}`, keyId: `key_${i % 2}` }));
         if (i % 400 === 399) await t.advance(HOUR_MS);
       }
-      await runInDurableObject(t.stub, (instance: TenantDO) => {
-        instance.faults[step] = () => {
+      installTenantHooks(t.name, {
+        [step]: () => {
           throw new Error("crash");
-        };
+        },
       });
       const crashed = await t.stub.flush().then(
         () => null,
         (error: Error) => error.message,
       );
       expect(crashed).toBe("crash");
+      // The object restarts without the fault.
+      installTenantHooks(t.name, { [step]: undefined });
       await evictDurableObject(t.stub);
-      await t.install();
       await t.stub.flush();
       await t.stub.flush();
       const rows = await d1Rollups(t.name);
@@ -389,7 +387,8 @@ describe("billing periods", () => {
     });
     expect(await t.stub.setSpendCap(19_000_000)).toMatchObject({ ok: false });
     expect(await t.stub.setSpendCap(20_005_000)).toMatchObject({ ok: true });
-    const admit = (i: number) => t.stub.admit({ requestId: `req_${i}`, keyId: null, workspaceId: null, write: false });
+    const admit = (i: number) =>
+      t.stub.admit({ requestId: `req_${i}`, keyId: null, workspaceId: null, need: "request" });
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => admit(i)));
     // Each request costs 1,000 µ$: five reach the cap, the rest are refused.
     expect(results.filter((r) => r.ok)).toHaveLength(5);

@@ -8,8 +8,9 @@ import type { Db } from "../db.ts";
 import type { EventQuery } from "./ledger/events.ts";
 import type { FeeLine, InvoiceBody, InvoiceLine } from "./ledger/invoice.ts";
 import type { Meter, UsagePoint } from "./meters.ts";
+import type { AdmitRequest } from "./rpc.ts";
 import { invoices, usageRollups } from "./schema.ts";
-import type { AdmitRequest, RunEnd, RunRequest, TenantDO } from "./TenantDO.ts";
+import type { TenantDO } from "./TenantDO.ts";
 
 export type Granularity = "hour" | "day";
 export type GroupBy = "meter" | "workspace" | "key";
@@ -40,15 +41,6 @@ export class Usage {
 
   admit(tenantId: string, request: AdmitRequest) {
     return this.ledger(tenantId).admit(request);
-  }
-  startRun(tenantId: string, run: RunRequest) {
-    return this.ledger(tenantId).startRun(run);
-  }
-  finishRun(tenantId: string, end: RunEnd) {
-    return this.ledger(tenantId).finishRun(end);
-  }
-  releaseRun(tenantId: string, execId: string) {
-    return this.ledger(tenantId).releaseRun(execId);
   }
   storageChanged(tenantId: string, workspaceId: string, sizeBytes: number, revision: number) {
     return this.ledger(tenantId).storageChanged(workspaceId, sizeBytes, revision);

@@ -1,7 +1,8 @@
 /**
- * WorkspaceDO: one per workspace, named `<tenantId>:<workspaceId>` by the gateway from the
- * verified credential. It owns the workspace's filesystem (vfs/), and later its exec
- * records. Every method returns expected failures (ENOENT, EEXIST…) as values, because
+ * WorkspaceDO: one per workspace, named `<tenantId>:<workspaceId>` (names.ts) by the gateway
+ * from the verified credential. It owns the workspace's filesystem (vfs/) and its runs from
+ * start to end: a run takes its slot in the tenant's ledger, runs, and is metered with the
+ * workspace's size after it, all from here (execs/ExecRunner.ts). Every method returns expected failures (ENOENT, EEXIST…) as values, because
  * wrangler dev logs any error thrown across RPC as uncaught even when the caller handles it.
  *
  * Mutations answer with the workspace's exact counters (`stats`) so the gateway can mirror
@@ -21,14 +22,15 @@ import { type ContainerEnv, containerHostFor } from "../../executors/container/h
 import type { Executor } from "../../executors/contract.ts";
 import { runEgressRecorder } from "../../executors/egress/usage.ts";
 import { createExecutor, type Outbound } from "../../executors/registry.ts";
-import { ExecRunner, type StartExec } from "./execs/ExecRunner.ts";
+import { type ExecRefusal, type ExecResult, ExecRunner, type RunLedger, type StartExec } from "./execs/ExecRunner.ts";
 import { ExecRecords, migrateExecs } from "./execs/records.ts";
 import { WorkspaceFsTarget } from "./execs/WorkspaceFsTarget.ts";
 import { COMPUTERD_CURSOR, WorkspaceSyncTarget } from "./execs/WorkspaceSyncTarget.ts";
 import { WorkspaceToolsTarget } from "./execs/WorkspaceToolsTarget.ts";
 import { type ImageModel, imageModelFrom } from "./images.ts";
 import { workspaceLimits } from "./limits.ts";
-import { ownerOf, type ShareRequest, WorkspacePublishing } from "./publishing.ts";
+import { ownerOf, parseWorkspaceObjectName, type WorkspaceOwner } from "./names.ts";
+import { type ShareRequest, WorkspacePublishing } from "./publishing.ts";
 import { ConfinedVfs, type VfsOps } from "./vfs/ConfinedVfs.ts";
 import { hasCursor } from "./vfs/changes.ts";
 import type { FsFailure, FsResult } from "./vfs/errors.ts";
@@ -69,14 +71,20 @@ export class WorkspaceDO extends DurableObject<Env> {
     this.execs = new ExecRunner(
       records,
       (start) => this.executor(start),
-      (start, record) => this.meterRun(start, record.durationMs ?? 0),
+      this.runLedger(),
       (work) => ctx.waitUntil(work),
     );
   }
 
   // ── execution ───────────────────────────────────────────────────────────────────────────
-  exec(start: StartExec) {
-    return this.execs.start(start);
+  /**
+   * Runs a command, slot to metering. The result carries the workspace's counters after the
+   * run (`stats`), so the gateway mirrors them into its index without asking again; storage
+   * was already reported to the ledger with the run's time.
+   */
+  async exec(start: StartExec): Promise<ExecRefusal | (ExecResult & { stats: WorkspaceStats })> {
+    const result = await this.execs.start(start);
+    return "ok" in result ? result : { ...result, stats: this.counters() };
   }
   execRecord(execId: string) {
     return this.execs.records.get(execId);
@@ -103,6 +111,7 @@ export class WorkspaceDO extends DurableObject<Env> {
 
   /** The executor for a run, over this workspace's filesystem confined as the run is; null when unavailable here. */
   private async executor(start: StartExec): Promise<Executor | null> {
+    const { tenantId, workspaceId } = this.owner();
     return createExecutor(start.executor, {
       loader: this.env.LOADER,
       fs: new WorkspaceFsTarget(this.vfs, { pathPrefix: start.pathPrefix }),
@@ -116,12 +125,12 @@ export class WorkspaceDO extends DurableObject<Env> {
         },
         {
           model: this.imageModel,
-          ledger: this.env.TENANT.getByName(start.tenantId),
-          workspaceId: start.workspaceId,
+          ledger: this.env.TENANT.getByName(tenantId),
+          workspaceId,
           executor: start.executor,
         },
       ),
-      isolateKey: start.tenantId,
+      isolateKey: tenantId,
       outbound: start.egress ? await this.outbound(start, start.egress) : null,
       container: start.executor === "container" ? this.computerLink(start) : null,
     });
@@ -155,7 +164,12 @@ export class WorkspaceDO extends DurableObject<Env> {
     if (!start.egress) return null;
     return {
       allow: start.egress.allow,
-      record: runEgressRecorder(this.env.TENANT.getByName(start.tenantId), start),
+      record: runEgressRecorder(this.env.TENANT.getByName(this.owner().tenantId), {
+        execId: start.execId,
+        workspaceId: this.owner().workspaceId,
+        keyId: start.keyId,
+        executor: start.executor,
+      }),
     };
   }
 
@@ -166,7 +180,8 @@ export class WorkspaceDO extends DurableObject<Env> {
    * isolate is only ever reused by runs billed to the same key and allowed the same hosts.
    */
   private async outbound(start: StartExec, egress: EgressPolicy): Promise<Outbound> {
-    const { tenantId, workspaceId, keyId, executor } = start;
+    const { tenantId, workspaceId } = this.owner();
+    const { keyId, executor } = start;
     const { allow } = egress;
     const reach = allow === null ? "any" : `allow-${await allowListDigest(allow)}`;
     return {
@@ -177,26 +192,50 @@ export class WorkspaceDO extends DurableObject<Env> {
 
   /** Frees the concurrency slots of runs lost in a restart (they are not billed: the loss was ours). */
   private async releaseSlots(execIds: string[]): Promise<void> {
-    const tenantId = this.ctx.id.name?.split(":")[0];
-    if (!tenantId) return;
-    const ledger = this.env.TENANT.getByName(tenantId);
+    const owner = parseWorkspaceObjectName(this.ctx.id.name);
+    if (!owner) return;
+    const ledger = this.env.TENANT.getByName(owner.tenantId);
     await Promise.all(execIds.map((id) => ledger.releaseRun(id)));
   }
 
   /**
-   * Meters a run as `<executor>_ms` under its exec id and frees its concurrency slot, with
-   * the workspace's size after the run so storage integrates from when it changed.
+   * The tenant's ledger as this workspace's runs use it: a slot before a run, and after it
+   * one call that meters `<executor>_ms` under the exec id, reports the workspace's size
+   * (so storage integrates from when it changed) and frees the slot.
    */
-  private async meterRun(start: StartExec, durationMs: number): Promise<void> {
-    const counters = this.counters();
-    await this.env.TENANT.getByName(start.tenantId).finishRun({
-      execId: start.execId,
-      executor: start.executor,
-      durationMs,
-      workspaceId: start.workspaceId,
-      keyId: start.keyId,
-      storage: { sizeBytes: counters.sizeBytes, revision: counters.revision },
-    });
+  private runLedger(): RunLedger {
+    const ledger = () => this.env.TENANT.getByName(this.owner().tenantId);
+    return {
+      open: (start) =>
+        ledger().startRun({
+          execId: start.execId,
+          executor: start.executor,
+          timeoutMs: start.timeoutMs,
+          // The plan's egress gate covers any network at all, allow list or not.
+          egress: start.egress !== null,
+          workspaceId: this.owner().workspaceId,
+          keyId: start.keyId,
+        }),
+      close: async (start, record) => {
+        const { sizeBytes, revision } = this.counters();
+        await ledger().finishRun({
+          execId: start.execId,
+          executor: start.executor,
+          durationMs: record.durationMs ?? 0,
+          workspaceId: this.owner().workspaceId,
+          keyId: start.keyId,
+          storage: { sizeBytes, revision },
+        });
+      },
+      release: (execId) => ledger().releaseRun(execId),
+    };
+  }
+
+  private ownerCache: WorkspaceOwner | undefined;
+  /** The tenant and workspace this object's name encodes: who its runs bill and publish for. */
+  private owner(): WorkspaceOwner {
+    this.ownerCache ??= ownerOf(this.ctx.id.name);
+    return this.ownerCache;
   }
 
   // ── publishing ──────────────────────────────────────────────────────────────────────────
@@ -212,7 +251,7 @@ export class WorkspaceDO extends DurableObject<Env> {
   private publisher: WorkspacePublishing | undefined;
   /** Made on first use: the owner comes from this object's name, which only named objects have. */
   private publishing(): WorkspacePublishing {
-    this.publisher ??= new WorkspacePublishing(this.env, this.vfs, ownerOf(this.ctx.id.name), (p) => this.fs(p));
+    this.publisher ??= new WorkspacePublishing(this.env, this.vfs, this.owner(), (p) => this.fs(p));
     return this.publisher;
   }
 

@@ -11,21 +11,10 @@ import { type Artifact, Artifacts } from "../artifacts/artifacts.ts";
 import { publish } from "../artifacts/publish.ts";
 import { database } from "../db.ts";
 import { type NewShare, type Share, Shares } from "../shares/shares.ts";
+import type { WorkspaceOwner } from "./names.ts";
 import type { VfsOps } from "./vfs/ConfinedVfs.ts";
 import { type FsResult, fail } from "./vfs/errors.ts";
 import type { Vfs } from "./vfs/Vfs.ts";
-
-export interface WorkspaceOwner {
-  tenantId: string;
-  workspaceId: string;
-}
-
-/** The owner a workspace object's name encodes. */
-export function ownerOf(name: string | undefined): WorkspaceOwner {
-  const [tenantId, workspaceId, ...rest] = (name ?? "").split(":");
-  if (!tenantId || !workspaceId || rest.length > 0) throw new Error(`not a workspace object's name: ${name}`);
-  return { tenantId, workspaceId };
-}
 
 export type ShareRequest = Pick<NewShare, "ttlSeconds" | "keyId" | "notAfter">;
 

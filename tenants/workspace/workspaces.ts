@@ -7,6 +7,7 @@ import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { workspaces } from "../account/schema.ts";
 import { type Db, nowIso } from "../db.ts";
 import { newId } from "../ids.ts";
+import { workspaceObjectName } from "./names.ts";
 import type { WorkspaceStats } from "./WorkspaceDO.ts";
 
 export interface Workspace {
@@ -122,7 +123,7 @@ export class Workspaces {
    * credential, so even a guessed workspace id cannot reach another tenant's object.
    */
   object(tenantId: string, workspaceId: string) {
-    return this.namespace.getByName(`${tenantId}:${workspaceId}`);
+    return this.namespace.getByName(workspaceObjectName({ tenantId, workspaceId }));
   }
 }
 

@@ -79,6 +79,25 @@ describe("admission", () => {
     expect((await call("DELETE", `/v1/workspaces/${ws}/files/a.bin`, { key })).status).toBe(200);
     expect((await call("PUT", `/v1/workspaces/${ws}/files/b.bin`, { key, body: new Uint8Array(10) })).status).toBe(200);
   });
+
+  it("refuses an exec at the storage cap, since a command writes files, and runs it once there is room", async () => {
+    const { key, tenantId } = await tenantOn({ ...PLANS.free, rate: unlimitedRate, storageBytesMax: 1_000 });
+    const ws = await createWorkspace(key);
+    const exec = () =>
+      call("POST", `/v1/workspaces/${ws}/exec`, { key, json: { executor: "shell", command: "echo hi > out.txt" } });
+    expect((await call("PUT", `/v1/workspaces/${ws}/files/a.bin`, { key, body: new Uint8Array(1_200) })).status).toBe(
+      200,
+    );
+    await expectProblem(await exec(), 429, "quota_exceeded");
+    // Refused before the run: nothing ran, nothing was written, no run slot was taken.
+    expect((await call("GET", `/v1/workspaces/${ws}/files/out.txt`, { key })).status).toBe(404);
+    expect(await env.TENANT.getByName(tenantId).runsInFlight()).toEqual({});
+    expect((await call("GET", `/v1/workspaces/${ws}/execs`, { key })).status).toBe(200);
+    expect((await call("DELETE", `/v1/workspaces/${ws}/files/a.bin`, { key })).status).toBe(200);
+    const ran = await exec();
+    expect(ran.status).toBe(200);
+    expect(await json(ran)).toMatchObject({ status: "completed", exitCode: 0 });
+  });
 });
 
 describe("run slots", () => {

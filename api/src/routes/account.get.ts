@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
+import { admits } from "../middleware/admits.ts";
 import { errorResponses, Tenant } from "../schemas.ts";
 import { services } from "../services.ts";
 
@@ -11,6 +12,7 @@ const route = createRoute({
   tags: ["Account"],
   summary: "The calling credential's tenant",
   security: [{ bearer: [] }],
+  middleware: [admits("request")] as const,
   responses: {
     200: { description: "The tenant", content: { "application/json": { schema: Tenant } } },
     ...errorResponses(),

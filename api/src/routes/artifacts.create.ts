@@ -3,6 +3,7 @@ import { artifactInfo } from "../../../tenants/artifacts/artifacts.ts";
 import { artifactLimits } from "../../../tenants/artifacts/limits.ts";
 import type { App } from "../app.ts";
 import { orThrow } from "../fsErrors.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, WorkspaceParams, WorkspacePathField } from "../schemas.ts";
 import { Artifact, baseUrlOf } from "./artifactsShared.ts";
@@ -16,7 +17,7 @@ const route = createRoute({
   summary: "Publish a file or directory as an immutable artifact",
   description: `Copies the files at \`path\` (a file, or every file under a directory; symlinks to files are followed) into an immutable, content-addressed artifact. The digest covers the sorted relative paths, sizes and contents, and the id is derived from it: publishing the same content again answers 200 with the same artifact. At most ${artifactLimits.filesMax} files and ${artifactLimits.bytesMax} bytes (413). Needs \`workspaces:read\`: it reads the workspace and changes nothing in it. A token confined to a path prefix may publish only inside it (403).`,
   security: [{ bearer: [] }],
-  middleware: [requireScope("workspaces:read")] as const,
+  middleware: [requireScope("workspaces:read"), admits("request")] as const,
   request: {
     params: WorkspaceParams,
     body: {

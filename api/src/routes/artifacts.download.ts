@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses } from "../schemas.ts";
 import { services } from "../services.ts";
@@ -15,7 +16,7 @@ const route = createRoute({
   description:
     "Streams a gzip-compressed POSIX tar of the artifact's files (regular files, mode 0644, paths relative to what was published; long names in pax records). Extract with `tar -xzf`.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("workspaces:read")] as const,
+  middleware: [requireScope("workspaces:read"), admits("request")] as const,
   request: { params: ArtifactParams },
   responses: {
     200: {

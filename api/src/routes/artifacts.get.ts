@@ -2,6 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { artifactInfo } from "../../../tenants/artifacts/artifacts.ts";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses } from "../schemas.ts";
 import { services } from "../services.ts";
@@ -16,7 +17,7 @@ const route = createRoute({
   description:
     "A credential restricted to some workspaces or a path prefix sees an artifact only if it was published from inside its reach; others answer 404.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("workspaces:read")] as const,
+  middleware: [requireScope("workspaces:read"), admits("request")] as const,
   request: { params: ArtifactParams },
   responses: {
     200: { description: "The artifact", content: { "application/json": { schema: Artifact } } },

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, PageQuery, page } from "../schemas.ts";
 import { services } from "../services.ts";
@@ -14,7 +15,7 @@ const route = createRoute({
   description:
     "Summaries without file lists (`GET /v1/artifacts/{artifactId}` has them). A credential restricted to some workspaces or a path prefix lists only artifacts published from inside its reach.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("workspaces:read")] as const,
+  middleware: [requireScope("workspaces:read"), admits("request")] as const,
   request: { query: PageQuery },
   responses: {
     200: {

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireAccountWide } from "../middleware/requireAccountWide.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses } from "../schemas.ts";
@@ -13,7 +14,7 @@ const route = createRoute({
   tags: ["Billing"],
   summary: "The plan, the current period, the spend cap and the cost so far",
   security: [{ bearer: [] }],
-  middleware: [requireScope("billing:read"), requireAccountWide()] as const,
+  middleware: [requireScope("billing:read"), requireAccountWide(), admits("request")] as const,
   responses: {
     200: { description: "The billing state", content: { "application/json": { schema: BillingState } } },
     ...errorResponses(),

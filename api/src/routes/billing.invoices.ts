@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireAccountWide } from "../middleware/requireAccountWide.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, PageQuery, page } from "../schemas.ts";
@@ -15,7 +16,7 @@ const route = createRoute({
   description:
     "One immutable invoice per ended billing period, written when the period closes. The open period's is `GET /v1/billing/invoices/upcoming`.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("billing:read"), requireAccountWide()] as const,
+  middleware: [requireScope("billing:read"), requireAccountWide(), admits("request")] as const,
   request: { query: PageQuery },
   responses: {
     200: {

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireAccountWide } from "../middleware/requireAccountWide.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses } from "../schemas.ts";
@@ -16,7 +17,7 @@ const route = createRoute({
   description:
     "An upgrade applies at once and adds the fee difference for the time left in the period. A downgrade waits for the end of the period (`pendingPlan`), so the rest of a paid period keeps what was paid for; choosing the current plan cancels a pending downgrade.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("billing:manage"), requireAccountWide()] as const,
+  middleware: [requireScope("billing:manage"), requireAccountWide(), admits("request")] as const,
   request: {
     body: {
       required: true,

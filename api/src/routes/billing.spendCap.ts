@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireAccountWide } from "../middleware/requireAccountWide.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses } from "../schemas.ts";
@@ -16,7 +17,7 @@ const route = createRoute({
   description:
     "Once this period's charges reach `amountMicros`, requests are refused with 402 `spend_cap_reached` until the cap is raised or the period ends; null clears the cap. A cap the account cannot take answers 409 `conflict` with the reason: on a plan with hard limits and nothing to cap, or at or below the period's plan fee (which would refuse every request).",
   security: [{ bearer: [] }],
-  middleware: [requireScope("billing:manage"), requireAccountWide()] as const,
+  middleware: [requireScope("billing:manage"), requireAccountWide(), admits("request")] as const,
   request: {
     body: {
       required: true,

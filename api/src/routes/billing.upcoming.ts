@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireAccountWide } from "../middleware/requireAccountWide.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses } from "../schemas.ts";
@@ -15,7 +16,7 @@ const route = createRoute({
   description:
     "The plan fee and a line per meter, from the same totals that admission and the spend cap read, so `totalMicros` equals `costSoFarMicros` in `GET /v1/billing`.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("billing:read"), requireAccountWide()] as const,
+  middleware: [requireScope("billing:read"), requireAccountWide(), admits("request")] as const,
   responses: {
     200: { description: "The upcoming invoice", content: { "application/json": { schema: UpcomingInvoice } } },
     ...errorResponses(),

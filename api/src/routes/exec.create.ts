@@ -2,10 +2,10 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { newId } from "../../../tenants/ids.ts";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
+import { admits } from "../middleware/admits.ts";
 import { replayOrClaim } from "../middleware/idempotency.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, IdempotencyHeaders, WorkspaceParams } from "../schemas.ts";
-import { services } from "../services.ts";
 import { egressPolicy } from "./execEgress.ts";
 import { ExecBody, runUser, sourceOf } from "./execRequest.ts";
 import { ExecRecordView, execCwd, SSE_HEADERS, wantsEventStream, withResult } from "./execShared.ts";
@@ -39,7 +39,7 @@ const route = createRoute({
   description:
     "Answers when the run ends with its output, or at once with 202 for `background: true`. With `Accept: text/event-stream` it streams an `exec` event first (`{ id, workspaceId }`, no SSE id), then `stdout`, `stderr` and `exit` events whose ids are sequence numbers; the run's id is also in the `X-Exec-Id` header. A client that disconnects resumes from `GET …/execs/{execId}/output` with `Last-Event-ID`.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("exec")] as const,
+  middleware: [requireScope("exec"), admits("exec")] as const,
   request: {
     params: WorkspaceParams,
     headers: IdempotencyHeaders,
@@ -65,43 +65,24 @@ export function registerExecCreate(app: App) {
     const principal = c.get("principal");
     const cwd = execCwd(body.cwd, principal.pathPrefix);
     const egress = egressPolicy(body.egress);
-    const { object, recordStats } = await workspaceObject(c, workspaceId);
+    const { object, mirrorStats } = await workspaceObject(c, workspaceId);
     const stream = wantsEventStream(c);
     // Every check above runs before a stored answer is replayed.
     const replay = await replayOrClaim(c, "exec", body);
     if (replay) return replay;
-    const execId = newId("ex");
-    const { usage } = services(c.env);
-    // A concurrency slot (and, on plans with hard caps, the time left) before any work.
-    const grant = await usage.startRun(principal.tenantId, {
-      execId,
-      executor: body.executor,
-      timeoutMs: body.timeoutMs,
-      // The plan's egress gate covers any network at all, allow list or not.
-      egress: egress !== null,
-      workspaceId,
-      keyId: principal.keyId,
-    });
-    if (!grant.ok) {
-      const headers: Record<string, string> =
-        grant.retryAfterSeconds === undefined ? {} : { "retry-after": String(grant.retryAfterSeconds) };
-      throw new ApiError(grant.code, grant.detail, { headers });
-    }
+    // The workspace object takes the run's slot, runs it, and meters it with the workspace's
+    // size after it: one call from here, whatever the run does.
     const started = await object.exec({
-      execId,
+      execId: newId("ex"),
       executor: body.executor,
       ...sourceOf(body),
       ...runUser(body),
       cwd,
       env: body.env,
       stdin: new TextEncoder().encode(body.stdin ?? ""),
-      timeoutMs: grant.timeoutMs,
+      timeoutMs: body.timeoutMs,
       outputBytesMax: body.outputBytesMax,
       egress,
-      // The computer's limits under the tenant's plan, for container runs.
-      ...(grant.resources ? { resources: grant.resources } : {}),
-      tenantId: principal.tenantId,
-      workspaceId,
       keyId: principal.keyId,
       background: body.background || stream,
       pathPrefix: principal.pathPrefix,
@@ -109,17 +90,21 @@ export function registerExecCreate(app: App) {
       credentialExpiresAt: principal.expiresAt,
     });
     if ("ok" in started) {
-      await usage.releaseRun(principal.tenantId, execId);
-      const retryAfter = started.code === "rate_limited" ? 1 : started.retryAfterSeconds;
-      const retry = retryAfter === undefined ? {} : { headers: { "retry-after": String(retryAfter) } };
+      const retry =
+        started.retryAfterSeconds === undefined
+          ? {}
+          : { headers: { "retry-after": String(started.retryAfterSeconds) } };
       throw new ApiError(started.code, started.message, retry);
     }
+    const { stats, ...result } = started;
+    const execId = result.id;
     if (stream) {
       const events = withFirstEvent(execStartedFrame(execId, workspaceId), await object.watchExec(execId, 0));
       return new Response(events, { headers: { ...SSE_HEADERS, "x-exec-id": execId } });
     }
-    // A run may have written files: mirror the counters the index shows in lists.
-    if (!body.background) await recordStats(await object.counters());
-    return c.json(withResult(started), body.background ? 202 : 200);
+    // A run may have written files: mirror the counters the index shows in lists (the ledger
+    // already has the size, from the run's own metering).
+    if (!body.background) await mirrorStats(stats);
+    return c.json(withResult(result), body.background ? 202 : 200);
   });
 }

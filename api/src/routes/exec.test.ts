@@ -17,6 +17,22 @@ interface Result {
 }
 
 describe("POST /v1/workspaces/{id}/exec", () => {
+  it("shows a foreground run's writes at once: in the workspace's counters, its list entry and the tenant's storage", async () => {
+    const { key, id, exec } = await workspace();
+    const ran = await exec({ command: "printf 1234567 > seven.txt; echo hi" });
+    expect(ran.status).toBe(200);
+    const result = await json<Record<string, unknown>>(ran);
+    expect(result).toMatchObject({ status: "completed", exitCode: 0, stdout: "hi\n" });
+    // The workspace object's own counters travel with the result, but are not part of the answer.
+    expect(result).not.toHaveProperty("stats");
+    const listed = await json<{ data: { id: string; sizeBytes: number; fileCount: number }[] }>(
+      await call("GET", "/v1/workspaces", { key }),
+    );
+    expect(listed.data.find((item) => item.id === id)).toMatchObject({ sizeBytes: 7, fileCount: 1 });
+    const quotas = await json<{ storage: { used: number } }>(await call("GET", "/v1/quotas", { key }));
+    expect(quotas.storage.used).toBe(7);
+  });
+
   it("runs in the background, then pages the finished output and lists the run", async () => {
     const { key, id, exec } = await workspace();
     const started = await exec({ command: "sleep 0.2; echo done", background: true });

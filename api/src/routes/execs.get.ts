@@ -1,5 +1,6 @@
 import { createRoute, type z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses } from "../schemas.ts";
 import { ExecParams, ExecRecordView, execObject } from "./execShared.ts";
@@ -11,7 +12,7 @@ const route = createRoute({
   tags: ["Execution"],
   summary: "A run's record: status, exit code, timings",
   security: [{ bearer: [] }],
-  middleware: [requireScope("exec")] as const,
+  middleware: [requireScope("exec"), admits("request")] as const,
   request: { params: ExecParams },
   responses: {
     200: { description: "The record", content: { "application/json": { schema: ExecRecordView } } },

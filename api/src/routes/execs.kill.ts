@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses } from "../schemas.ts";
 import { ExecParams, ExecRecordView, execObject, withResult } from "./execShared.ts";
@@ -13,7 +14,7 @@ const route = createRoute({
   summary: "Stop a run",
   description: "The run ends as `cancelled` (exit code 137). Killing a run that has ended changes nothing.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("exec")] as const,
+  middleware: [requireScope("exec"), admits("request")] as const,
   request: {
     params: ExecParams,
     body: {

@@ -1,5 +1,6 @@
 import { createRoute, type z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, PageQuery, page, WorkspaceParams } from "../schemas.ts";
 import { ExecRecordView, withResult } from "./execShared.ts";
@@ -14,7 +15,7 @@ const route = createRoute({
   description:
     "Records are kept for 7 days, at most the newest 1,000 per workspace. A token confined to a path prefix sees only runs confined at or under it.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("exec")] as const,
+  middleware: [requireScope("exec"), admits("request")] as const,
   request: { params: WorkspaceParams, query: PageQuery },
   responses: {
     200: {

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { execLimits } from "../../../executors/limits.ts";
 import { viewEvent } from "../../../tenants/workspace/execs/sse.ts";
 import type { App } from "../app.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses } from "../schemas.ts";
 import { ExecParams, execObject, OutputEventView, SSE_HEADERS, wantsEventStream } from "./execShared.ts";
@@ -15,7 +16,7 @@ const route = createRoute({
   description:
     "JSON pages of events after `after`; or, with `Accept: text/event-stream`, a live stream that resumes after `Last-Event-ID` (or `after`) and ends with the `exit` event. Output is stored as it is produced, so nothing is lost by disconnecting.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("exec")] as const,
+  middleware: [requireScope("exec"), admits("request")] as const,
   request: {
     params: ExecParams,
     query: z.object({

@@ -3,6 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { workspaceLimits } from "../../../tenants/workspace/limits.ts";
 import { pathPatterns } from "../../../tenants/workspace/pathPatterns.ts";
 import { normalizePath } from "../../../tenants/workspace/paths.ts";
+import type { WorkspaceStats } from "../../../tenants/workspace/WorkspaceDO.ts";
 import type { AppContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { services } from "../services.ts";
@@ -52,16 +53,18 @@ export async function workspaceObject(c: AppContext, workspaceId: string) {
   const indexed = await loadWorkspace(c, workspaceId);
   const { tenantId, pathPrefix } = c.get("principal");
   const { workspaces } = services(c.env);
+  const moved = (stats: WorkspaceStats) =>
+    stats.sizeBytes !== indexed.sizeBytes || stats.fileCount !== indexed.fileCount;
   return {
     object: workspaces.object(tenantId, workspaceId),
     prefix: pathPrefix,
     /**
      * Mirrors a mutation's exact counters into the D1 index (lists read them from there)
      * and a size change into the tenant's storage meter; nothing when they did not move,
-     * so a read-only run costs no write.
+     * so a mutation that changed nothing costs no write.
      */
-    recordStats: async (stats: { sizeBytes: number; fileCount: number; revision: number }) => {
-      if (stats.sizeBytes === indexed.sizeBytes && stats.fileCount === indexed.fileCount) return;
+    recordStats: async (stats: WorkspaceStats) => {
+      if (!moved(stats)) return;
       await Promise.all([
         workspaces.recordStats(tenantId, workspaceId, stats),
         // Storage is billed by the byte-hour from the moment the size changed.
@@ -69,6 +72,14 @@ export async function workspaceObject(c: AppContext, workspaceId: string) {
           ? null
           : services(c.env).usage.storageChanged(tenantId, workspaceId, stats.sizeBytes, stats.revision),
       ]);
+    },
+    /**
+     * Mirrors counters into the D1 index only, for a run: the workspace object reported the
+     * size to the tenant's ledger itself, with the run's time. Nothing when they did not move,
+     * so a read-only run costs no write.
+     */
+    mirrorStats: async (stats: WorkspaceStats) => {
+      if (moved(stats)) await workspaces.recordStats(tenantId, workspaceId, stats);
     },
   };
 }

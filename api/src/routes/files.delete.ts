@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
 import { orThrow } from "../fsErrors.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, WorkspaceParams } from "../schemas.ts";
 import { FILE_ROUTE_PATH, FilePath, workspaceObject, workspacePath } from "./filePath.ts";
@@ -14,7 +15,7 @@ const route = createRoute({
   description:
     "A non-empty directory needs `?recursive=true` (409 otherwise). `If-Match: <etag>` deletes only that version of a file (a comma-separated list: any of them; `*`: whatever exists), 412 otherwise.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("workspaces:write")] as const,
+  middleware: [requireScope("workspaces:write"), admits("request")] as const,
   request: {
     params: WorkspaceParams.extend({ path: FilePath }),
     query: z.object({ recursive: z.enum(["true", "false"]).optional() }),

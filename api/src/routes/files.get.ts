@@ -3,6 +3,7 @@ import { ifNoneMatchMatches } from "../../../tenants/workspace/vfs/preconditions
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
 import { orThrow } from "../fsErrors.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, WorkspaceParams } from "../schemas.ts";
 import { FILE_ROUTE_PATH, FilePath, workspaceObject, workspacePath } from "./filePath.ts";
@@ -18,7 +19,7 @@ const route = createRoute({
   description:
     "Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` (a list, or `*`) answers 304 when unchanged.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("workspaces:read")] as const,
+  middleware: [requireScope("workspaces:read"), admits("request")] as const,
   request: {
     params: WorkspaceParams.extend({ path: FilePath }),
     headers: z.object({ range: z.string().optional(), "if-none-match": z.string().optional() }),

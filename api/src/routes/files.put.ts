@@ -3,6 +3,7 @@ import { workspaceLimits } from "../../../tenants/workspace/limits.ts";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
 import { orThrow } from "../fsErrors.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, Timestamp, WorkspaceParams } from "../schemas.ts";
 import { FILE_ROUTE_PATH, FilePath, workspaceObject, workspacePath } from "./filePath.ts";
@@ -42,7 +43,7 @@ const route = createRoute({
   description:
     "The raw body is the file's bytes, streamed into the workspace (up to 2 GiB); missing parent directories are created. `If-Match: <etag>` writes only over that version (a comma-separated list: any of them; `*`: any existing file), `If-None-Match: *` only if nothing is there (412 otherwise). `?append=true` appends.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("workspaces:write")] as const,
+  middleware: [requireScope("workspaces:write"), admits("write")] as const,
   request: {
     params: WorkspaceParams.extend({ path: FilePath }),
     query: z.object({ append: z.enum(["true", "false"]).optional() }),

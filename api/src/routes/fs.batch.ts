@@ -68,6 +68,7 @@ export function registerFsBatch(app: App) {
     description:
       "Operations apply in order in one transaction. If any fails, none is applied, and the error names the failing operation's index.",
     scope: "workspaces:write",
+    admission: "write",
     body: z.object({
       ops: z
         .array(z.discriminatedUnion("op", [WriteOp, DeleteOp, MoveOp]))

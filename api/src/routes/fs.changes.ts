@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, Timestamp, WorkspaceParams } from "../schemas.ts";
 import { requireWholeWorkspace } from "../workspaceAccess.ts";
@@ -14,7 +15,7 @@ const route = createRoute({
   description:
     "Every mutation has a revision and the paths it touched. If `since` is older than `oldestRev - 1`, entries were compacted away: re-list instead of replaying. The log names paths anywhere in the workspace, so a token confined to a path prefix cannot read it (403).",
   security: [{ bearer: [] }],
-  middleware: [requireScope("workspaces:read")] as const,
+  middleware: [requireScope("workspaces:read"), admits("request")] as const,
   request: {
     params: WorkspaceParams,
     query: z.object({

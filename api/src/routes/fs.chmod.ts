@@ -10,6 +10,7 @@ export function registerFsChmod(app: App) {
     operationId: "chmod",
     summary: "Set permission bits",
     scope: "workspaces:write",
+    admission: "request",
     body: z.object({ path: WorkspacePathField, mode: z.number().int().min(0).max(0o7777) }),
     response: FileInfo,
     run: (object, body, prefix) => object.chmod(body.path, body.mode, prefix),

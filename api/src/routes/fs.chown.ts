@@ -15,6 +15,7 @@ export function registerFsChown(app: App) {
     description:
       "Ids are the container box's (1000 is its default user, 0 its root). Leave `uid` or `gid` out to keep it, as chown's -1. Follows a final symlink unless `followSymlinks: false` (lchown). Every hard link of the file shows the change.",
     scope: "workspaces:write",
+    admission: "request",
     body: z.object({
       path: WorkspacePathField,
       uid: OwnerId.optional(),

@@ -12,6 +12,7 @@ export function registerFsCopy(app: App) {
     description:
       "Content is shared with the source, not duplicated. An existing target is 409 unless `overwrite: true` (files only). `to` may not lie below `from`, nor be the same file (400 `bad_request`, `fsCode` EINVAL).",
     scope: "workspaces:write",
+    admission: "write",
     body: z.object({ from: EntryPathField, to: EntryPathField, overwrite: z.boolean().default(false) }),
     response: FileInfo,
     run: (object, body, prefix) => object.copy(body.from, body.to, { overwrite: body.overwrite }, prefix),

@@ -15,6 +15,7 @@ export function registerFsFind(app: App) {
     description:
       "`name` is a glob on the entry's name (`*.ts`), or on its path relative to `path` when it contains `/`.",
     scope: "workspaces:read",
+    admission: "request",
     body: z.object({
       path: WorkspacePathField.default("/"),
       name: z.string().max(1024).optional(),

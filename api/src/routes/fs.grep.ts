@@ -22,6 +22,7 @@ export function registerFsGrep(app: App) {
     description:
       "RE2 regular expression syntax (as the shell's grep; no backreferences or lookaround), matched line by line under `path` in time linear in the text. `include`/`exclude` are globs on paths relative to `path`. Binary files are skipped.",
     scope: "workspaces:read",
+    admission: "request",
     body: z.object({
       pattern: z.string().min(1).max(workspaceLimits.grepPatternLengthMax).openapi({
         description:

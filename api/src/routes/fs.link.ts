@@ -12,6 +12,7 @@ export function registerFsLink(app: App) {
     description:
       "`path` becomes another name of the file (or symlink: a final one in `existing` is not followed) at `existing`: one file, whose content, mode, owner and times every name shares, and which lives until its last name is removed. Bytes and file counts are counted once. A directory is refused (409, `fsCode` EPERM); an existing `path` is 409 EEXIST; the new name's directory must exist.",
     scope: "workspaces:write",
+    admission: "request",
     body: z.object({ existing: EntryPathField, path: EntryPathField }),
     response: FileInfo,
     run: (object, body, prefix) => object.hardLink(body.existing, body.path, prefix),

@@ -3,6 +3,7 @@ import { workspaceLimits } from "../../../tenants/workspace/limits.ts";
 import { pathPatterns } from "../../../tenants/workspace/pathPatterns.ts";
 import type { App } from "../app.ts";
 import { orThrow } from "../fsErrors.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, WorkspaceParams } from "../schemas.ts";
 import { workspaceObject, workspacePath } from "./filePath.ts";
@@ -16,7 +17,7 @@ const route = createRoute({
   summary: "List a directory",
   description: "Entries in path order; `recursive=true` lists the whole subtree. Page with `limit` and `cursor`.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("workspaces:read")] as const,
+  middleware: [requireScope("workspaces:read"), admits("request")] as const,
   request: {
     params: WorkspaceParams,
     query: z.object({

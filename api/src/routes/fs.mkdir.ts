@@ -11,6 +11,7 @@ export function registerFsMkdir(app: App) {
     summary: "Create a directory",
     description: "`recursive: true` creates missing parents and succeeds if the directory exists (mkdir -p).",
     scope: "workspaces:write",
+    admission: "request",
     body: z.object({
       path: WorkspacePathField,
       recursive: z.boolean().default(false),

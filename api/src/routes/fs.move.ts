@@ -12,6 +12,7 @@ export function registerFsMove(app: App) {
     description:
       "rename(2): one step however large the directory. Replaces a file target, or an empty directory with a directory, unless `overwrite: false`. `to` may not be `from` itself or lie below it (400 `bad_request`, `fsCode` EINVAL).",
     scope: "workspaces:write",
+    admission: "request",
     body: z.object({ from: EntryPathField, to: EntryPathField, overwrite: z.boolean().default(true) }),
     response: FileInfo,
     run: (object, body, prefix) => object.move(body.from, body.to, { overwrite: body.overwrite }, prefix),

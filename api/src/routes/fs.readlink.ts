@@ -10,6 +10,7 @@ export function registerFsReadlink(app: App) {
     summary: "Read a symbolic link's target",
     description: "An entry that is not a symbolic link answers 400 `bad_request` with `fsCode` EINVAL, as readlink(2).",
     scope: "workspaces:read",
+    admission: "request",
     body: z.object({ path: WorkspacePathField }),
     response: z.object({ target: z.string() }),
     run: (object, body, prefix) => object.readlink(body.path, prefix),

@@ -11,6 +11,7 @@ export function registerFsStat(app: App) {
     summary: "Stat a path",
     description: "Follows a final symlink unless `followSymlinks: false` (lstat).",
     scope: "workspaces:read",
+    admission: "request",
     body: z.object({ path: WorkspacePathField, followSymlinks: z.boolean().default(true) }),
     response: FileInfo,
     run: (object, body, prefix) =>

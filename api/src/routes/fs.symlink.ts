@@ -14,6 +14,7 @@ export function registerFsSymlink(app: App) {
     description:
       "`target` is relative to the link's directory, or absolute within the workspace; it never leads outside it.",
     scope: "workspaces:write",
+    admission: "request",
     body: z.object({
       target: z
         .string()

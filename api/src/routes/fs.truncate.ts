@@ -11,6 +11,7 @@ export function registerFsTruncate(app: App) {
     operationId: "truncate",
     summary: "Cut a file to a size, or extend it with zero bytes",
     scope: "workspaces:write",
+    admission: "write",
     body: z.object({
       path: WorkspacePathField,
       size: z

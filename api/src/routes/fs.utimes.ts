@@ -13,6 +13,7 @@ export function registerFsUtimes(app: App) {
     description:
       "Sets mtime to `mtimeNs` exactly (nanoseconds since 1970, negative before, as a decimal string), or to now when it is left out (touch). Access times are not kept, so there is none to set; ctime becomes now. Follows a final symlink unless `followSymlinks: false`. Every hard link of the file shows the change.",
     scope: "workspaces:write",
+    admission: "request",
     body: z.object({
       path: WorkspacePathField,
       // 19 digits reach from 1653 to 2286, every one of them a time the workspace keeps.

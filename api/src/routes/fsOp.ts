@@ -9,6 +9,7 @@ import type { Scope } from "../../../tenants/account/scopes.ts";
 import type { WorkspaceDO } from "../../../tenants/workspace/WorkspaceDO.ts";
 import type { App } from "../app.ts";
 import { orThrow } from "../fsErrors.ts";
+import { type AdmissionNeed, admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, WorkspaceParams } from "../schemas.ts";
 import { workspaceObject } from "./filePath.ts";
@@ -21,6 +22,8 @@ export interface FsOpDefinition<B extends z.ZodObject, R extends z.ZodType> {
   summary: string;
   description?: string;
   scope: Scope;
+  /** What admission checks (admits.ts): `"write"` for operations that can add bytes. */
+  admission: AdmissionNeed;
   body: B;
   response: R;
   /**
@@ -41,7 +44,7 @@ export function registerFsOp<B extends z.ZodObject, R extends z.ZodType>(app: Ap
     summary: def.summary,
     ...(def.description ? { description: def.description } : {}),
     security: [{ bearer: [] }],
-    middleware: [requireScope(def.scope)] as const,
+    middleware: [requireScope(def.scope), admits(def.admission)] as const,
     request: {
       params: WorkspaceParams,
       body: { required: true, content: { "application/json": { schema: def.body } } },

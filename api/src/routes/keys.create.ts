@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
+import { admits } from "../middleware/admits.ts";
 import { replayOrClaim } from "../middleware/idempotency.ts";
 import { requireKeyManager } from "../middleware/requireKeyManager.ts";
 import { requireScope } from "../middleware/requireScope.ts";
@@ -15,7 +16,7 @@ const route = createRoute({
   description:
     "Needs an account-wide API key: a key restricted to some workspaces or a scoped token gets 403 (a token's key would outlive it). The new key's scopes must be within the caller's. The secret is shown only in this response.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("keys:manage"), requireKeyManager()] as const,
+  middleware: [requireScope("keys:manage"), requireKeyManager(), admits("request")] as const,
   request: {
     headers: IdempotencyHeaders,
     body: {

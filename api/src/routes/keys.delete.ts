@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireKeyManager } from "../middleware/requireKeyManager.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses } from "../schemas.ts";
@@ -14,7 +15,7 @@ const route = createRoute({
   description:
     "The key stops working at once in this region and everywhere within 10 seconds. Needs an account-wide API key, and a key may revoke only keys it could have created: none with a scope it lacks (403).",
   security: [{ bearer: [] }],
-  middleware: [requireScope("keys:manage"), requireKeyManager()] as const,
+  middleware: [requireScope("keys:manage"), requireKeyManager(), admits("request")] as const,
   request: { params: z.object({ keyId: z.string().openapi({ param: { name: "keyId", in: "path" } }) }) },
   responses: {
     204: { description: "Revoked" },

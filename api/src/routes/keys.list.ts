@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireKeyManager } from "../middleware/requireKeyManager.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { ApiKey, errorResponses, PageQuery, page } from "../schemas.ts";
@@ -13,7 +14,7 @@ const route = createRoute({
   summary: "List live API keys, newest first (never their secrets)",
   description: "Needs an account-wide API key: a key restricted to some workspaces or a scoped token gets 403.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("keys:manage"), requireKeyManager()] as const,
+  middleware: [requireScope("keys:manage"), requireKeyManager(), admits("request")] as const,
   request: { query: PageQuery },
   responses: {
     200: { description: "A page of keys", content: { "application/json": { schema: page(ApiKey, "ApiKeyPage") } } },

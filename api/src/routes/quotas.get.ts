@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireAccountWide } from "../middleware/requireAccountWide.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses } from "../schemas.ts";
@@ -15,7 +16,7 @@ const route = createRoute({
   description:
     "Exact as of this request (which is counted in `api_requests`): read from the tenant's ledger, where admission is decided. Meters with a `limit` refuse usage past it (429 `quota_exceeded`) until `resetsAt`.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("billing:read"), requireAccountWide()] as const,
+  middleware: [requireScope("billing:read"), requireAccountWide(), admits("request")] as const,
   responses: {
     200: { description: "Quotas", content: { "application/json": { schema: Quotas } } },
     ...errorResponses(),

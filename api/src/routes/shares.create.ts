@@ -3,6 +3,7 @@ import { shareLimits } from "../../../tenants/shares/limits.ts";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
 import { orThrow } from "../fsErrors.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, WorkspaceParams, WorkspacePathField } from "../schemas.ts";
 import { baseUrlOf, NewShare } from "./artifactsShared.ts";
@@ -18,7 +19,7 @@ const route = createRoute({
   summary: "Make a public link to one file",
   description: `Answers a URL, \`/s/<token>\`, that serves the file's current bytes to anyone holding it, without a credential, until it expires (\`ttlSeconds\`, ${ttlSecondsMin}…${ttlSecondsMax}, default ${ttlSecondsDefault}; clamped to the caller's own expiry), is revoked (\`DELETE /v1/shares/{shareId}\`), or the API key behind the caller is revoked. A token confined to a path prefix may share only inside it (403), and its links read through that prefix. The token is shown only in this response.`,
   security: [{ bearer: [] }],
-  middleware: [requireScope("workspaces:read")] as const,
+  middleware: [requireScope("workspaces:read"), admits("request")] as const,
   request: {
     params: WorkspaceParams,
     body: {

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses } from "../schemas.ts";
 import { services } from "../services.ts";
@@ -15,7 +16,7 @@ const route = createRoute({
   description:
     "The link answers 404 from the next request on, everywhere (each use reads the link's row). Links of workspaces or paths outside the caller's reach answer 404.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("workspaces:read")] as const,
+  middleware: [requireScope("workspaces:read"), admits("request")] as const,
   request: {
     params: z.object({
       shareId: z

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, PageQuery, page, WorkspaceParams } from "../schemas.ts";
 import { services } from "../services.ts";
@@ -15,7 +16,7 @@ const route = createRoute({
   description:
     "Links not yet expired or revoked, without their tokens (never stored). A token confined to a path prefix lists only links inside it.",
   security: [{ bearer: [] }],
-  middleware: [requireScope("workspaces:read")] as const,
+  middleware: [requireScope("workspaces:read"), admits("request")] as const,
   request: { params: WorkspaceParams, query: PageQuery },
   responses: {
     200: { description: "A page of links", content: { "application/json": { schema: page(Share, "SharePage") } } },

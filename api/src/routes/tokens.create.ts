@@ -3,6 +3,7 @@ import { accountLimits } from "../../../tenants/account/limits.ts";
 import { narrowToken } from "../../../tenants/account/narrowing.ts";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
+import { admits } from "../middleware/admits.ts";
 import { errorResponses, Id, Scope, Timestamp, WorkspacePathField } from "../schemas.ts";
 import { services } from "../services.ts";
 import { loadWorkspace } from "../workspaceAccess.ts";
@@ -29,6 +30,7 @@ const route = createRoute({
   description:
     "Any credential may mint a token no wider than itself, with no scope of its own needed: scopes within the caller's, one of its workspaces (required when the caller is restricted to some), a `pathPrefix` at or under the caller's, and an expiry no later than the caller's (a longer `ttlSeconds` is cut to it; `expiresAt` says when). Under a `pathPrefix` every file, filesystem and exec call is confined to that path and what lies below it; anything else answers 403. Revoking the API key a token descends from revokes the token. A token cannot create API keys.",
   security: [{ bearer: [] }],
+  middleware: [admits("request")] as const,
   request: {
     body: {
       required: true,

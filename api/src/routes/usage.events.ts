@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { ledgerLimits } from "../../../tenants/account/ledger/limits.ts";
 import type { App } from "../app.ts";
 import type { AppContext } from "../context.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireAccountWide } from "../middleware/requireAccountWide.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, Id, Timestamp } from "../schemas.ts";
@@ -34,7 +35,7 @@ const route = createRoute({
     "`storage_byte_hours` events are dated at the start of the hour they measure and written when the hour is integrated, so a range ending in the current hour may not show them yet.",
   ].join(" "),
   security: [{ bearer: [] }],
-  middleware: [requireScope("billing:read"), requireAccountWide()] as const,
+  middleware: [requireScope("billing:read"), requireAccountWide(), admits("request")] as const,
   request: {
     query: z.object({
       from: Timestamp.optional(),

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireAccountWide } from "../middleware/requireAccountWide.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, Timestamp } from "../schemas.ts";
@@ -49,7 +50,7 @@ const route = createRoute({
     "The numbers include this request.",
   ].join(" "),
   security: [{ bearer: [] }],
-  middleware: [requireScope("billing:read"), requireAccountWide()] as const,
+  middleware: [requireScope("billing:read"), requireAccountWide(), admits("request")] as const,
   request: {
     query: z.object({
       from: Timestamp.optional(),

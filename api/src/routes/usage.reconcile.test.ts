@@ -4,12 +4,12 @@
  * object, the hourly rollups in D1, `GET /v1/usage`, and the upcoming invoice, whose every
  * amount is quantity × price to the micro-dollar (computed here independently, in BigInt).
  */
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { installTenantHooks } from "../../../tenants/account/hooks.ts";
 import { METERS } from "../../../tenants/account/meters.ts";
 import { PLANS, type Plan } from "../../../tenants/account/plans.ts";
-import type { TenantDO } from "../../../tenants/account/TenantDO.ts";
 import { call, createKey, createWorkspace, json, signup } from "../../test/client.ts";
 import { drawsWith, fakeAi } from "../../test/fakeAi.ts";
 
@@ -98,10 +98,8 @@ async function workload(seed: number) {
     }
   }
   // Three hours pass in the tenant's object: storage hours complete and become events.
-  await runInDurableObject(ledger, (instance: TenantDO) => {
-    const start = Date.now();
-    instance.now = () => start + 3 * 3_600_000;
-  });
+  const start = Date.now();
+  installTenantHooks(tenant.tenantId, { now: () => start + 3 * 3_600_000 });
   await runDurableObjectAlarm(ledger);
   return { ...tenant, ledger };
 }

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
+import { admits } from "../middleware/admits.ts";
 import { replayOrClaim } from "../middleware/idempotency.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, IdempotencyHeaders, Metadata, Name, Workspace } from "../schemas.ts";
@@ -13,7 +14,7 @@ const route = createRoute({
   tags: ["Workspaces"],
   summary: "Create a workspace",
   security: [{ bearer: [] }],
-  middleware: [requireScope("workspaces:write")] as const,
+  middleware: [requireScope("workspaces:write"), admits("request")] as const,
   request: {
     headers: IdempotencyHeaders,
     body: {

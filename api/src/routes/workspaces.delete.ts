@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, WorkspaceParams } from "../schemas.ts";
 import { services } from "../services.ts";
@@ -14,7 +15,7 @@ const route = createRoute({
   summary: "Delete a workspace with all its files and records",
   description: "A token confined to a path prefix cannot delete the workspace it is confined in (403).",
   security: [{ bearer: [] }],
-  middleware: [requireScope("workspaces:write")] as const,
+  middleware: [requireScope("workspaces:write"), admits("request")] as const,
   request: { params: WorkspaceParams },
   responses: {
     204: { description: "Deleted" },

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, Workspace, WorkspaceParams } from "../schemas.ts";
 import { services } from "../services.ts";
@@ -12,7 +13,7 @@ const route = createRoute({
   tags: ["Workspaces"],
   summary: "Read a workspace",
   security: [{ bearer: [] }],
-  middleware: [requireScope("workspaces:read")] as const,
+  middleware: [requireScope("workspaces:read"), admits("request")] as const,
   request: { params: WorkspaceParams },
   responses: {
     200: { description: "The workspace", content: { "application/json": { schema: Workspace } } },

@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, PageQuery, page, Workspace } from "../schemas.ts";
 import { services } from "../services.ts";
@@ -14,7 +15,7 @@ const route = createRoute({
   description:
     "Filter by labels with `?metadata.<key>=<value>` (repeatable; all must match). `<key>` follows the metadata key rules (1 to 64 letters, digits, `_`, `.` and `-`); a `metadata.` parameter with any other key is refused (400 `validation_failed`).",
   security: [{ bearer: [] }],
-  middleware: [requireScope("workspaces:read")] as const,
+  middleware: [requireScope("workspaces:read"), admits("request")] as const,
   request: { query: PageQuery.passthrough() },
   responses: {
     200: {

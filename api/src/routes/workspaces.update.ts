@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { App } from "../app.ts";
 import { ApiError } from "../errors.ts";
+import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, Metadata, Name, Workspace, WorkspaceParams } from "../schemas.ts";
 import { services } from "../services.ts";
@@ -15,7 +16,7 @@ const route = createRoute({
   description:
     "`metadata` replaces the labels as a whole; `name: null` clears the name. A token confined to a path prefix cannot change them (403).",
   security: [{ bearer: [] }],
-  middleware: [requireScope("workspaces:write")] as const,
+  middleware: [requireScope("workspaces:write"), admits("request")] as const,
   request: {
     params: WorkspaceParams,
     body: {

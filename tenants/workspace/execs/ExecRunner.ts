@@ -1,7 +1,8 @@
 /**
- * Runs executions for one workspace object: creates the record, hands the request to the
- * executor with a sink that stores output as it arrives, wakes anyone watching, enforces a
- * backstop timeout, finishes the record, and meters the run. Lives inside WorkspaceDO.
+ * Runs executions for one workspace object, from start to end: takes the run's slot in the
+ * tenant's ledger, creates the record, hands the request to the executor with a sink that
+ * stores output as it arrives, wakes anyone watching, enforces a backstop timeout, finishes
+ * the record, and meters the run (which frees the slot). Lives inside WorkspaceDO.
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { EgressPolicy } from "../../../container/wire/egress/allowList.ts";
@@ -14,11 +15,16 @@ import type {
   OutputStream,
 } from "../../../executors/contract.ts";
 import { execLimits } from "../../../executors/limits.ts";
+import type { RunGrant } from "../../account/rpc.ts";
 import type { ExecRecord, ExecRecords, OutputEvent } from "./records.ts";
 import { SSE_KEEPALIVE, sseFrame } from "./sse.ts";
 
-/** What the gateway asks for: the request plus who pays for it. */
-export interface StartExec extends Omit<ExecRequest, "egress"> {
+/**
+ * What the gateway asks for: the request plus the key that pays for it. The tenant and
+ * workspace are the object's own (names.ts), and the timeout asked for is cut by the
+ * ledger to what the plan leaves.
+ */
+export interface StartExec extends Omit<ExecRequest, "egress" | "resources"> {
   /**
    * What the run may reach: null for no network; `allow` null for any public host, else
    * only the listed hosts (normalised, allowList.ts). The executor is told only whether it
@@ -26,8 +32,6 @@ export interface StartExec extends Omit<ExecRequest, "egress"> {
    */
   egress: EgressPolicy | null;
   executor: ExecutorName;
-  tenantId: string;
-  workspaceId: string;
   keyId: string | null;
   background: boolean;
   /** The path prefix the caller's credential is confined to; the run's file capability is confined to it too. */
@@ -58,13 +62,29 @@ export interface ExecResult {
   conflicts: ExecRecord["conflicts"];
 }
 
-/** Why a run was not started; nothing was recorded, and the caller frees its concurrency slot. */
+/** Why a run was not started: nothing was recorded, and no slot is held. */
 export interface ExecRefusal {
   ok: false;
-  code: "executor_unavailable" | "executor_starting" | "rate_limited";
+  code:
+    | "executor_unavailable"
+    | "executor_starting"
+    | "rate_limited"
+    | "quota_exceeded"
+    | "spend_cap_reached"
+    | "forbidden";
   message: string;
-  /** executor_starting: when asking again makes sense. */
+  /** When asking again makes sense. */
   retryAfterSeconds?: number;
+}
+
+/** The tenant's ledger as a run sees it: a slot to take before it starts and give back when it ends. */
+export interface RunLedger {
+  /** Takes a concurrency slot (and on hard-capped plans, the time left); a denial refuses the run. */
+  open(start: StartExec): Promise<RunGrant>;
+  /** Records the run's time and the workspace's size after it, and frees its slot, in one call. */
+  close(start: StartExec, record: ExecRecord): Promise<void>;
+  /** Frees a slot without billing: the run was granted but never started. */
+  release(execId: string): Promise<void>;
 }
 
 /** Runs at once per workspace, for executors whose runs each hold an isolate in this object's process. */
@@ -95,7 +115,7 @@ export class ExecRunner {
   constructor(
     readonly records: ExecRecords,
     private readonly executorFor: (start: StartExec) => Promise<Executor | null>,
-    private readonly meter: (start: StartExec, record: ExecRecord) => Promise<void>,
+    private readonly ledger: RunLedger,
     private readonly keepAlive: (work: Promise<unknown>) => void,
   ) {}
 
@@ -108,19 +128,25 @@ export class ExecRunner {
         code: "executor_unavailable",
         message: `the ${start.executor} executor is not available here`,
       };
-    const readiness = (await executor.ready?.()) ?? { ok: true };
-    if (!readiness.ok) {
-      const { message, retryAfterSeconds } = readiness;
-      return { ok: false, code: "executor_starting", message, retryAfterSeconds };
+    // The slot comes before readiness, so a run the plan refuses never wakes a computer.
+    const grant = await this.ledger.open(start);
+    if (!grant.ok) {
+      const { code, detail: message, retryAfterSeconds } = grant;
+      return { ok: false, code, message, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
     }
-    // Checked after the last await before the run is registered, so concurrent starts cannot both pass.
-    const cap = runsPerWorkspaceMax[start.executor];
-    if (cap !== undefined && [...this.running.values()].filter((run) => run.name === start.executor).length >= cap) {
-      return {
-        ok: false,
-        code: "rate_limited",
-        message: `this workspace already has ${cap} ${start.executor} runs going, the most it may have at once; retry when one ends`,
-      };
+    const readiness = (await executor.ready?.()) ?? { ok: true };
+    // The per-workspace cap is checked after the last await before the run is registered, so concurrent starts cannot both pass.
+    const refusal: ExecRefusal | null = readiness.ok
+      ? this.overWorkspaceCap(start.executor)
+      : {
+          ok: false,
+          code: "executor_starting",
+          message: readiness.message,
+          retryAfterSeconds: readiness.retryAfterSeconds,
+        };
+    if (refusal) {
+      await this.ledger.release(start.execId);
+      return refusal;
     }
     this.records.create(
       start.execId,
@@ -142,11 +168,12 @@ export class ExecRunner {
       cwd: start.cwd,
       env: start.env,
       stdin: start.stdin,
-      timeoutMs: start.timeoutMs,
+      timeoutMs: grant.timeoutMs,
       // One byte past what is stored, so the record sees the overflow and writes its marker.
       outputBytesMax: Math.min(start.outputBytesMax, execLimits.outputBytesMax) + 1,
       egress: start.egress !== null,
-      ...(start.resources ? { resources: start.resources } : {}),
+      // The computer's limits under the tenant's plan, for container runs.
+      ...(grant.resources ? { resources: grant.resources } : {}),
       ...(start.user ? { user: start.user } : {}),
     };
     const done = this.drive(executor, request, sink, start);
@@ -157,6 +184,18 @@ export class ExecRunner {
     }
     await done;
     return this.result(start.execId);
+  }
+
+  /** A refusal when the workspace already has its most runs of this executor going. */
+  private overWorkspaceCap(name: ExecutorName): ExecRefusal | null {
+    const cap = runsPerWorkspaceMax[name];
+    if (cap === undefined || [...this.running.values()].filter((run) => run.name === name).length < cap) return null;
+    return {
+      ok: false,
+      code: "rate_limited",
+      message: `this workspace already has ${cap} ${name} runs going, the most it may have at once; retry when one ends`,
+      retryAfterSeconds: 1,
+    };
   }
 
   async kill(execId: string): Promise<ExecRecord | null> {
@@ -215,7 +254,7 @@ export class ExecRunner {
     this.end(request.execId, outcome);
     const record = this.records.get(request.execId);
     if (record)
-      await this.meter(start, record).catch((error) => console.error("metering failed", request.execId, error));
+      await this.ledger.close(start, record).catch((error) => console.error("metering failed", request.execId, error));
     // Pruning scans the records, so it runs every PRUNE_EVERY runs rather than after each.
     if (++this.finishedRuns % PRUNE_EVERY === 1) this.records.prune();
     return outcome;

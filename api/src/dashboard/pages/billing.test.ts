@@ -3,11 +3,10 @@
  * and spend-cap forms change what the API reports; a refused cap shows its reason; a
  * session without billing:manage reads but cannot post.
  */
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { installTenantHooks } from "../../../../tenants/account/hooks.ts";
 import { PLANS } from "../../../../tenants/account/plans.ts";
-import type { TenantDO } from "../../../../tenants/account/TenantDO.ts";
 import { call, createKey, json, signup } from "../../../test/client.ts";
 import { session as dashboardSession, page, post } from "../../../test/dashboard.ts";
 import { dollarsToMicros } from "./billing.tsx";
@@ -129,9 +128,7 @@ describe("dashboard billing page, in words", () => {
   it("after an upgrade: the prorated part explained, in cents, and the spend-cap form", async () => {
     const { key, tenantId } = await signup();
     // Half a day into the period, on the tenant object's own clock: the upgrade's part is $19.6x.
-    await runInDurableObject(env.TENANT.getByName(tenantId), (instance: TenantDO) => {
-      instance.now = () => Date.now() + 12 * 3_600_000;
-    });
+    installTenantHooks(tenantId, { now: () => Date.now() + 12 * 3_600_000 });
     expect((await call("PUT", "/v1/billing/plan", { key, json: { plan: "pro" } })).status).toBe(200);
     const upcoming = await json<{ feeMicros: number; fees: { upgradedFrom: string | null; amountMicros: number }[] }>(
       await call("GET", "/v1/billing/invoices/upcoming", { key }),
