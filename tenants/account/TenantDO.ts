@@ -12,7 +12,6 @@
  * events into D1's hourly rows exactly once. The clock and crash points come from hooks.ts.
  */
 import { DurableObject } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
 import { type Db, database } from "../db.ts";
 import { requestDecision, runDecision, type Standing, useDecision } from "./admission.ts";
 import { type TenantHooks, tenantHooks } from "./hooks.ts";
@@ -21,8 +20,8 @@ import {
   type Account,
   changePlan,
   closePeriod,
+  createAccount,
   invoiceOf,
-  newAccount,
   readAccount,
   spendCapRefusal,
   writeAccount,
@@ -40,7 +39,6 @@ import { TokenBucket } from "./ledger/tokenBucket.ts";
 import type { Meter } from "./meters.ts";
 import { containerResources, PLANS, type Plan, publicPlan } from "./plans.ts";
 import type { Admission, AdmitRequest, BillingState, Denial, Quotas, RunEnd, RunGrant, RunRequest } from "./rpc.ts";
-import { tenants } from "./schema.ts";
 
 export class TenantDO extends DurableObject<Env> {
   private readonly hooks: TenantHooks;
@@ -342,7 +340,7 @@ export class TenantDO extends DurableObject<Env> {
     return name;
   }
 
-  /** The account, created on first use from the tenant's D1 row (signup time and plan). */
+  /** The account, loaded once; created on first use from the tenant's D1 row (ledger/account.ts). */
   private async load(): Promise<Account> {
     if (this.account) return this.account;
     this.loading ??= this.ctx.blockConcurrencyWhile(async () => {
@@ -352,16 +350,7 @@ export class TenantDO extends DurableObject<Env> {
         this.alarmAtMs = await this.ctx.storage.getAlarm();
         return;
       }
-      const tenantId = this.tenantId();
-      const tenant = await this.db.query.tenants.findFirst({ where: eq(tenants.id, tenantId) });
-      const plan = publicPlan(tenant?.plan ?? "free") ?? PLANS.free;
-      const account = newAccount(tenantId, plan, hourStart(tenant ? Date.parse(tenant.createdAt) : this.hooks.now()));
-      this.saveAccount(account);
-      // Events from before the account existed (the first ledger) belong to the first period.
-      this.ctx.storage.sql.exec(
-        "UPDATE usage_events SET period_start_ms = ? WHERE period_start_ms IS NULL",
-        periodAt(account.anchorMs, this.hooks.now()).startMs,
-      );
+      this.account = await createAccount(this.ctx.storage.sql, this.db, this.tenantId(), this.hooks.now());
     });
     await this.loading;
     this.loading = null;

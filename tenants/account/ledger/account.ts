@@ -5,9 +5,12 @@
  * changes to the value, so the object only loads, asks and saves.
  */
 
-import type { Plan } from "../plans.ts";
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db.ts";
+import { PLANS, type Plan, publicPlan } from "../plans.ts";
+import { tenants } from "../schema.ts";
 import { type InvoiceBody, invoiceBody, openingFee, type StoredFeeLine, upgradeFee } from "./invoice.ts";
-import { type Period, periodAt } from "./periods.ts";
+import { hourStart, type Period, periodAt } from "./periods.ts";
 
 export interface Account {
   tenantId: string;
@@ -61,6 +64,23 @@ export function readAccount(sql: SqlStorage): Account | null {
         [{ ...openingFee(plan), amountMicros: row.period_fee_micros }],
     closedThroughMs: row.closed_through_ms,
   };
+}
+
+/**
+ * A tenant's first account, made from its D1 row (signup time and plan) and stored. Events
+ * recorded before the account existed (the first ledger kept only events) are moved into
+ * its first period.
+ */
+export async function createAccount(sql: SqlStorage, db: Db, tenantId: string, nowMs: number): Promise<Account> {
+  const tenant = await db.query.tenants.findFirst({ where: eq(tenants.id, tenantId) });
+  const plan = publicPlan(tenant?.plan ?? "free") ?? PLANS.free;
+  const account = newAccount(tenantId, plan, hourStart(tenant ? Date.parse(tenant.createdAt) : nowMs));
+  writeAccount(sql, account);
+  sql.exec(
+    "UPDATE usage_events SET period_start_ms = ? WHERE period_start_ms IS NULL",
+    periodAt(account.anchorMs, nowMs).startMs,
+  );
+  return account;
 }
 
 export function writeAccount(sql: SqlStorage, account: Account): void {
