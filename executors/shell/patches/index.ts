@@ -14,6 +14,7 @@ import { pipeStderrOrder } from "./pipeStderrOrder.ts";
 import { printfGeneral } from "./printfGeneral.ts";
 import { printfInt64 } from "./printfInt64.ts";
 import { rawBytes } from "./rawBytes.ts";
+import { uniqCountWidth } from "./uniqCountWidth.ts";
 import { xtraceBeforeRedirects } from "./xtraceBeforeRedirects.ts";
 
 /** SHA-256 of node_modules/just-bash/dist/bundle/browser.js as just-bash 3.4.2 ships it. */
@@ -33,4 +34,5 @@ export const justBashPatches: readonly Patch[] = [
   xtraceBeforeRedirects,
   rawBytes,
   printfGeneral,
+  uniqCountWidth,
 ];
