@@ -14,6 +14,7 @@ import { pipeStderrOrder } from "./pipeStderrOrder.ts";
 import { printfGeneral } from "./printfGeneral.ts";
 import { printfInt64 } from "./printfInt64.ts";
 import { rawBytes } from "./rawBytes.ts";
+import { sortFields } from "./sortFields.ts";
 import { uniqCountWidth } from "./uniqCountWidth.ts";
 import { xtraceBeforeRedirects } from "./xtraceBeforeRedirects.ts";
 
@@ -35,4 +36,5 @@ export const justBashPatches: readonly Patch[] = [
   rawBytes,
   printfGeneral,
   uniqCountWidth,
+  sortFields,
 ];
