@@ -14,6 +14,7 @@ import { pipeStderrOrder } from "./pipeStderrOrder.ts";
 import { printfGeneral } from "./printfGeneral.ts";
 import { printfInt64 } from "./printfInt64.ts";
 import { rawBytes } from "./rawBytes.ts";
+import { sortCodePointOrder } from "./sortCodePointOrder.ts";
 import { sortFields } from "./sortFields.ts";
 import { uniqCountWidth } from "./uniqCountWidth.ts";
 import { xtraceBeforeRedirects } from "./xtraceBeforeRedirects.ts";
@@ -37,4 +38,5 @@ export const justBashPatches: readonly Patch[] = [
   printfGeneral,
   uniqCountWidth,
   sortFields,
+  sortCodePointOrder,
 ];
