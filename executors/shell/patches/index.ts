@@ -16,6 +16,7 @@ import { printfInt64 } from "./printfInt64.ts";
 import { rawBytes } from "./rawBytes.ts";
 import { sortCodePointOrder } from "./sortCodePointOrder.ts";
 import { sortFields } from "./sortFields.ts";
+import { sortOptions } from "./sortOptions.ts";
 import { uniqCountWidth } from "./uniqCountWidth.ts";
 import { xtraceBeforeRedirects } from "./xtraceBeforeRedirects.ts";
 
@@ -39,4 +40,5 @@ export const justBashPatches: readonly Patch[] = [
   uniqCountWidth,
   sortFields,
   sortCodePointOrder,
+  sortOptions,
 ];
