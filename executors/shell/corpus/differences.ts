@@ -48,18 +48,11 @@ export interface AllowedDifference {
 
 /** bash prefixes its own errors with `line N:`; just-bash reports no line numbers. */
 const withoutLineNumbers = (text: string) => text.replace(/^bash: line \d+: /gm, "bash: ");
-/** GNU `uniq -c` right-aligns counts in 7 columns, just-bash in 4. */
-const uniqCountsUnpadded = (text: string) => text.replace(/^ *(\d+) /gm, "$1 ");
 /** GNU coreutils quote names with ‘…’ in UTF-8 locales, just-bash with '…'. */
 const straightQuotes = (text: string) => text.replace(/[‘’]/g, "'");
 
 /** Gaps that several scripts hit, worded once. */
 const gap = {
-  uniqWidth: "uniq -c pads counts to 4 columns where GNU uniq pads to 7",
-  sortLeadingBlanks:
-    "sort -k counts a line's leading blanks as an empty first field, so sorting `uniq -c` output by count or word orders it differently",
-  sortCollation:
-    "sort orders like a natural-language locale (apple before Apple) where GNU sort under C.UTF-8 orders by code point",
   diffNormal:
     "diff prints a unified diff (with a ==== header) where GNU diff prints the normal `2c2` format by default",
   lsOperands: "ls with several file operands prints a blank line between them",
@@ -72,11 +65,6 @@ const gap = {
 } as const;
 
 export const allowedDifferences: AllowedDifference[] = [
-  {
-    name: "pipe-word-frequency",
-    reason: `${gap.uniqWidth}, and ${gap.sortLeadingBlanks}.`,
-    compare: "exit-code-only",
-  },
   {
     name: "loop-positional",
     reason: '`for arg; do` word-splits the positional parameters instead of iterating over them like "$@".',
@@ -115,8 +103,6 @@ export const allowedDifferences: AllowedDifference[] = [
     reason: `${gap.noTrap}.`,
     compare: "exit-code-only",
   },
-  { name: "grep-extended-only", reason: `${gap.uniqWidth}.`, normalize: uniqCountsUnpadded },
-  { name: "grep-recursive", reason: `${gap.sortCollation}.`, compare: "exit-code-only" },
   {
     name: "grep-exit-status",
     reason: "grep rejects -s (suppress file errors) as an invalid option and exits 1 instead of 2 for a missing file.",
@@ -134,17 +120,6 @@ export const allowedDifferences: AllowedDifference[] = [
   },
   { name: "awk-csv-to-json", reason: `${gap.jqUnsorted}.`, compare: "exit-code-only" },
   {
-    name: "sort-uniq-counts",
-    reason: `${gap.uniqWidth}, and ${gap.sortLeadingBlanks}.`,
-    compare: "exit-code-only",
-  },
-  {
-    name: "sort-flags",
-    reason: `${gap.sortCollation}, and sort rejects -C (check quietly).`,
-    compare: "exit-code-only",
-  },
-  { name: "uniq-options", reason: `${gap.uniqWidth}.`, normalize: uniqCountsUnpadded },
-  {
     name: "head-tail",
     reason:
       "head rejects a negative count (head -n -7, all but the last 7 lines), and od -c aligns its first column differently.",
@@ -152,10 +127,9 @@ export const allowedDifferences: AllowedDifference[] = [
   },
   {
     name: "cut-fields",
-    reason: `${gap.uniqWidth}, and cut rejects --output-delimiter.`,
+    reason: "cut rejects --output-delimiter.",
     compare: "exit-code-only",
   },
-  { name: "cut-tr-passwd", reason: `${gap.uniqWidth}.`, normalize: uniqCountsUnpadded },
   {
     name: "xargs-basic",
     reason: `${gap.xargsReplace}, and with empty input xargs does not run the command once as GNU xargs does.`,
@@ -163,8 +137,7 @@ export const allowedDifferences: AllowedDifference[] = [
   },
   {
     name: "xargs-files",
-    reason:
-      "sort rejects -z (NUL-separated lines), and wc pads counts for small files to 3 columns where GNU wc uses the width of the total size.",
+    reason: "wc pads counts for small files to 3 columns where GNU wc uses the width of the total size.",
     compare: "exit-code-only",
   },
   { name: "xargs-mkdir", reason: `${gap.xargsReplace}.`, compare: "exit-code-only" },
@@ -199,12 +172,6 @@ export const allowedDifferences: AllowedDifference[] = [
     reason: "declare -p prints associative arrays as (['k']=v) where bash prints ([k]=\"v\" ).",
     compare: "exit-code-only",
   },
-  { name: "real-access-log-report", reason: `${gap.sortLeadingBlanks}.`, compare: "exit-code-only" },
-  {
-    name: "real-json-roles",
-    reason: `${gap.uniqWidth}, and ${gap.sortLeadingBlanks}.`,
-    compare: "exit-code-only",
-  },
   {
     name: "real-ini-parser",
     reason: 'A case pattern with a quoted bracket, "["*"]", never matches.',
@@ -215,7 +182,6 @@ export const allowedDifferences: AllowedDifference[] = [
     reason: "diff rejects -r (recursive comparison of directories).",
     compare: "exit-code-only",
   },
-  { name: "real-todo-extract", reason: `${gap.uniqWidth}.`, normalize: uniqCountsUnpadded },
   { name: "real-log-rotate", reason: `${gap.lsOperands}.`, compare: "exit-code-only" },
   // The feature corpus (features/*.ts).
   {
