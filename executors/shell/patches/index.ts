@@ -6,6 +6,7 @@ import { arithInt64 } from "./arithInt64.ts";
 import { declareArrayWords } from "./declareArrayWords.ts";
 import { declareKeyedValues } from "./declareKeyedValues.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
+import { jqSortedResults } from "./jqSortedResults.ts";
 import { loopControlOutsideLoop } from "./loopControlOutsideLoop.ts";
 import { nounsetQuotedDefault } from "./nounsetQuotedDefault.ts";
 import { pasteStdin } from "./pasteStdin.ts";
@@ -41,4 +42,5 @@ export const justBashPatches: readonly Patch[] = [
   sortFields,
   sortCodePointOrder,
   sortOptions,
+  jqSortedResults,
 ];
