@@ -6,6 +6,7 @@ import { arithInt64 } from "./arithInt64.ts";
 import { declareArrayWords } from "./declareArrayWords.ts";
 import { declareKeyedValues } from "./declareKeyedValues.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
+import { jqCsvQuotes } from "./jqCsvQuotes.ts";
 import { jqSortedResults } from "./jqSortedResults.ts";
 import { loopControlOutsideLoop } from "./loopControlOutsideLoop.ts";
 import { nounsetQuotedDefault } from "./nounsetQuotedDefault.ts";
@@ -43,4 +44,5 @@ export const justBashPatches: readonly Patch[] = [
   sortCodePointOrder,
   sortOptions,
   jqSortedResults,
+  jqCsvQuotes,
 ];
