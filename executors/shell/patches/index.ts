@@ -7,6 +7,7 @@ import { declareArrayWords } from "./declareArrayWords.ts";
 import { declareKeyedValues } from "./declareKeyedValues.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
 import { jqCsvQuotes } from "./jqCsvQuotes.ts";
+import { jqDeleteSeveral } from "./jqDeleteSeveral.ts";
 import { jqSortedResults } from "./jqSortedResults.ts";
 import { loopControlOutsideLoop } from "./loopControlOutsideLoop.ts";
 import { nounsetQuotedDefault } from "./nounsetQuotedDefault.ts";
@@ -45,4 +46,5 @@ export const justBashPatches: readonly Patch[] = [
   sortOptions,
   jqSortedResults,
   jqCsvQuotes,
+  jqDeleteSeveral,
 ];
