@@ -56,7 +56,6 @@ const gap = {
   diffNormal:
     "diff prints a unified diff (with a ==== header) where GNU diff prints the normal `2c2` format by default",
   lsOperands: "ls with several file operands prints a blank line between them",
-  jqUnsorted: "jq's unique and group_by keep input order where jq sorts their results",
   xargsReplace: "xargs rejects the attached form -I{} (only -I {} works)",
   unboundExit: "An unbound variable under set -u ends the script with status 1 where bash -c exits 127",
   noTrap: "The trap builtin does not exist, so EXIT and ERR handlers never run",
@@ -118,7 +117,6 @@ export const allowedDifferences: AllowedDifference[] = [
     reason: "awk's printf ignores the 0 flag for floating-point conversions (%05.1f pads with spaces).",
     compare: "exit-code-only",
   },
-  { name: "awk-csv-to-json", reason: `${gap.jqUnsorted}.`, compare: "exit-code-only" },
   {
     name: "head-tail",
     reason:
@@ -141,14 +139,6 @@ export const allowedDifferences: AllowedDifference[] = [
     compare: "exit-code-only",
   },
   { name: "xargs-mkdir", reason: `${gap.xargsReplace}.`, compare: "exit-code-only" },
-  { name: "jq-select-map", reason: `${gap.jqUnsorted}.`, compare: "exit-code-only" },
-  { name: "jq-aggregate", reason: `${gap.jqUnsorted}.`, compare: "exit-code-only" },
-  {
-    name: "jq-transform",
-    reason: "jq's del(.a, .b) with several paths deletes nothing, and @csv leaves strings unquoted.",
-    compare: "exit-code-only",
-  },
-  { name: "jq-nested", reason: `${gap.jqUnsorted}.`, compare: "exit-code-only" },
   {
     name: "files-error-messages",
     reason: "mkdir quotes the name with straight quotes where GNU mkdir uses ‘…’ in a UTF-8 locale.",
