@@ -10,6 +10,7 @@ import { jqCsvQuotes } from "./jqCsvQuotes.ts";
 import { jqDeleteSeveral } from "./jqDeleteSeveral.ts";
 import { jqSortedResults } from "./jqSortedResults.ts";
 import { loopControlOutsideLoop } from "./loopControlOutsideLoop.ts";
+import { lsOperands } from "./lsOperands.ts";
 import { nounsetQuotedDefault } from "./nounsetQuotedDefault.ts";
 import { pasteStdin } from "./pasteStdin.ts";
 import type { Patch } from "./patch.ts";
@@ -47,4 +48,5 @@ export const justBashPatches: readonly Patch[] = [
   jqSortedResults,
   jqCsvQuotes,
   jqDeleteSeveral,
+  lsOperands,
 ];
