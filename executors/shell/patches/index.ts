@@ -10,6 +10,7 @@ import { jqCsvQuotes } from "./jqCsvQuotes.ts";
 import { jqDeleteSeveral } from "./jqDeleteSeveral.ts";
 import { jqSortedResults } from "./jqSortedResults.ts";
 import { loopControlOutsideLoop } from "./loopControlOutsideLoop.ts";
+import { lsMissingMessage } from "./lsMissingMessage.ts";
 import { lsOperands } from "./lsOperands.ts";
 import { nounsetQuotedDefault } from "./nounsetQuotedDefault.ts";
 import { pasteStdin } from "./pasteStdin.ts";
@@ -49,4 +50,5 @@ export const justBashPatches: readonly Patch[] = [
   jqCsvQuotes,
   jqDeleteSeveral,
   lsOperands,
+  lsMissingMessage,
 ];
