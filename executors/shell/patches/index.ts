@@ -23,6 +23,7 @@ import { sortCodePointOrder } from "./sortCodePointOrder.ts";
 import { sortFields } from "./sortFields.ts";
 import { sortOptions } from "./sortOptions.ts";
 import { uniqCountWidth } from "./uniqCountWidth.ts";
+import { xargsOptions } from "./xargsOptions.ts";
 import { xtraceBeforeRedirects } from "./xtraceBeforeRedirects.ts";
 
 /** SHA-256 of node_modules/just-bash/dist/bundle/browser.js as just-bash 3.4.2 ships it. */
@@ -51,4 +52,5 @@ export const justBashPatches: readonly Patch[] = [
   jqDeleteSeveral,
   lsOperands,
   lsMissingMessage,
+  xargsOptions,
 ];
