@@ -55,7 +55,6 @@ const straightQuotes = (text: string) => text.replace(/[‘’]/g, "'");
 const gap = {
   diffNormal:
     "diff prints a unified diff (with a ==== header) where GNU diff prints the normal `2c2` format by default",
-  xargsReplace: "xargs rejects the attached form -I{} (only -I {} works)",
   unboundExit: "An unbound variable under set -u ends the script with status 1 where bash -c exits 127",
   noTrap: "The trap builtin does not exist, so EXIT and ERR handlers never run",
   badSubscript:
@@ -127,16 +126,10 @@ export const allowedDifferences: AllowedDifference[] = [
     compare: "exit-code-only",
   },
   {
-    name: "xargs-basic",
-    reason: `${gap.xargsReplace}, and with empty input xargs does not run the command once as GNU xargs does.`,
-    compare: "exit-code-only",
-  },
-  {
     name: "xargs-files",
     reason: "wc pads counts for small files to 3 columns where GNU wc uses the width of the total size.",
     compare: "exit-code-only",
   },
-  { name: "xargs-mkdir", reason: `${gap.xargsReplace}.`, compare: "exit-code-only" },
   {
     name: "files-error-messages",
     reason: "mkdir quotes the name with straight quotes where GNU mkdir uses ‘…’ in a UTF-8 locale.",
