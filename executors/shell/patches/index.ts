@@ -23,6 +23,7 @@ import { sortCodePointOrder } from "./sortCodePointOrder.ts";
 import { sortFields } from "./sortFields.ts";
 import { sortOptions } from "./sortOptions.ts";
 import { uniqCountWidth } from "./uniqCountWidth.ts";
+import { wcWidth } from "./wcWidth.ts";
 import { xargsOptions } from "./xargsOptions.ts";
 import { xtraceBeforeRedirects } from "./xtraceBeforeRedirects.ts";
 
@@ -53,4 +54,5 @@ export const justBashPatches: readonly Patch[] = [
   lsOperands,
   lsMissingMessage,
   xargsOptions,
+  wcWidth,
 ];
