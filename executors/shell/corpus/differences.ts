@@ -126,11 +126,6 @@ export const allowedDifferences: AllowedDifference[] = [
     compare: "exit-code-only",
   },
   {
-    name: "xargs-files",
-    reason: "wc pads counts for small files to 3 columns where GNU wc uses the width of the total size.",
-    compare: "exit-code-only",
-  },
-  {
     name: "files-error-messages",
     reason: "mkdir quotes the name with straight quotes where GNU mkdir uses ‘…’ in a UTF-8 locale.",
     normalize: straightQuotes,
