@@ -3,6 +3,7 @@
  */
 import { arithCommandSubstitution } from "./arithCommandSubstitution.ts";
 import { arithInt64 } from "./arithInt64.ts";
+import { cutOutputDelimiter } from "./cutOutputDelimiter.ts";
 import { declareArrayWords } from "./declareArrayWords.ts";
 import { declareKeyedValues } from "./declareKeyedValues.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
@@ -55,4 +56,5 @@ export const justBashPatches: readonly Patch[] = [
   lsMissingMessage,
   xargsOptions,
   wcWidth,
+  cutOutputDelimiter,
 ];
