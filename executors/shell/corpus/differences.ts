@@ -121,11 +121,6 @@ export const allowedDifferences: AllowedDifference[] = [
     compare: "exit-code-only",
   },
   {
-    name: "cut-fields",
-    reason: "cut rejects --output-delimiter.",
-    compare: "exit-code-only",
-  },
-  {
     name: "files-error-messages",
     reason: "mkdir quotes the name with straight quotes where GNU mkdir uses ‘…’ in a UTF-8 locale.",
     normalize: straightQuotes,
