@@ -6,6 +6,7 @@ import { arithInt64 } from "./arithInt64.ts";
 import { cutOutputDelimiter } from "./cutOutputDelimiter.ts";
 import { declareArrayWords } from "./declareArrayWords.ts";
 import { declareKeyedValues } from "./declareKeyedValues.ts";
+import { dirnameRoot } from "./dirnameRoot.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
 import { jqCsvQuotes } from "./jqCsvQuotes.ts";
 import { jqDeleteSeveral } from "./jqDeleteSeveral.ts";
@@ -57,4 +58,5 @@ export const justBashPatches: readonly Patch[] = [
   xargsOptions,
   wcWidth,
   cutOutputDelimiter,
+  dirnameRoot,
 ];
