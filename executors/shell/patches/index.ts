@@ -14,6 +14,7 @@ import { jqSortedResults } from "./jqSortedResults.ts";
 import { loopControlOutsideLoop } from "./loopControlOutsideLoop.ts";
 import { lsMissingMessage } from "./lsMissingMessage.ts";
 import { lsOperands } from "./lsOperands.ts";
+import { mkdirQuotes } from "./mkdirQuotes.ts";
 import { nounsetQuotedDefault } from "./nounsetQuotedDefault.ts";
 import { pasteStdin } from "./pasteStdin.ts";
 import type { Patch } from "./patch.ts";
@@ -59,4 +60,5 @@ export const justBashPatches: readonly Patch[] = [
   wcWidth,
   cutOutputDelimiter,
   dirnameRoot,
+  mkdirQuotes,
 ];
