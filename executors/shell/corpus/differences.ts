@@ -48,8 +48,6 @@ export interface AllowedDifference {
 
 /** bash prefixes its own errors with `line N:`; just-bash reports no line numbers. */
 const withoutLineNumbers = (text: string) => text.replace(/^bash: line \d+: /gm, "bash: ");
-/** GNU coreutils quote names with ‘…’ in UTF-8 locales, just-bash with '…'. */
-const straightQuotes = (text: string) => text.replace(/[‘’]/g, "'");
 
 /** Gaps that several scripts hit, worded once. */
 const gap = {
@@ -120,12 +118,6 @@ export const allowedDifferences: AllowedDifference[] = [
       "head rejects a negative count (head -n -7, all but the last 7 lines), and od -c aligns its first column differently.",
     compare: "exit-code-only",
   },
-  {
-    name: "files-error-messages",
-    reason: "mkdir quotes the name with straight quotes where GNU mkdir uses ‘…’ in a UTF-8 locale.",
-    normalize: straightQuotes,
-  },
-  { name: "basename-dirname", reason: "dirname / prints . instead of /.", compare: "exit-code-only" },
   { name: "diff-files", reason: `${gap.diffNormal}.`, compare: "exit-code-only" },
   {
     name: "readonly-assignment",
