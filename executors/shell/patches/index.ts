@@ -25,6 +25,7 @@ import { rawBytes } from "./rawBytes.ts";
 import { sortCodePointOrder } from "./sortCodePointOrder.ts";
 import { sortFields } from "./sortFields.ts";
 import { sortOptions } from "./sortOptions.ts";
+import { testSizeDirectory } from "./testSizeDirectory.ts";
 import { uniqCountWidth } from "./uniqCountWidth.ts";
 import { wcWidth } from "./wcWidth.ts";
 import { xargsOptions } from "./xargsOptions.ts";
@@ -61,4 +62,5 @@ export const justBashPatches: readonly Patch[] = [
   cutOutputDelimiter,
   dirnameRoot,
   mkdirQuotes,
+  testSizeDirectory,
 ];
