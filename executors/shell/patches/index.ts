@@ -8,6 +8,7 @@ import { declareArrayWords } from "./declareArrayWords.ts";
 import { declareKeyedValues } from "./declareKeyedValues.ts";
 import { dirnameRoot } from "./dirnameRoot.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
+import { grepNoMessages } from "./grepNoMessages.ts";
 import { jqCsvQuotes } from "./jqCsvQuotes.ts";
 import { jqDeleteSeveral } from "./jqDeleteSeveral.ts";
 import { jqSortedResults } from "./jqSortedResults.ts";
@@ -63,4 +64,5 @@ export const justBashPatches: readonly Patch[] = [
   dirnameRoot,
   mkdirQuotes,
   testSizeDirectory,
+  grepNoMessages,
 ];
