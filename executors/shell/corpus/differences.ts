@@ -80,11 +80,6 @@ export const allowedDifferences: AllowedDifference[] = [
     reason: `\${arr[@]^} upper-cases only the first element's first letter instead of every element's.`,
     compare: "exit-code-only",
   },
-  {
-    name: "test-files",
-    reason: "test -s is false for a directory (just-bash directories have size 0) where Linux reports a non-zero size.",
-    compare: "exit-code-only",
-  },
   { name: "process-substitution", reason: `${gap.diffNormal}.`, compare: "exit-code-only" },
   {
     name: "set-u-unbound",
@@ -95,11 +90,6 @@ export const allowedDifferences: AllowedDifference[] = [
   {
     name: "trap-exit",
     reason: `${gap.noTrap}.`,
-    compare: "exit-code-only",
-  },
-  {
-    name: "grep-exit-status",
-    reason: "grep rejects -s (suppress file errors) as an invalid option and exits 1 instead of 2 for a missing file.",
     compare: "exit-code-only",
   },
   {
