@@ -9,6 +9,7 @@ import { declareKeyedValues } from "./declareKeyedValues.ts";
 import { dirnameRoot } from "./dirnameRoot.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
 import { grepNoMessages } from "./grepNoMessages.ts";
+import { headNegativeCount } from "./headNegativeCount.ts";
 import { jqCsvQuotes } from "./jqCsvQuotes.ts";
 import { jqDeleteSeveral } from "./jqDeleteSeveral.ts";
 import { jqSortedResults } from "./jqSortedResults.ts";
@@ -65,4 +66,5 @@ export const justBashPatches: readonly Patch[] = [
   mkdirQuotes,
   testSizeDirectory,
   grepNoMessages,
+  headNegativeCount,
 ];
