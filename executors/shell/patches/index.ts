@@ -18,6 +18,7 @@ import { lsMissingMessage } from "./lsMissingMessage.ts";
 import { lsOperands } from "./lsOperands.ts";
 import { mkdirQuotes } from "./mkdirQuotes.ts";
 import { nounsetQuotedDefault } from "./nounsetQuotedDefault.ts";
+import { odColumns } from "./odColumns.ts";
 import { pasteStdin } from "./pasteStdin.ts";
 import type { Patch } from "./patch.ts";
 import { pipeStderrOrder } from "./pipeStderrOrder.ts";
@@ -67,4 +68,5 @@ export const justBashPatches: readonly Patch[] = [
   testSizeDirectory,
   grepNoMessages,
   headNegativeCount,
+  odColumns,
 ];
