@@ -102,12 +102,6 @@ export const allowedDifferences: AllowedDifference[] = [
     reason: "awk's printf ignores the 0 flag for floating-point conversions (%05.1f pads with spaces).",
     compare: "exit-code-only",
   },
-  {
-    name: "head-tail",
-    reason:
-      "head rejects a negative count (head -n -7, all but the last 7 lines), and od -c aligns its first column differently.",
-    compare: "exit-code-only",
-  },
   { name: "diff-files", reason: `${gap.diffNormal}.`, compare: "exit-code-only" },
   {
     name: "readonly-assignment",
@@ -257,11 +251,6 @@ export const allowedDifferences: AllowedDifference[] = [
   {
     name: "printf-f-conversion",
     reason: "%.0f rounds halves away from zero (2.5 → 3) where C's printf rounds to even (2).",
-    compare: "exit-code-only",
-  },
-  {
-    name: "printf-dollar-single-quote-escape-set",
-    reason: "od -c pads its first column one space wider than GNU od.",
     compare: "exit-code-only",
   },
   {
