@@ -8,6 +8,7 @@ import { declareArrayWords } from "./declareArrayWords.ts";
 import { declareKeyedValues } from "./declareKeyedValues.ts";
 import { dirnameRoot } from "./dirnameRoot.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
+import { fatalExpansionStatus } from "./fatalExpansionStatus.ts";
 import { grepNoMessages } from "./grepNoMessages.ts";
 import { headNegativeCount } from "./headNegativeCount.ts";
 import { jqCsvQuotes } from "./jqCsvQuotes.ts";
@@ -69,4 +70,5 @@ export const justBashPatches: readonly Patch[] = [
   grepNoMessages,
   headNegativeCount,
   odColumns,
+  fatalExpansionStatus,
 ];
