@@ -53,7 +53,6 @@ const withoutLineNumbers = (text: string) => text.replace(/^bash: line \d+: /gm,
 const gap = {
   diffNormal:
     "diff prints a unified diff (with a ==== header) where GNU diff prints the normal `2c2` format by default",
-  unboundExit: "An unbound variable under set -u ends the script with status 1 where bash -c exits 127",
   noTrap: "The trap builtin does not exist, so EXIT and ERR handlers never run",
   badSubscript:
     "an array subscript holding an arithmetic expression or a slice of an associative array is a bad substitution",
@@ -71,22 +70,11 @@ export const allowedDifferences: AllowedDifference[] = [
     compare: "stdout-and-exit-code",
   },
   {
-    name: "param-required-error",
-    reason: `\${x:?message} reports the message without the variable name and exits 1 where bash -c exits 127.`,
-    compare: "stdout-only",
-  },
-  {
     name: "array-element-operations",
     reason: `\${arr[@]^} upper-cases only the first element's first letter instead of every element's.`,
     compare: "exit-code-only",
   },
   { name: "process-substitution", reason: `${gap.diffNormal}.`, compare: "exit-code-only" },
-  {
-    name: "set-u-unbound",
-    reason: "The unbound-variable error has no line number, and the shell exits 1 where bash -c exits 127.",
-    compare: "stdout-and-stderr",
-    normalize: withoutLineNumbers,
-  },
   {
     name: "trap-exit",
     reason: `${gap.noTrap}.`,
@@ -131,11 +119,6 @@ export const allowedDifferences: AllowedDifference[] = [
   },
   // The feature corpus (features/*.ts).
   {
-    name: "parameters-error-if-unset-message",
-    reason: "${u:?message} reports the message without the variable's name (bash: u: is required).",
-    compare: "exit-code-only",
-  },
-  {
     name: "parameters-case-modification",
     reason: "${s~~} (toggle case) is a parse error.",
     compare: "nothing",
@@ -145,7 +128,6 @@ export const allowedDifferences: AllowedDifference[] = [
     reason: "${s@Q} quotes a value holding ' as $'it\\'s' where bash writes 'it'\\''s'.",
     compare: "exit-code-only",
   },
-  { name: "parameters-nounset-error", reason: `${gap.unboundExit}.`, compare: "stdout-and-stderr" },
   {
     name: "arithmetic-assign-bit-ops",
     reason: "((x<<=2)) is a parse error: <<= inside (( )) is read as a here-document.",
