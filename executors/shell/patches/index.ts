@@ -9,6 +9,7 @@ import { declareKeyedValues } from "./declareKeyedValues.ts";
 import { dirnameRoot } from "./dirnameRoot.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
 import { fatalExpansionStatus } from "./fatalExpansionStatus.ts";
+import { forPositional } from "./forPositional.ts";
 import { grepNoMessages } from "./grepNoMessages.ts";
 import { headNegativeCount } from "./headNegativeCount.ts";
 import { jqCsvQuotes } from "./jqCsvQuotes.ts";
@@ -71,4 +72,5 @@ export const justBashPatches: readonly Patch[] = [
   headNegativeCount,
   odColumns,
   fatalExpansionStatus,
+  forPositional,
 ];
