@@ -60,11 +60,6 @@ const gap = {
 
 export const allowedDifferences: AllowedDifference[] = [
   {
-    name: "loop-positional",
-    reason: '`for arg; do` word-splits the positional parameters instead of iterating over them like "$@".',
-    compare: "exit-code-only",
-  },
-  {
     name: "arith-division-by-zero",
     reason: "just-bash reports division by zero without bash's line number, expression and error token.",
     compare: "stdout-and-exit-code",
@@ -177,11 +172,6 @@ export const allowedDifferences: AllowedDifference[] = [
     reason:
       "There is no mkfifo: background jobs run to completion before the next command, so a named pipe could not be emulated faithfully, and an honest 'command not found' is better than a silent difference.",
     compare: "nothing",
-  },
-  {
-    name: "control-for-positional",
-    reason: '`for arg; do` word-splits the positional parameters instead of iterating over them like "$@".',
-    compare: "exit-code-only",
   },
   {
     name: "control-break-continue",
