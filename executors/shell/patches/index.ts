@@ -3,6 +3,7 @@
  */
 import { arithCommandSubstitution } from "./arithCommandSubstitution.ts";
 import { arithInt64 } from "./arithInt64.ts";
+import { caseModificationEach } from "./caseModificationEach.ts";
 import { cutOutputDelimiter } from "./cutOutputDelimiter.ts";
 import { declareArrayWords } from "./declareArrayWords.ts";
 import { declareKeyedValues } from "./declareKeyedValues.ts";
@@ -73,4 +74,5 @@ export const justBashPatches: readonly Patch[] = [
   odColumns,
   fatalExpansionStatus,
   forPositional,
+  caseModificationEach,
 ];
