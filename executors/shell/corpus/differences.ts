@@ -64,11 +64,6 @@ export const allowedDifferences: AllowedDifference[] = [
     reason: "just-bash reports division by zero without bash's line number, expression and error token.",
     compare: "stdout-and-exit-code",
   },
-  {
-    name: "array-element-operations",
-    reason: `\${arr[@]^} upper-cases only the first element's first letter instead of every element's.`,
-    compare: "exit-code-only",
-  },
   { name: "process-substitution", reason: `${gap.diffNormal}.`, compare: "exit-code-only" },
   {
     name: "trap-exit",
@@ -198,11 +193,6 @@ export const allowedDifferences: AllowedDifference[] = [
   { name: "control-trap-exit", reason: `${gap.noTrap}.`, compare: "exit-code-only" },
   { name: "control-trap-err", reason: `${gap.noTrap}.`, compare: "exit-code-only" },
   { name: "arrays-assoc-slice", reason: `${gap.badSubscript} (\${m[@]:0:3}).`, compare: "nothing" },
-  {
-    name: "arrays-array-element-upper-each",
-    reason: `\${arr[@]^} upper-cases only the first element's first letter instead of every element's.`,
-    compare: "exit-code-only",
-  },
   {
     name: "arrays-declare-p-assoc",
     reason: "declare -p prints associative arrays as (['k']='v w') where bash prints ([k]=\"v w\" ).",
