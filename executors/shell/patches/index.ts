@@ -7,6 +7,7 @@ import { caseModificationEach } from "./caseModificationEach.ts";
 import { cutOutputDelimiter } from "./cutOutputDelimiter.ts";
 import { declareArrayWords } from "./declareArrayWords.ts";
 import { declareKeyedValues } from "./declareKeyedValues.ts";
+import { declarePrintAssoc } from "./declarePrintAssoc.ts";
 import { dirnameRoot } from "./dirnameRoot.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
 import { fatalExpansionStatus } from "./fatalExpansionStatus.ts";
@@ -75,4 +76,5 @@ export const justBashPatches: readonly Patch[] = [
   fatalExpansionStatus,
   forPositional,
   caseModificationEach,
+  declarePrintAssoc,
 ];
