@@ -93,11 +93,6 @@ export const allowedDifferences: AllowedDifference[] = [
     compare: "stdout-and-exit-code",
   },
   {
-    name: "declare-print",
-    reason: "declare -p prints associative arrays as (['k']=v) where bash prints ([k]=\"v\" ).",
-    compare: "exit-code-only",
-  },
-  {
     name: "real-ini-parser",
     reason: 'A case pattern with a quoted bracket, "["*"]", never matches.',
     compare: "exit-code-only",
@@ -193,11 +188,6 @@ export const allowedDifferences: AllowedDifference[] = [
   { name: "control-trap-exit", reason: `${gap.noTrap}.`, compare: "exit-code-only" },
   { name: "control-trap-err", reason: `${gap.noTrap}.`, compare: "exit-code-only" },
   { name: "arrays-assoc-slice", reason: `${gap.badSubscript} (\${m[@]:0:3}).`, compare: "nothing" },
-  {
-    name: "arrays-declare-p-assoc",
-    reason: "declare -p prints associative arrays as (['k']='v w') where bash prints ([k]=\"v w\" ).",
-    compare: "exit-code-only",
-  },
   { name: "arrays-array-index-expression", reason: `${gap.badSubscript} (\${a[i*2]}).`, compare: "nothing" },
   {
     name: "printf-d-too-big",
