@@ -4,6 +4,7 @@
 import { arithCommandSubstitution } from "./arithCommandSubstitution.ts";
 import { arithInt64 } from "./arithInt64.ts";
 import { caseModificationEach } from "./caseModificationEach.ts";
+import { casePatternQuoting } from "./casePatternQuoting.ts";
 import { cutOutputDelimiter } from "./cutOutputDelimiter.ts";
 import { declareArrayWords } from "./declareArrayWords.ts";
 import { declareKeyedValues } from "./declareKeyedValues.ts";
@@ -77,4 +78,5 @@ export const justBashPatches: readonly Patch[] = [
   forPositional,
   caseModificationEach,
   declarePrintAssoc,
+  casePatternQuoting,
 ];
