@@ -93,11 +93,6 @@ export const allowedDifferences: AllowedDifference[] = [
     compare: "stdout-and-exit-code",
   },
   {
-    name: "real-ini-parser",
-    reason: 'A case pattern with a quoted bracket, "["*"]", never matches.',
-    compare: "exit-code-only",
-  },
-  {
     name: "real-backup-verify",
     reason: "diff rejects -r (recursive comparison of directories).",
     compare: "exit-code-only",
@@ -167,11 +162,6 @@ export const allowedDifferences: AllowedDifference[] = [
     name: "control-break-continue",
     reason: "A loop left by break returns the status of the command before break instead of 0.",
     compare: "stdout-and-stderr",
-  },
-  {
-    name: "control-case-bracket-quoted",
-    reason: 'A case pattern with a quoted bracket, "["*"]", never matches.',
-    compare: "exit-code-only",
   },
   {
     name: "control-set-e-in-function-and",
