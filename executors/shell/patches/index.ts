@@ -34,6 +34,7 @@ import { sortCodePointOrder } from "./sortCodePointOrder.ts";
 import { sortFields } from "./sortFields.ts";
 import { sortOptions } from "./sortOptions.ts";
 import { testSizeDirectory } from "./testSizeDirectory.ts";
+import { trapExitErr } from "./trapExitErr.ts";
 import { uniqCountWidth } from "./uniqCountWidth.ts";
 import { wcWidth } from "./wcWidth.ts";
 import { xargsOptions } from "./xargsOptions.ts";
@@ -79,4 +80,5 @@ export const justBashPatches: readonly Patch[] = [
   caseModificationEach,
   declarePrintAssoc,
   casePatternQuoting,
+  trapExitErr,
 ];
