@@ -53,7 +53,6 @@ const withoutLineNumbers = (text: string) => text.replace(/^bash: line \d+: /gm,
 const gap = {
   diffNormal:
     "diff prints a unified diff (with a ==== header) where GNU diff prints the normal `2c2` format by default",
-  noTrap: "The trap builtin does not exist, so EXIT and ERR handlers never run",
   badSubscript:
     "an array subscript holding an arithmetic expression or a slice of an associative array is a bad substitution",
 } as const;
@@ -65,11 +64,6 @@ export const allowedDifferences: AllowedDifference[] = [
     compare: "stdout-and-exit-code",
   },
   { name: "process-substitution", reason: `${gap.diffNormal}.`, compare: "exit-code-only" },
-  {
-    name: "trap-exit",
-    reason: `${gap.noTrap}.`,
-    compare: "exit-code-only",
-  },
   {
     name: "sed-regex-groups",
     reason: "sed -E applies extended syntax to s/// but not to /regex/ addresses, so /^[a-z]+@/ matches nothing.",
@@ -175,8 +169,6 @@ export const allowedDifferences: AllowedDifference[] = [
       "A command's stdout and stderr are kept apart, so with |& (or 2>&1) writes that alternate between them come out stdout first, then stderr.",
     compare: "exit-code-only",
   },
-  { name: "control-trap-exit", reason: `${gap.noTrap}.`, compare: "exit-code-only" },
-  { name: "control-trap-err", reason: `${gap.noTrap}.`, compare: "exit-code-only" },
   { name: "arrays-assoc-slice", reason: `${gap.badSubscript} (\${m[@]:0:3}).`, compare: "nothing" },
   { name: "arrays-array-index-expression", reason: `${gap.badSubscript} (\${a[i*2]}).`, compare: "nothing" },
   {
