@@ -9,6 +9,7 @@ import { cutOutputDelimiter } from "./cutOutputDelimiter.ts";
 import { declareArrayWords } from "./declareArrayWords.ts";
 import { declareKeyedValues } from "./declareKeyedValues.ts";
 import { declarePrintAssoc } from "./declarePrintAssoc.ts";
+import { diffNormalFormat } from "./diffNormalFormat.ts";
 import { dirnameRoot } from "./dirnameRoot.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
 import { fatalExpansionStatus } from "./fatalExpansionStatus.ts";
@@ -81,4 +82,5 @@ export const justBashPatches: readonly Patch[] = [
   declarePrintAssoc,
   casePatternQuoting,
   trapExitErr,
+  diffNormalFormat,
 ];
