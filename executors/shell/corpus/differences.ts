@@ -51,8 +51,6 @@ const withoutLineNumbers = (text: string) => text.replace(/^bash: line \d+: /gm,
 
 /** Gaps that several scripts hit, worded once. */
 const gap = {
-  diffNormal:
-    "diff prints a unified diff (with a ==== header) where GNU diff prints the normal `2c2` format by default",
   badSubscript:
     "an array subscript holding an arithmetic expression or a slice of an associative array is a bad substitution",
 } as const;
@@ -63,7 +61,6 @@ export const allowedDifferences: AllowedDifference[] = [
     reason: "just-bash reports division by zero without bash's line number, expression and error token.",
     compare: "stdout-and-exit-code",
   },
-  { name: "process-substitution", reason: `${gap.diffNormal}.`, compare: "exit-code-only" },
   {
     name: "sed-regex-groups",
     reason: "sed -E applies extended syntax to s/// but not to /regex/ addresses, so /^[a-z]+@/ matches nothing.",
@@ -74,7 +71,6 @@ export const allowedDifferences: AllowedDifference[] = [
     reason: "awk's printf ignores the 0 flag for floating-point conversions (%05.1f pads with spaces).",
     compare: "exit-code-only",
   },
-  { name: "diff-files", reason: `${gap.diffNormal}.`, compare: "exit-code-only" },
   {
     name: "readonly-assignment",
     reason: "Assigning to a readonly variable ends the whole script where bash -c fails that command and goes on.",
