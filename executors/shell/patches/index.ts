@@ -31,6 +31,7 @@ import { pipeStderrOrder } from "./pipeStderrOrder.ts";
 import { printfGeneral } from "./printfGeneral.ts";
 import { printfInt64 } from "./printfInt64.ts";
 import { rawBytes } from "./rawBytes.ts";
+import { sedExtendedAddresses } from "./sedExtendedAddresses.ts";
 import { sortCodePointOrder } from "./sortCodePointOrder.ts";
 import { sortFields } from "./sortFields.ts";
 import { sortOptions } from "./sortOptions.ts";
@@ -83,4 +84,5 @@ export const justBashPatches: readonly Patch[] = [
   casePatternQuoting,
   trapExitErr,
   diffNormalFormat,
+  sedExtendedAddresses,
 ];
