@@ -62,11 +62,6 @@ export const allowedDifferences: AllowedDifference[] = [
     compare: "stdout-and-exit-code",
   },
   {
-    name: "sed-regex-groups",
-    reason: "sed -E applies extended syntax to s/// but not to /regex/ addresses, so /^[a-z]+@/ matches nothing.",
-    compare: "exit-code-only",
-  },
-  {
     name: "awk-builtins",
     reason: "awk's printf ignores the 0 flag for floating-point conversions (%05.1f pads with spaces).",
     compare: "exit-code-only",
