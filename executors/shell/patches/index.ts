@@ -30,6 +30,7 @@ import type { Patch } from "./patch.ts";
 import { pipeStderrOrder } from "./pipeStderrOrder.ts";
 import { printfGeneral } from "./printfGeneral.ts";
 import { printfInt64 } from "./printfInt64.ts";
+import { printfRoundHalfEven } from "./printfRoundHalfEven.ts";
 import { rawBytes } from "./rawBytes.ts";
 import { sedExtendedAddresses } from "./sedExtendedAddresses.ts";
 import { sortCodePointOrder } from "./sortCodePointOrder.ts";
@@ -85,4 +86,5 @@ export const justBashPatches: readonly Patch[] = [
   trapExitErr,
   diffNormalFormat,
   sedExtendedAddresses,
+  printfRoundHalfEven,
 ];
