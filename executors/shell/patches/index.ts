@@ -3,6 +3,7 @@
  */
 import { arithCommandSubstitution } from "./arithCommandSubstitution.ts";
 import { arithInt64 } from "./arithInt64.ts";
+import { awkPrintfFlags } from "./awkPrintfFlags.ts";
 import { caseModificationEach } from "./caseModificationEach.ts";
 import { casePatternQuoting } from "./casePatternQuoting.ts";
 import { cutOutputDelimiter } from "./cutOutputDelimiter.ts";
@@ -87,4 +88,5 @@ export const justBashPatches: readonly Patch[] = [
   diffNormalFormat,
   sedExtendedAddresses,
   printfRoundHalfEven,
+  awkPrintfFlags,
 ];
