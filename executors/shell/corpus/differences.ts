@@ -62,11 +62,6 @@ export const allowedDifferences: AllowedDifference[] = [
     compare: "stdout-and-exit-code",
   },
   {
-    name: "awk-builtins",
-    reason: "awk's printf ignores the 0 flag for floating-point conversions (%05.1f pads with spaces).",
-    compare: "exit-code-only",
-  },
-  {
     name: "readonly-assignment",
     reason: "Assigning to a readonly variable ends the whole script where bash -c fails that command and goes on.",
     compare: "nothing",
@@ -171,11 +166,6 @@ export const allowedDifferences: AllowedDifference[] = [
     name: "printf-d-partial",
     reason:
       "A builtin's error has no `bash: line N:` prefix and comes after the builtin's own output when both go to one place.",
-    compare: "exit-code-only",
-  },
-  {
-    name: "printf-f-conversion",
-    reason: "%.0f rounds halves away from zero (2.5 → 3) where C's printf rounds to even (2).",
     compare: "exit-code-only",
   },
   {
