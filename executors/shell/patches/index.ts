@@ -21,6 +21,7 @@ import { jqCsvQuotes } from "./jqCsvQuotes.ts";
 import { jqDeleteSeveral } from "./jqDeleteSeveral.ts";
 import { jqSortedResults } from "./jqSortedResults.ts";
 import { loopControlOutsideLoop } from "./loopControlOutsideLoop.ts";
+import { loopControlStatus } from "./loopControlStatus.ts";
 import { lsMissingMessage } from "./lsMissingMessage.ts";
 import { lsOperands } from "./lsOperands.ts";
 import { mkdirQuotes } from "./mkdirQuotes.ts";
@@ -89,4 +90,5 @@ export const justBashPatches: readonly Patch[] = [
   sedExtendedAddresses,
   printfRoundHalfEven,
   awkPrintfFlags,
+  loopControlStatus,
 ];
