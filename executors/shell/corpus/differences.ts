@@ -139,11 +139,6 @@ export const allowedDifferences: AllowedDifference[] = [
     compare: "nothing",
   },
   {
-    name: "control-break-continue",
-    reason: "A loop left by break returns the status of the command before break instead of 0.",
-    compare: "stdout-and-stderr",
-  },
-  {
     name: "control-set-e-in-function-and",
     reason:
       "set -e still applies inside a function called on the left of ||, so the function stops at its first failure.",
