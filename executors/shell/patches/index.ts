@@ -33,6 +33,7 @@ import { pipeStderrOrder } from "./pipeStderrOrder.ts";
 import { printfGeneral } from "./printfGeneral.ts";
 import { printfInt64 } from "./printfInt64.ts";
 import { printfRoundHalfEven } from "./printfRoundHalfEven.ts";
+import { quoteSingleQuote } from "./quoteSingleQuote.ts";
 import { rawBytes } from "./rawBytes.ts";
 import { sedExtendedAddresses } from "./sedExtendedAddresses.ts";
 import { sortCodePointOrder } from "./sortCodePointOrder.ts";
@@ -91,4 +92,5 @@ export const justBashPatches: readonly Patch[] = [
   printfRoundHalfEven,
   awkPrintfFlags,
   loopControlStatus,
+  quoteSingleQuote,
 ];
