@@ -84,11 +84,6 @@ export const allowedDifferences: AllowedDifference[] = [
     compare: "nothing",
   },
   {
-    name: "parameters-transform-Q",
-    reason: "${s@Q} quotes a value holding ' as $'it\\'s' where bash writes 'it'\\''s'.",
-    compare: "exit-code-only",
-  },
-  {
     name: "arithmetic-assign-bit-ops",
     reason: "((x<<=2)) is a parse error: <<= inside (( )) is read as a here-document.",
     compare: "nothing",
