@@ -15,6 +15,7 @@ import { dirnameRoot } from "./dirnameRoot.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
 import { fatalExpansionStatus } from "./fatalExpansionStatus.ts";
 import { forPositional } from "./forPositional.ts";
+import { globTrailingSlash } from "./globTrailingSlash.ts";
 import { grepNoMessages } from "./grepNoMessages.ts";
 import { headNegativeCount } from "./headNegativeCount.ts";
 import { jqCsvQuotes } from "./jqCsvQuotes.ts";
@@ -93,4 +94,5 @@ export const justBashPatches: readonly Patch[] = [
   awkPrintfFlags,
   loopControlStatus,
   quoteSingleQuote,
+  globTrailingSlash,
 ];
