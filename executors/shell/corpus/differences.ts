@@ -118,11 +118,6 @@ export const allowedDifferences: AllowedDifference[] = [
     compare: "nothing",
   },
   {
-    name: "globbing-directory-only",
-    reason: "A pattern ending in / (*/) matches files too and prints no trailing slash.",
-    compare: "exit-code-only",
-  },
-  {
     name: "redirects-dev-stdin",
     reason: "/dev/stdin is an empty file, not the command's standard input.",
     compare: "exit-code-only",
