@@ -15,6 +15,7 @@ import { dirnameRoot } from "./dirnameRoot.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
 import { fatalExpansionStatus } from "./fatalExpansionStatus.ts";
 import { forPositional } from "./forPositional.ts";
+import { getoptsOptind } from "./getoptsOptind.ts";
 import { globTrailingSlash } from "./globTrailingSlash.ts";
 import { grepNoMessages } from "./grepNoMessages.ts";
 import { headNegativeCount } from "./headNegativeCount.ts";
@@ -95,4 +96,5 @@ export const justBashPatches: readonly Patch[] = [
   loopControlStatus,
   quoteSingleQuote,
   globTrailingSlash,
+  getoptsOptind,
 ];
