@@ -67,12 +67,6 @@ export const allowedDifferences: AllowedDifference[] = [
     compare: "nothing",
   },
   {
-    name: "getopts-parsing",
-    reason:
-      "`local OPTIND` leaves OPTIND empty instead of 1 until getopts finds an option, so shift $((OPTIND - 1)) fails.",
-    compare: "stdout-and-exit-code",
-  },
-  {
     name: "real-backup-verify",
     reason: "diff rejects -r (recursive comparison of directories).",
     compare: "exit-code-only",
