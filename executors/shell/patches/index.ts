@@ -37,6 +37,7 @@ import { printfInt64 } from "./printfInt64.ts";
 import { printfRoundHalfEven } from "./printfRoundHalfEven.ts";
 import { quoteSingleQuote } from "./quoteSingleQuote.ts";
 import { rawBytes } from "./rawBytes.ts";
+import { readonlyAssignmentFails } from "./readonlyAssignmentFails.ts";
 import { sedExtendedAddresses } from "./sedExtendedAddresses.ts";
 import { sortCodePointOrder } from "./sortCodePointOrder.ts";
 import { sortFields } from "./sortFields.ts";
@@ -97,4 +98,5 @@ export const justBashPatches: readonly Patch[] = [
   quoteSingleQuote,
   globTrailingSlash,
   getoptsOptind,
+  readonlyAssignmentFails,
 ];
