@@ -62,11 +62,6 @@ export const allowedDifferences: AllowedDifference[] = [
     compare: "stdout-and-exit-code",
   },
   {
-    name: "readonly-assignment",
-    reason: "Assigning to a readonly variable ends the whole script where bash -c fails that command and goes on.",
-    compare: "nothing",
-  },
-  {
     name: "real-backup-verify",
     reason: "diff rejects -r (recursive comparison of directories).",
     compare: "exit-code-only",
