@@ -12,6 +12,7 @@ import { declareKeyedValues } from "./declareKeyedValues.ts";
 import { declarePrintAssoc } from "./declarePrintAssoc.ts";
 import { diffNormalFormat } from "./diffNormalFormat.ts";
 import { dirnameRoot } from "./dirnameRoot.ts";
+import { errexitAndOrLeft } from "./errexitAndOrLeft.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
 import { fatalExpansionStatus } from "./fatalExpansionStatus.ts";
 import { forPositional } from "./forPositional.ts";
@@ -99,4 +100,5 @@ export const justBashPatches: readonly Patch[] = [
   globTrailingSlash,
   getoptsOptind,
   readonlyAssignmentFails,
+  errexitAndOrLeft,
 ];
