@@ -118,12 +118,6 @@ export const allowedDifferences: AllowedDifference[] = [
     compare: "nothing",
   },
   {
-    name: "control-set-e-in-function-and",
-    reason:
-      "set -e still applies inside a function called on the left of ||, so the function stops at its first failure.",
-    compare: "nothing",
-  },
-  {
     name: "control-pipe-stderr-order",
     reason:
       "A command's stdout and stderr are kept apart, so with |& (or 2>&1) writes that alternate between them come out stdout first, then stderr.",
