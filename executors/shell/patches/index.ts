@@ -10,6 +10,7 @@ import { cutOutputDelimiter } from "./cutOutputDelimiter.ts";
 import { declareArrayWords } from "./declareArrayWords.ts";
 import { declareKeyedValues } from "./declareKeyedValues.ts";
 import { declarePrintAssoc } from "./declarePrintAssoc.ts";
+import { devStdinOperand } from "./devStdinOperand.ts";
 import { diffNormalFormat } from "./diffNormalFormat.ts";
 import { dirnameRoot } from "./dirnameRoot.ts";
 import { errexitAndOrLeft } from "./errexitAndOrLeft.ts";
@@ -101,4 +102,5 @@ export const justBashPatches: readonly Patch[] = [
   getoptsOptind,
   readonlyAssignmentFails,
   errexitAndOrLeft,
+  devStdinOperand,
 ];
