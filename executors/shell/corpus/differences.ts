@@ -107,11 +107,6 @@ export const allowedDifferences: AllowedDifference[] = [
     compare: "nothing",
   },
   {
-    name: "redirects-dev-stdin",
-    reason: "/dev/stdin is an empty file, not the command's standard input.",
-    compare: "exit-code-only",
-  },
-  {
     name: "redirects-mkfifo",
     reason:
       "There is no mkfifo: background jobs run to completion before the next command, so a named pipe could not be emulated faithfully, and an honest 'command not found' is better than a silent difference.",
