@@ -10,7 +10,8 @@
 import type { Patch } from "./patch.ts";
 
 const helpers = `
-// A statement's line is its first command's (compound commands may carry none).
+// A statement's line is its first command's. Compound commands carry none: for them the
+// line of the command that failed stands in.
 function __cbLineOf(statement) {
   return statement.line ?? statement.pipelines?.[0]?.commands?.[0]?.line;
 }
@@ -33,7 +34,7 @@ export const readonlyAssignmentFails: Patch = {
     {
       find: 'n=i.exitCode,this.ctx.state.lastExitCode=n,this.ctx.state.env.set("?",String(n))}catch(i){if(i instanceof he)throw i.prependOutput(r.stdout,r.stderr),i;',
       replace:
-        'n=i.exitCode,this.ctx.state.lastExitCode=n,this.ctx.state.env.set("?",String(n))}catch(i){if(i?.__cbAbandonLine&&!this.ctx.state.options.errexit){r.append("stdout",i.stdout),r.append("stderr",i.stderr),n=1,this.ctx.state.lastExitCode=n,this.ctx.state.env.set("?","1"),__cbSkipLine=__cbLineOf(s);continue}if(i instanceof he)throw i.prependOutput(r.stdout,r.stderr),i;',
+        'n=i.exitCode,this.ctx.state.lastExitCode=n,this.ctx.state.env.set("?",String(n))}catch(i){if(i?.__cbAbandonLine&&!this.ctx.state.options.errexit){r.append("stdout",i.stdout),r.append("stderr",i.stderr),n=1,this.ctx.state.lastExitCode=n,this.ctx.state.env.set("?","1"),__cbSkipLine=__cbLineOf(s)??this.ctx.state.currentLine;continue}if(i instanceof he)throw i.prependOutput(r.stdout,r.stderr),i;',
     },
   ],
   shows: [
