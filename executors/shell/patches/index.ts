@@ -15,6 +15,7 @@ import { diffNormalFormat } from "./diffNormalFormat.ts";
 import { dirnameRoot } from "./dirnameRoot.ts";
 import { errexitAndOrLeft } from "./errexitAndOrLeft.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
+import { failglobAbandonsLine } from "./failglobAbandonsLine.ts";
 import { fatalExpansionStatus } from "./fatalExpansionStatus.ts";
 import { forPositional } from "./forPositional.ts";
 import { getoptsOptind } from "./getoptsOptind.ts";
@@ -103,4 +104,5 @@ export const justBashPatches: readonly Patch[] = [
   readonlyAssignmentFails,
   errexitAndOrLeft,
   devStdinOperand,
+  failglobAbandonsLine,
 ];
