@@ -46,8 +46,6 @@ export interface AllowedDifference {
   normalize?: (text: string) => string;
 }
 
-/** bash prefixes its own errors with `line N:`; just-bash reports no line numbers. */
-const withoutLineNumbers = (text: string) => text.replace(/^bash: line \d+: /gm, "bash: ");
 
 /** Gaps that several scripts hit, worded once. */
 const gap = {
@@ -92,13 +90,6 @@ export const allowedDifferences: AllowedDifference[] = [
     name: "braces-range-mixed-case",
     reason: "A letter range across cases ({X..c}) is refused as an invalid sequence.",
     compare: "nothing",
-  },
-  {
-    name: "globbing-failglob",
-    reason:
-      "Under failglob a pattern with no match fails its command but the script goes on, where bash abandons the line.",
-    compare: "stderr-only",
-    normalize: withoutLineNumbers,
   },
   {
     name: "globbing-extglob",
