@@ -3,6 +3,7 @@
  */
 import { arithCommandSubstitution } from "./arithCommandSubstitution.ts";
 import { arithInt64 } from "./arithInt64.ts";
+import { assocSubscriptSpecial } from "./assocSubscriptSpecial.ts";
 import { awkPrintfFlags } from "./awkPrintfFlags.ts";
 import { caseModificationEach } from "./caseModificationEach.ts";
 import { casePatternQuoting } from "./casePatternQuoting.ts";
@@ -105,4 +106,5 @@ export const justBashPatches: readonly Patch[] = [
   errexitAndOrLeft,
   devStdinOperand,
   failglobAbandonsLine,
+  assocSubscriptSpecial,
 ];
