@@ -122,10 +122,4 @@ export const allowedDifferences: AllowedDifference[] = [
       "A builtin's error has no `bash: line N:` prefix and comes after the builtin's own output when both go to one place.",
     compare: "exit-code-only",
   },
-  {
-    name: "agents-makefile-like-deps",
-    reason:
-      "An associative array subscript that is a positional parameter (${deps[$1]}) expands empty inside a function.",
-    compare: "exit-code-only",
-  },
 ];
