@@ -5,6 +5,7 @@ import { arithCommandSubstitution } from "./arithCommandSubstitution.ts";
 import { arithInt64 } from "./arithInt64.ts";
 import { assocSubscriptSpecial } from "./assocSubscriptSpecial.ts";
 import { awkPrintfFlags } from "./awkPrintfFlags.ts";
+import { braceRangeAcrossCase } from "./braceRangeAcrossCase.ts";
 import { caseModificationEach } from "./caseModificationEach.ts";
 import { casePatternQuoting } from "./casePatternQuoting.ts";
 import { cutOutputDelimiter } from "./cutOutputDelimiter.ts";
@@ -107,4 +108,5 @@ export const justBashPatches: readonly Patch[] = [
   devStdinOperand,
   failglobAbandonsLine,
   assocSubscriptSpecial,
+  braceRangeAcrossCase,
 ];
