@@ -87,11 +87,6 @@ export const allowedDifferences: AllowedDifference[] = [
     compare: "exit-code-only",
   },
   {
-    name: "braces-range-mixed-case",
-    reason: "A letter range across cases ({X..c}) is refused as an invalid sequence.",
-    compare: "nothing",
-  },
-  {
     name: "globbing-extglob",
     reason:
       "The extglob patterns !(…) and @(…) in a command's arguments are a parse error even after shopt -s extglob.",
