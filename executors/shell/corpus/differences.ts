@@ -46,7 +46,6 @@ export interface AllowedDifference {
   normalize?: (text: string) => string;
 }
 
-
 /** Gaps that several scripts hit, worded once. */
 const gap = {
   badSubscript:
