@@ -77,9 +77,9 @@ describe("shell guest: the workspace at /workspace", () => {
     const { stderr } = await sh("cat nope; ls /workspace/nope; cd nope; mkdir dir; rm dir; echo x > no/such", { fs });
     expect(stderr.split("\n")).toEqual([
       "cat: nope: No such file or directory",
-      "ls: /workspace/nope: No such file or directory",
+      "ls: cannot access '/workspace/nope': No such file or directory",
       "bash: cd: nope: No such file or directory",
-      "mkdir: cannot create directory 'dir': File exists",
+      "mkdir: cannot create directory ‘dir’: File exists",
       "rm: cannot remove 'dir': Is a directory",
       // just-bash prints a failed redirection's error as it was thrown (bash says "bash: no/such: No such file…").
       "bash: ENOENT: no such file or directory, open '/workspace/no/such'",

@@ -21,7 +21,7 @@ describe("shell guest: output streams while the script runs", () => {
       ["stdout", "a\n"],
       ["stderr", "b\n"],
       ["stdout", "c\n"],
-      ["stderr", "ls: nope: No such file or directory\n"],
+      ["stderr", "ls: cannot access 'nope': No such file or directory\n"],
     ]);
   });
 
@@ -37,7 +37,9 @@ describe("shell guest: output streams while the script runs", () => {
         "{ echo g1; echo g2 >&2; } > group.txt",
       ].join("\n"),
     );
-    expect(stdout).toBe("IN-F\nF-ERR\ngot in-f\npiped: ls: nope: No such file or directory\nread a line\n");
+    expect(stdout).toBe(
+      "IN-F\nF-ERR\ngot in-f\npiped: ls: cannot access 'nope': No such file or directory\nread a line\n",
+    );
     expect(stderr).toBe("g2\n");
     expect(fs.text("/file.txt")).toBe("saved\n");
     expect(fs.text("/group.txt")).toBe("g1\n");
@@ -46,7 +48,7 @@ describe("shell guest: output streams while the script runs", () => {
   it("falls back to output at the end for scripts that use exec", async () => {
     const { stdout, outcome } = await sh("exec 2>&1; echo hi; ls nope");
     expect(outcome.exitCode).toBe(2);
-    expect(stdout).toBe("hi\nls: nope: No such file or directory\n");
+    expect(stdout).toBe("hi\nls: cannot access 'nope': No such file or directory\n");
   });
 
   it("sends large output in pieces of at most 64 KiB", async () => {

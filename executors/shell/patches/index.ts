@@ -3,17 +3,55 @@
  */
 import { arithCommandSubstitution } from "./arithCommandSubstitution.ts";
 import { arithInt64 } from "./arithInt64.ts";
+import { assocSubscriptSpecial } from "./assocSubscriptSpecial.ts";
+import { awkPrintfFlags } from "./awkPrintfFlags.ts";
+import { braceRangeAcrossCase } from "./braceRangeAcrossCase.ts";
+import { caseModificationEach } from "./caseModificationEach.ts";
+import { casePatternQuoting } from "./casePatternQuoting.ts";
+import { cutOutputDelimiter } from "./cutOutputDelimiter.ts";
 import { declareArrayWords } from "./declareArrayWords.ts";
 import { declareKeyedValues } from "./declareKeyedValues.ts";
+import { declarePrintAssoc } from "./declarePrintAssoc.ts";
+import { devStdinOperand } from "./devStdinOperand.ts";
+import { diffNormalFormat } from "./diffNormalFormat.ts";
+import { dirnameRoot } from "./dirnameRoot.ts";
+import { errexitAndOrLeft } from "./errexitAndOrLeft.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
+import { failglobAbandonsLine } from "./failglobAbandonsLine.ts";
+import { fatalExpansionStatus } from "./fatalExpansionStatus.ts";
+import { forPositional } from "./forPositional.ts";
+import { getoptsOptind } from "./getoptsOptind.ts";
+import { globTrailingSlash } from "./globTrailingSlash.ts";
+import { grepNoMessages } from "./grepNoMessages.ts";
+import { headNegativeCount } from "./headNegativeCount.ts";
+import { jqCsvQuotes } from "./jqCsvQuotes.ts";
+import { jqDeleteSeveral } from "./jqDeleteSeveral.ts";
+import { jqSortedResults } from "./jqSortedResults.ts";
 import { loopControlOutsideLoop } from "./loopControlOutsideLoop.ts";
+import { loopControlStatus } from "./loopControlStatus.ts";
+import { lsMissingMessage } from "./lsMissingMessage.ts";
+import { lsOperands } from "./lsOperands.ts";
+import { mkdirQuotes } from "./mkdirQuotes.ts";
 import { nounsetQuotedDefault } from "./nounsetQuotedDefault.ts";
+import { odColumns } from "./odColumns.ts";
 import { pasteStdin } from "./pasteStdin.ts";
 import type { Patch } from "./patch.ts";
 import { pipeStderrOrder } from "./pipeStderrOrder.ts";
 import { printfGeneral } from "./printfGeneral.ts";
 import { printfInt64 } from "./printfInt64.ts";
+import { printfRoundHalfEven } from "./printfRoundHalfEven.ts";
+import { quoteSingleQuote } from "./quoteSingleQuote.ts";
 import { rawBytes } from "./rawBytes.ts";
+import { readonlyAssignmentFails } from "./readonlyAssignmentFails.ts";
+import { sedExtendedAddresses } from "./sedExtendedAddresses.ts";
+import { sortCodePointOrder } from "./sortCodePointOrder.ts";
+import { sortFields } from "./sortFields.ts";
+import { sortOptions } from "./sortOptions.ts";
+import { testSizeDirectory } from "./testSizeDirectory.ts";
+import { trapExitErr } from "./trapExitErr.ts";
+import { uniqCountWidth } from "./uniqCountWidth.ts";
+import { wcWidth } from "./wcWidth.ts";
+import { xargsOptions } from "./xargsOptions.ts";
 import { xtraceBeforeRedirects } from "./xtraceBeforeRedirects.ts";
 
 /** SHA-256 of node_modules/just-bash/dist/bundle/browser.js as just-bash 3.4.2 ships it. */
@@ -33,4 +71,42 @@ export const justBashPatches: readonly Patch[] = [
   xtraceBeforeRedirects,
   rawBytes,
   printfGeneral,
+  uniqCountWidth,
+  sortFields,
+  sortCodePointOrder,
+  sortOptions,
+  jqSortedResults,
+  jqCsvQuotes,
+  jqDeleteSeveral,
+  lsOperands,
+  lsMissingMessage,
+  xargsOptions,
+  wcWidth,
+  cutOutputDelimiter,
+  dirnameRoot,
+  mkdirQuotes,
+  testSizeDirectory,
+  grepNoMessages,
+  headNegativeCount,
+  odColumns,
+  fatalExpansionStatus,
+  forPositional,
+  caseModificationEach,
+  declarePrintAssoc,
+  casePatternQuoting,
+  trapExitErr,
+  diffNormalFormat,
+  sedExtendedAddresses,
+  printfRoundHalfEven,
+  awkPrintfFlags,
+  loopControlStatus,
+  quoteSingleQuote,
+  globTrailingSlash,
+  getoptsOptind,
+  readonlyAssignmentFails,
+  errexitAndOrLeft,
+  devStdinOperand,
+  failglobAbandonsLine,
+  assocSubscriptSpecial,
+  braceRangeAcrossCase,
 ];

@@ -104,5 +104,9 @@ declare -A seen; out=(); for x in b a b c a; do [[ \${seen[$x]} ]] || { seen[$x]
 IFS=, read -ra f <<< "a,b,,d"; echo "\${#f[@]}"; printf '[%s]' "\${f[@]}"; echo
 ## array-set-positional
 a=(p q r); set -- "\${a[@]}"; echo "$# $2"
+## array-element-lower-each
+a=(AB Cd EF); echo "\${a[@],,}" "\${a[*],}"
+## declare-p-assoc-quotes
+declare -A m=([k]='say "hi"'); declare -p m
 `,
 );

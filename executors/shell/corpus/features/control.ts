@@ -120,5 +120,19 @@ for n in 5 15 25; do if ((n < 10)); then echo small; elif ((n < 20)); then echo 
 (echo bg-job) & wait; echo all-done
 ## time-keyword-status
 true; echo "status $?"
+## trap-exit-keeps-exit-status
+trap 'echo "bye $?"' EXIT; echo start; exit 3
+## trap-err-outside-conditions
+trap 'echo "err $?"' ERR; if false; then :; fi; false || true; ! false; false; echo end
+## trap-print-and-reset
+trap 'echo x' EXIT; trap -p EXIT; trap - EXIT; echo done
+## for-positional-in-function
+f() { for a; do echo "<$a>"; done; }; f "one two" three
+## case-escaped-bracket
+case '[x]' in \[*\]) echo bracketed;; *) echo plain;; esac
+## loop-status-after-break
+while :; do false; break; done; echo "status $?"
+## unbound-in-subshell
+set -u; (echo "$nope") 2>&1; echo "status $?"
 `,
 );

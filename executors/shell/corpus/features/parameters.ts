@@ -124,5 +124,9 @@ export E1=yes; bash -c 'echo $E1'
 V=temp bash -c 'echo $V'; echo "[\${V:-}]"
 ## readonly-error-message
 echo start; readonly r=1; r=2 2>/dev/null; echo "r=$r"
+## error-if-unset-default-message
+(: "\${u:?}") 2>&1; echo "status $?"
+## transform-Q-quote
+v="don't"; echo "\${v@Q}"; eval "w=\${v@Q}"; echo "$w"
 `,
 );

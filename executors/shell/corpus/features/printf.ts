@@ -118,5 +118,9 @@ printf %s $'\377' | od -An -b
 printf '%s\n' $'q\'q' $'back\\slash' $'\e' | od -c | head -2
 ## dollar-single-quote-ctrl
 printf %s $'\cA' | od -An -b
+## f-round-half-even
+printf '%.0f %.0f %.0f %.1f %.2f\n' 0.5 1.5 2.5 0.25 1.005
+## e-round-half-even
+printf '%.0e %.2e\n' 2.5 1.125
 `,
 );

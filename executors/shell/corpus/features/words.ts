@@ -263,5 +263,41 @@ printf 'b 2\na 3\nc 1\n' | sort -k2 -n
 printf 'b\na\nb\n' | sort -u
 ## column-fields-awk
 echo "k1=v1 k2=v2" | tr ' ' '\n' | awk -F= '{print $2}'
+## uniq-count-width
+printf 'b\na\nb\n' | sort | uniq -c
+## sort-by-count-then-word
+printf 'x\ny\ny\nz\nz\nw\n' | sort | uniq -c | sort -k1,1nr -k2
+## sort-code-point-order
+printf 'b\nB\na\n_\nA\n' | sort; printf 'b\nB\na\n_\n' | sort -f
+## sort-check-quiet
+printf 'a\nc\nb\n' | sort -C || echo "not sorted: $?"
+## sort-key-to-end-of-line
+printf 'x b z\nx a z\nx b a\n' | sort -k2
+## wc-pipe-columns
+printf 'one two\nthree\n' | wc
+## diff-normal-format
+diff <(printf 'a\nb\nc\nd\n') <(printf 'a\nc\nd\ne\nf\n'); echo "status $?"
+## head-all-but-last
+seq 5 | head -n -2
+## xargs-one-per-line
+echo a b c | xargs -n1 echo item
+## xargs-replace-attached
+printf 'x\ny\n' | xargs -I{} echo "<{}>"
+## xargs-empty-input
+printf '' | xargs echo ran; printf '' | xargs -r echo never; echo end
+## jq-unique-sorted
+echo '["b","a","B","b"]' | jq -c unique
+## jq-group-by-sorted
+echo '[{"t":"y","n":1},{"t":"x","n":2},{"t":"y","n":3}]' | jq -c 'group_by(.t) | map({t: .[0].t, n: (map(.n) | add)})'
+## jq-csv-quotes
+echo '[1,"a",true]' | jq -r @csv
+## cut-output-delimiter
+echo "a,b,c" | cut -d, -f1,3 --output-delimiter=' | '
+## sed-extended-address
+printf 'a1\nbb\nc22\n' | sed -nE '/^[a-z][0-9]+$/p'
+## awk-printf-float-flags
+awk 'BEGIN { printf "%06.2f|%+.1f|%.3e\n", 3.14159, 2, 12345.678 }'
+## od-characters
+printf 'hi\n' | od -c
 `,
 );
