@@ -190,6 +190,8 @@ int main(int argc, char **argv) {
   if (allow && (!parse_uint(allow, &allow_pid) || allow_pid == 0 || allow_pid > INT_MAX)) usage();
   H.allow_pid = (pid_t)allow_pid;
   H.self_pid = getpid();
+  /* Placements are made with their exact mode (place.c). */
+  umask(0);
   check_mount(root);
   raise_fd_limit();
   open_groups();

@@ -93,9 +93,14 @@ export async function makeImage(image: string): Promise<void> {
   }
   // -m 0: no blocks reserved for root (the box's root is a tenant like any other);
   // lazy_*_init and nodiscard: mkfs writes a few MiB instead of the whole image.
+  // -I 512: a placeholder's mark (its key: an ETag and a path, ~100 bytes) fits inside the
+  // inode. In a 256-byte inode it did not, and every placeholder took a 4 KiB block of its
+  // own for it: measured, 36,000 placeholders used 145 MB and took 2.2× as long to make.
   await run("mkfs.ext4", [
     "-q",
     "-F",
+    "-I",
+    String(nativeLimits.inodeBytes),
     "-m",
     "0",
     "-E",
