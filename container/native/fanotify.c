@@ -164,7 +164,11 @@ static int run(void) {
     if (fds[2].revents) workers_collect();
     if (fds[3].revents) {
       bool empty = false;
-      for (int batch = 0; batch < JOURNAL_BATCHES_PER_TICK && !empty; batch++) journal_read_batch(&empty);
+      /* Readers blocked on a pre-content event are answered between batches, not after all of them. */
+      for (int batch = 0; batch < JOURNAL_BATCHES_PER_TICK && !empty; batch++) {
+        journal_read_batch(&empty);
+        hydrate_read_events();
+      }
       journal_due = now_ms() + JOURNAL_TICK_MS;
     }
     if (fds[0].revents) {
