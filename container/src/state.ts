@@ -238,8 +238,9 @@ export class StateDb {
     return this.stmts.isSeen.get(path) !== undefined;
   }
 
-  /** Runs `fn` in one transaction, so a batch of rows costs one commit. */
+  /** Runs `fn` in one transaction, so a batch of rows costs one commit; inside another, it joins that one. */
   transaction<T>(fn: () => T): T {
+    if (this.db.isTransaction) return fn();
     this.db.exec("BEGIN");
     try {
       const result = fn();
