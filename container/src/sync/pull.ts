@@ -15,6 +15,8 @@ import type { SyncContext } from "./context.ts";
 /** Entries applied between two yields to the event loop, so FUSE requests are answered during a large walk. */
 const applySliceEntries = 256;
 
+type WalkPage = Awaited<ReturnType<WorkspaceSyncApi["walk"]>>;
+
 /** One walk's progress (walkInto). */
 interface Walk {
   /** The directory had nothing here and nothing synced: no sweep, so no `seen` rows. */
@@ -137,11 +139,14 @@ export class Puller {
       const walk: Walk = { fresh: this.isFresh(dir), made: new Set(), placing: Promise.resolve() };
       if (walk.fresh) walk.made.add(dir);
       else state.clearSeen();
-      let cursor: string | null = null;
       let firstRev = -1;
+      // The next page is asked for before this one is applied, so the object lists it meanwhile.
+      // (Promise.resolve: an RPC promise is a proxy, whose properties are remote calls.)
+      let next: Promise<WalkPage> | null = Promise.resolve(ws.walk(dir, null));
       try {
-        do {
-          const page = await ws.walk(dir, cursor);
+        while (next) {
+          const page: WalkPage = await next;
+          next = null;
           if (!page.ok) {
             // The directory vanished since it was listed as changed: the next change says so.
             if (page.code === "ENOENT" || page.code === "ENOTDIR") return this.ctx.revision.value;
@@ -149,9 +154,13 @@ export class Puller {
           }
           if (firstRev < 0) firstRev = page.revision;
           this.noteRevision(page.revision);
+          if (page.next) {
+            next = Promise.resolve(ws.walk(dir, page.next));
+            // Awaited on the next turn; a walk that fails before then must not go unhandled.
+            next.catch(() => {});
+          }
           await this.applyWalkPage(page.entries, walk);
-          cursor = page.next;
-        } while (cursor);
+        }
       } finally {
         await walk.placing;
       }
