@@ -52,7 +52,7 @@ function memoryCell(m: DaemonMemory, judged: boolean): string {
   const total = mib(m.rssKiB + m.helperRssKiB);
   const parts = m.helperRssKiB ? ` (${mib(m.rssKiB).toFixed(0)} + helper ${mib(m.helperRssKiB).toFixed(1)})` : "";
   const peak = mib(m.peakKiB + m.helperPeakKiB).toFixed(0);
-  return `${total.toFixed(0)} MiB${judged ? mark(total <= treeRssMaxMiB) : ""}${parts}, peak ${peak}`;
+  return `${total.toFixed(0)} MiB${judged ? mark(total <= treeRssMaxMiB) : ""}${parts}, peak ${peak}, computerd's own ${mib(m.privateKiB).toFixed(0)}`;
 }
 
 interface Verdict {
@@ -352,7 +352,8 @@ export function renderSection(r: SectionInput): string {
     "The 36,000 files are written through the API's batch route into a workspace that never had a computer, so the",
     `first command waits for the daemon to mount all of them (native ${formatMs(r.native.tree.writeTreeMs)}, FUSE ${formatMs(r.fuse.tree.writeTreeMs)} to write them).`,
     "RSS is VmRSS read from /proc on the host, of the computerd process serving the workspace plus, in the native",
-    "mode, its fanotify helper; peak is their VmHWM.",
+    "mode, its fanotify helper; peak is their VmHWM; computerd's own is its RssAnon (heaps and stacks: the rest",
+    "of its RSS is mostly the node binary's pages, which every Node process on the host shares).",
     "",
     "### The seed's published figures",
     "",
