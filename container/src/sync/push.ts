@@ -20,8 +20,7 @@
  * never read as content (computerd's own reads are not held for hydration): one still where
  * the object has it pushes its metadata only, one moved elsewhere is filled first.
  */
-import type { BigIntStats } from "node:fs";
-import { lstatSync, readFileSync, readlinkSync } from "node:fs";
+import { type BigIntStats, constants, lstatSync, readFileSync, readlinkSync } from "node:fs";
 import { open, readFile } from "node:fs/promises";
 import type { RemoteEntry, SyncAttrs, SyncOp, WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
@@ -32,6 +31,14 @@ import { ConflictLog } from "./conflicts.ts";
 import type { SyncContext } from "./context.ts";
 import type { Hydrator } from "./hydrate.ts";
 import { type IdMap, wireTime } from "./metadata.ts";
+
+/**
+ * Pushing reads a file the command wrote; O_NOATIME keeps that read from moving its access
+ * time, which belongs to the command (a push of a file whose mtime is newer than its atime
+ * would otherwise stamp the atime with the time of the push). computerd is root, whom the
+ * kernel lets use it on any file.
+ */
+const readQuietly = constants.O_RDONLY | constants.O_NOATIME;
 
 /**
  * One op of a batch, with the dirty generation of its path when its state was read; null for
@@ -67,9 +74,9 @@ function lstatBig(file: string): BigIntStats | null {
 }
 
 function readContent(file: string, size: bigint): Promise<Buffer | null> {
-  if (size > BigInt(daemonLimits.pushSyncReadBytesMax)) return readFile(file).catch(() => null);
+  if (size > BigInt(daemonLimits.pushSyncReadBytesMax)) return readFile(file, { flag: readQuietly }).catch(() => null);
   try {
-    return Promise.resolve(readFileSync(file));
+    return Promise.resolve(readFileSync(file, { flag: readQuietly }));
   } catch {
     return Promise.resolve(null);
   }
@@ -338,7 +345,7 @@ export class Pusher {
 
   private async upload(ws: WorkspaceSyncApi, local: string): Promise<string> {
     const upload = await ws.upload();
-    const fh = await open(local, "r");
+    const fh = await open(local, readQuietly);
     try {
       const buf = Buffer.allocUnsafe(wireLimits.chunkBytesMax);
       for (let offset = 0; ; ) {
