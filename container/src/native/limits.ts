@@ -11,11 +11,6 @@ export const nativeLimits = {
    */
   imageBytes: 16 * 1024 * 1024 * 1024,
   /**
-   * Inode size of the image's ext4 (mkfs -I): room inside the inode for a placeholder's mark
-   * with a path of up to about 240 bytes, so making one writes no extra block (disk.ts).
-   */
-  inodeBytes: 512,
-  /**
    * The extended attribute that marks a placeholder (a file whose content is not here yet).
    * `trusted.*`: only root can read or write it, so a command can neither fake nor remove it.
    */

@@ -10,7 +10,6 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { nativeLimits } from "../native/limits.ts";
 
 const run = promisify(execFile);
 
@@ -39,8 +38,7 @@ export async function mountLoopExt4({ sizeMiB = 256, prefix = "cubicle-native-" 
   };
   try {
     await run("truncate", ["-s", `${sizeMiB}M`, image]);
-    // The inode size of the native mode's own image (native/disk.ts), so placeholders cost the same.
-    await run("mkfs.ext4", ["-q", "-F", "-I", String(nativeLimits.inodeBytes), image]);
+    await run("mkfs.ext4", ["-q", "-F", image]);
     await run("mount", ["-o", "loop", image, mnt]);
   } catch (error) {
     await dispose();
