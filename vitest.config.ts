@@ -6,8 +6,16 @@
  */
 import { availableParallelism } from "node:os";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defaultClientConditions, defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 import { testUpstream } from "./api/test/upstream.ts";
+
+// The repository runs the TypeScript SDK from its sources, through the `cubicle-source`
+// export condition of sdk-gen/typescript/package.json; users get its built dist/.
+const sdkFromSource = {
+  resolve: { conditions: ["cubicle-source", ...defaultClientConditions] },
+  ssr: { resolve: { conditions: ["cubicle-source", ...defaultServerConditions] } },
+};
 
 export default defineConfig({
   test: {
@@ -18,6 +26,7 @@ export default defineConfig({
     maxWorkers: availableParallelism() + 1,
     projects: [
       {
+        ...sdkFromSource,
         plugins: [
           cloudflareTest(async () => ({
             wrangler: { configPath: "./wrangler.toml" },
@@ -57,6 +66,7 @@ export default defineConfig({
         },
       },
       {
+        ...sdkFromSource,
         test: {
           name: "e2e",
           environment: "node",

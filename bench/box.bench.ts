@@ -15,11 +15,11 @@ import { Box } from "../container/src/sandbox/box.ts";
 import { seccompProgram } from "../container/src/sandbox/seccomp.ts";
 import { measure, ms, table } from "./stats.ts";
 
-function launch(argv: string[], env: Record<string, string>, fds: Uint8Array[]): Promise<void> {
+function launch(argv: string[], env: Record<string, string>, fds: Uint8Array[], usernsFd?: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(argv[0] as string, argv.slice(1), {
       env,
-      stdio: ["ignore", "ignore", "inherit", "pipe", "pipe"],
+      stdio: ["ignore", "ignore", "inherit", "pipe", "pipe", usernsFd ?? "ignore"],
       detached: true,
     });
     fds.forEach((bytes, i) => {
@@ -39,7 +39,7 @@ export async function boxBench(): Promise<string> {
   const box = new Box({
     rootfs: image.path,
     mount: dir,
-    hostUid: 100_999,
+    uidBase: 100_000,
     daemonKey: dir,
     tmpBytesMax: 64 * 1024 * 1024,
     trustStore: null,
@@ -56,8 +56,9 @@ export async function boxBench(): Promise<string> {
         egressSocket: null,
         egressBridge: null,
         cgroupProcs: [],
+        user: "user",
       });
-      return launch(l.argv, l.env, [seccomp, l.bwrapArgs]);
+      return launch(l.argv, l.env, [seccomp, l.bwrapArgs], l.usernsFd);
     });
     const plain = await measure(100, () => launch(["/bin/bash", "-c", `cd ${dir} && exec /bin/sh -c true`], env, []));
     return [

@@ -14,5 +14,13 @@ if (!name || !examples.includes(name)) {
   console.error(`usage: npm run example <${examples.join("|")}>`);
   process.exit(2);
 }
-const result = spawnSync(process.execPath, [join(import.meta.dirname, name, "main.ts")], { stdio: "inherit" });
+// `cubicle-source`: the examples run the SDK from its sources, as the rest of the repository
+// does (sdk-gen/typescript/package.json), so they need no build first.
+const result = spawnSync(
+  process.execPath,
+  ["--conditions=cubicle-source", join(import.meta.dirname, name, "main.ts")],
+  {
+    stdio: "inherit",
+  },
+);
 process.exit(result.status ?? 1);

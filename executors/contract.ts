@@ -39,6 +39,8 @@ export interface ExecRequest {
   egress: boolean;
   /** container: the computer's memory, process, CPU and tmp limits under the tenant's plan (the run's grant). Others ignore it. */
   resources?: ContainerResources;
+  /** container: who the command runs as in its box, the user 1000 (also when absent) or root. Others ignore it. */
+  user?: "user" | "root";
 }
 
 export type OutputStream = "stdout" | "stderr";

@@ -15,5 +15,10 @@ export const localDevFlags = ["--local", "--var", "AI_IMAGE_MODEL:"];
  */
 export function localDevEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const v8Flags = [env.MINIFLARE_WORKERD_V8_FLAGS, "--expose-statistics"].filter(Boolean).join(" ");
-  return { MINIFLARE_WORKERD_V8_FLAGS: v8Flags };
+  // Miniflare fetches a real `request.cf` object from workers.cloudflare.com at start, and
+  // prints a getaddrinfo error when it cannot (offline, CI); its placeholder serves as well.
+  return {
+    MINIFLARE_WORKERD_V8_FLAGS: v8Flags,
+    CLOUDFLARE_CF_FETCH_ENABLED: env.CLOUDFLARE_CF_FETCH_ENABLED ?? "false",
+  };
 }

@@ -89,11 +89,15 @@ async function exited(child: ChildProcess): Promise<number> {
   return new Promise((done) => child.on("exit", (code) => done(code ?? 1)));
 }
 
-async function waitForHealthy(): Promise<boolean> {
+/**
+ * Waits for wrangler dev itself (on its own port, so the edge logs no failed request while
+ * workerd starts), then asks once through the edge at PORT.
+ */
+async function waitForHealthy(upstreamPort: number): Promise<boolean> {
   const deadline = Date.now() + readyTimeoutMs;
   while (Date.now() < deadline) {
     try {
-      if ((await fetch(`${url}/healthz`)).ok) return true;
+      if ((await fetch(`http://127.0.0.1:${upstreamPort}/healthz`)).ok) return (await fetch(`${url}/healthz`)).ok;
     } catch {
       // Not listening yet.
     }
@@ -222,6 +226,22 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
 }
 process.on("exit", () => stopAll("SIGKILL"));
 
+// wrangler dev listens on a port of its own; PORT is the local edge's, which plays the part
+// Cloudflare's edge plays in production (client address, header-only refusals; localEdge.ts).
+// The edge listens first, so a PORT that is taken fails in a second with what to do, not
+// after migrations and a wrangler start.
+const devPort = await freeLoopbackPort();
+await startLocalEdge({ host: "127.0.0.1", port, upstreamPort: devPort, secret: edgeSecret }).catch(
+  (error: NodeJS.ErrnoException) => {
+    const advice =
+      error.code === "EADDRINUSE"
+        ? `port ${port} is taken (another \`npm start\`?); stop it, or start on another port: PORT=${port + 1} npm start`
+        : error.message;
+    console.error(`cubicle: cannot listen on ${url}: ${advice}`);
+    process.exit(1);
+  },
+);
+
 const migrate = run(["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], { quiet: true });
 let migrateLog = "";
 migrate.stdout?.on("data", (d) => (migrateLog += d));
@@ -235,9 +255,6 @@ if ((await exited(migrate)) !== 0) {
 ensureComputerdBundle();
 const supervisorUrl = await startSupervisor();
 
-// wrangler dev listens on a port of its own; PORT is the local edge's, which plays the part
-// Cloudflare's edge plays in production (client address, header-only refusals; localEdge.ts).
-const devPort = await freeLoopbackPort();
 const dev = run([
   "dev",
   "--ip",
@@ -263,13 +280,7 @@ dev.on("exit", (code) => {
   process.exit(code ?? 1);
 });
 
-await startLocalEdge({ host: "127.0.0.1", port, upstreamPort: devPort, secret: edgeSecret }).catch((error: Error) => {
-  console.error(`cubicle: cannot listen on ${url}: ${error.message}`);
-  stopAll("SIGKILL");
-  process.exit(1);
-});
-
-if (!(await waitForHealthy())) {
+if (!(await waitForHealthy(devPort))) {
   console.error(`cubicle: ${url}/healthz did not answer within ${readyTimeoutMs / 1000} s`);
   stopAll("SIGKILL");
   process.exit(1);
@@ -279,6 +290,7 @@ Cubicle is running at ${url}  (state in ${stateDir})
   Computers:     ${supervisorUrl ? `${supervisorUrl}  (container image: ${imageState})` : "none (the container executor is unavailable)"}
   API reference: ${url}/docs
   Dashboard:     ${url}/dashboard  (sign in with an API key)
-  Sign up:       curl -s -X POST ${url}/v1/signup -H 'content-type: application/json' -d '{"email":"you@example.com"}'
+  Sign up:       curl -s -X POST ${url}/v1/signup -H 'content-type: application/json' -d "{\\"email\\":\\"you+$(date +%s)@example.com\\"}"
+                 (an email signs up once; README.md's walk-through goes on from here)
 Press Ctrl-C to stop.
 `);

@@ -197,6 +197,70 @@ describe("privilege", () => {
   });
 });
 
+describe("root in the box (user: root)", () => {
+  const asRoot = { user: "root" };
+
+  it("is uid 0 there, and still finds nothing of the host, the platform's state or another tenant", async () => {
+    const marker = join(tmpdir(), `cubicle-host-marker-${crypto.randomUUID()}`);
+    writeFileSync(marker, "host");
+    const files = stateSqliteFiles(platform.stateDir);
+    const paths = [platform.stateDir, repoRoot, marker, ...files];
+    const out = await run(
+      key,
+      ws,
+      `id -u; for p in ${paths.map((p) => `'${p}'`).join(" ")}; do if [ -e "$p" ]; then echo "SEEN $p"; fi; done; grep -rl other-tenant-secret / --exclude-dir=proc --exclude-dir=sys --exclude-dir=usr 2>/dev/null; cat /proc/1/environ | tr '\\0' '\\n' | grep -i -e computerd -e secret; true`,
+      asRoot,
+    );
+    expect(out).toBe("0\n");
+  });
+
+  it("writes only to /workspace, /tmp, its home and /dev/shm", async () => {
+    const targets = ["/", "/etc", "/usr", "/usr/local/bin", "/var", "/run", "/run/cubicle", "/dev", "/root"];
+    const out = await run(
+      key,
+      ws,
+      `for d in ${targets.join(" ")} /workspace /tmp /home/user /dev/shm; do (echo x > "$d/probe") 2>/dev/null && echo "W $d" && rm -f "$d/probe"; done; echo core > /proc/sys/kernel/core_pattern 2>/dev/null && echo W core_pattern; echo 1 > /proc/sysrq-trigger 2>/dev/null && echo W sysrq; true`,
+      asRoot,
+    );
+    expect(out.trim().split("\n").sort()).toEqual(["W /dev/shm", "W /home/user", "W /tmp", "W /workspace"]);
+  });
+
+  it("cannot mount, make or enter namespaces, load modules, configure the network or open devices", async () => {
+    const attempts = {
+      mount: "mount -t tmpfs none /tmp",
+      remount: "mount -o remount,rw /",
+      unshare: "unshare -U -r true",
+      unshareMount: "unshare -m true",
+      nsenter: "nsenter -t 1 -m true",
+      insmod: `python3 -c "import ctypes,sys; l=ctypes.CDLL(None, use_errno=True); r=l.syscall(313, -1, b'', 0); sys.exit(0 if r==0 else 1)"`,
+      keyctl: `python3 -c "import ctypes,sys; l=ctypes.CDLL(None, use_errno=True); r=l.syscall(250, 0, -3, 0); sys.exit(0 if r>=0 else 1)"`,
+      bpf: `python3 -c "import ctypes,sys; l=ctypes.CDLL(None, use_errno=True); r=l.syscall(321, 0, 0, 0); sys.exit(0 if r>=0 else 1)"`,
+      chroot: "chroot / true",
+      link: "ip link add dummy0 type dummy",
+      // Root may make device nodes (docs/container-sandbox.md), only on nodev mounts: never open one.
+      blockDevice: "mknod /workspace/sda b 8 0; head -c1 /workspace/sda",
+      charDevice: "mknod /tmp/mem c 1 1; head -c1 /tmp/mem",
+    };
+    const script = Object.entries(attempts)
+      .map(([name, cmd]) => `(${cmd}) >/dev/null 2>&1 && echo "ALLOWED ${name}";`)
+      .join(" ");
+    const out = await run(key, ws, `${script} grep -E '^(NoNewPrivs|Seccomp):' /proc/self/status`, asRoot);
+    expect(out).not.toContain("ALLOWED");
+    expect(out).toMatch(/NoNewPrivs:\s+1/);
+    expect(out).toMatch(/Seccomp:\s+2/);
+  });
+
+  it("sees only its own processes and reaches no port of this host", async () => {
+    const ports = hostListeningPorts();
+    const probe = ports
+      .map((p) => `timeout 2 bash -c 'exec 3<>/dev/tcp/127.0.0.1/${p}' 2>/dev/null && echo "OPEN ${p}";`)
+      .join(" ");
+    const out = await run(key, ws, `${probe} for p in /proc/[0-9]*; do cat $p/comm; done`, asRoot);
+    expect(out).not.toContain("OPEN");
+    expect(out).not.toMatch(/node|computerd|workerd/);
+  });
+});
+
 describe("limits", () => {
   it("stops a fork bomb with its pids limit, and the computer keeps serving", async () => {
     // The shell stays, so the bomb is not ended by its own box closing when the script does.

@@ -39,4 +39,15 @@ describe("/docs", () => {
     expect(outside).toEqual([]);
     expect(await page.title()).toBe("Cubicle API reference");
   });
+
+  it("offers the server it was served from, so Try it out calls this platform on its own port", async () => {
+    const document = (await (await fetch(`${platform.url}/openapi.json`)).json()) as { servers: { url: string }[] };
+    expect(document.servers.map((server) => server.url)).toEqual([platform.url]);
+    const page = await browser.newPage();
+    await page.goto(`${platform.url}/docs`);
+    await page.waitForSelector(".servers select", { timeout: 30_000 });
+    expect(await page.locator(".servers select option").allInnerTexts()).toEqual([
+      expect.stringContaining(platform.url),
+    ]);
+  });
 });

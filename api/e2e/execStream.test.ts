@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { newWorkspace, signUp } from "./platform.ts";
 import { sharedPlatform } from "./sharedPlatform.ts";
-import { readSse } from "./sse.ts";
+import { readSse, type SseEvent } from "./sse.ts";
 
 const platform = sharedPlatform();
 let auth: Record<string, string>;
@@ -30,9 +30,17 @@ describe("exec output streaming", () => {
       signal: first.signal,
     });
     expect(response.headers.get("content-type")).toContain("text/event-stream");
+    // The run's id comes first, in a header and in an event without an SSE id, so a client
+    // with nothing but the stream (curl -N) can resume it.
+    const execId = response.headers.get("x-exec-id") ?? "";
+    expect(execId).toMatch(/^ex_/);
     const received: { id: number; event: string; text: string }[] = [];
-    let execId = "";
+    let introduced: SseEvent | undefined;
     for await (const event of readSse(response.body as ReadableStream<Uint8Array>)) {
+      if (introduced === undefined) {
+        introduced = event;
+        continue;
+      }
       received.push({
         id: Number(event.id),
         event: event.event,
@@ -40,13 +48,13 @@ describe("exec output streaming", () => {
       });
       if (received.length === 1) {
         // Live: the first line arrives while the command is still running.
-        const list = await fetch(`${platform.url}/v1/workspaces/${workspaceId}/execs?limit=1`, { headers: auth });
-        const latest = ((await list.json()) as { data: { id: string; status: string }[] }).data[0];
-        execId = latest?.id ?? "";
-        expect(latest?.status).toBe("running");
+        const record = await fetch(`${platform.url}/v1/workspaces/${workspaceId}/execs/${execId}`, { headers: auth });
+        expect(((await record.json()) as { status: string }).status).toBe("running");
       }
       if (received.length === 5) break;
     }
+    expect(introduced).toMatchObject({ event: "exec", id: null });
+    expect(JSON.parse(introduced?.data ?? "{}")).toEqual({ id: execId, workspaceId });
     first.abort();
 
     const lastEventId = String(received.at(-1)?.id);

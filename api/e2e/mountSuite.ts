@@ -113,6 +113,30 @@ export function describeMountSuite(url: () => string, mode: "native" | "fuse"): 
       });
     });
 
+    it("copies files it never read with their real bytes, whatever their size (cp skips what looks like a hole)", async () => {
+      const { key } = await api().signup();
+      const workspaceId = await api().createWorkspace(key);
+      // GNU cp reads only the data extents of a file that looks sparse; a placeholder of the
+      // remote size must never look all hole, or its copy is zeros without a read to fill it.
+      const sizes = [1, 4096, 4097, 65_536, 300_000];
+      const files = sizes.map((size) => {
+        const bytes = new Uint8Array(size).map((_, i) => 65 + (i % 26));
+        return { name: `src-${size}.bin`, bytes };
+      });
+      for (const f of files) await put(key, workspaceId, f.name, f.bytes);
+      expect((await exec(key, workspaceId, "ls | wc -l")).stdout).toBe(`${files.length}\n`);
+      const copy = await exec(
+        key,
+        workspaceId,
+        `mkdir copies && for f in src-*.bin; do cp "$f" copies/; cp --sparse=always "$f" "copies/$f.sparse"; done && sha256sum copies/*`,
+      );
+      expect(copy.exitCode, copy.stderr).toBe(0);
+      for (const f of files) {
+        expect(copy.stdout).toContain(`${sha256(f.bytes)}  copies/${f.name}\n`);
+        expect(copy.stdout).toContain(`${sha256(f.bytes)}  copies/${f.name}.sparse\n`);
+      }
+    });
+
     it("moves a whole directory the command renamed, with files it created inside", async () => {
       const { key } = await api().signup();
       const workspaceId = await api().createWorkspace(key);

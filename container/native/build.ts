@@ -20,12 +20,6 @@ export const compileFlags = ["-O2", "-Wall", "-Wextra", "-pthread"];
 
 export type BuildResult = { ok: true; path: string; built: boolean } | { ok: false; reason: string };
 
-function sources(): string[] {
-  return readdirSync(here)
-    .filter((name) => name.endsWith(".c") || name.endsWith(".h"))
-    .map((name) => join(here, name));
-}
-
 function mtimeMs(path: string): number {
   try {
     return statSync(path).mtimeMs;
@@ -34,31 +28,44 @@ function mtimeMs(path: string): number {
   }
 }
 
-/** Builds the helper when it is missing or stale; `reason` says why there is none. */
-export async function ensureFanotifyBinary(): Promise<BuildResult> {
-  const files = sources();
-  const built = mtimeMs(fanotifyBinary);
-  if (built >= 0 && files.every((file) => mtimeMs(file) <= built))
-    return { ok: true, path: fanotifyBinary, built: false };
-  mkdirSync(dirname(fanotifyBinary), { recursive: true });
+/**
+ * Compiles the C files in `dir` into `binary` when it is missing or older than any of them
+ * (the .h files count too); `reason` says why there is none. Every helper program of
+ * computerd is built this way, with the same flags.
+ */
+export async function ensureCProgram(dir: string, binary: string): Promise<BuildResult> {
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith(".c") || name.endsWith(".h"))
+    .map((name) => join(dir, name));
+  const built = mtimeMs(binary);
+  if (built >= 0 && files.every((file) => mtimeMs(file) <= built)) return { ok: true, path: binary, built: false };
+  mkdirSync(dirname(binary), { recursive: true });
   const cFiles = files.filter((file) => file.endsWith(".c"));
   try {
-    await promisify(execFile)("cc", [...compileFlags, "-o", fanotifyBinary, ...cFiles]);
+    await promisify(execFile)("cc", [...compileFlags, "-o", binary, ...cFiles]);
   } catch (error) {
     const e = error as NodeJS.ErrnoException & { stderr?: string };
-    if (e.code === "ENOENT") {
-      return { ok: false, reason: "no C compiler (cc) on PATH: install gcc and libc6-dev for the native mode" };
-    }
+    if (e.code === "ENOENT") return { ok: false, reason: "no C compiler (cc) on PATH: install gcc and libc6-dev" };
     return { ok: false, reason: `cc failed: ${(e.stderr ?? e.message).trim()}` };
   }
-  return { ok: true, path: fanotifyBinary, built: true };
+  return { ok: true, path: binary, built: true };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await ensureFanotifyBinary();
+/** Builds the helper when it is missing or stale; `reason` says why there is none. */
+export function ensureFanotifyBinary(): Promise<BuildResult> {
+  return ensureCProgram(here, fanotifyBinary);
+}
+
+/** The command-line entry of a build script: builds, prints what it did, exits 1 when it cannot. */
+export async function buildFromCommandLine(name: string, ensure: () => Promise<BuildResult>): Promise<void> {
+  const result = await ensure();
   if (!result.ok) {
-    console.error(`cubicle-fanotify: ${result.reason}`);
+    console.error(`${name}: ${result.reason}`);
     process.exit(1);
   }
   console.log(`${result.built ? "built" : "up to date:"} ${result.path}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await buildFromCommandLine("cubicle-fanotify", ensureFanotifyBinary);
 }

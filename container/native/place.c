@@ -55,6 +55,10 @@ static int set_size(int fd, uint64_t size) {
   if (size == 0) return 0;
   if (fanotify_mark(H.pre_fd, FAN_MARK_ADD | FAN_MARK_IGNORE_SURV, FAN_PRE_ACCESS, fd, NULL) < 0) return -1;
   int result = ftruncate(fd, (off_t)size);
+  // Its first block is data, not hole (PLACEHOLDER_DATA_BYTES), written under the same mark.
+  static const char zeros[PLACEHOLDER_DATA_BYTES];
+  size_t head = size < sizeof zeros ? (size_t)size : sizeof zeros;
+  if (result == 0 && pwrite(fd, zeros, head, 0) != (ssize_t)head) result = -1;
   int err = errno;
   if (fanotify_mark(H.pre_fd, FAN_MARK_REMOVE | FAN_MARK_IGNORE, FAN_PRE_ACCESS, fd, NULL) < 0) return -1;
   errno = err;

@@ -11,12 +11,17 @@ export interface Config {
   mount: string;
   /** The box's read-only root image; null until one is configured (commands are then refused). */
   rootfs: string | null;
-  /** The host uid the box runs as (boxLimits.hostUidDefault unless the supervisor assigns one). */
-  boxUid: number;
+  /**
+   * The first host uid of the computer's range: box uid n is host uid `boxUidBase + n`
+   * (boxLimits.hostUidDefault unless the supervisor assigns one).
+   */
+  boxUidBase: number;
   /** The mount mode asked for; `auto` picks native where this host allows it. */
   mountMode: MountMode | "auto";
   /** The fanotify helper the native mode needs; null: none on this host. */
   fanotifyBin: string | null;
+  /** The device-node supervisor (container/native/mknod); null: device nodes are refused. */
+  mknodBin: string | null;
   /** A host directory the box shows read-write at /mnt; benchmarks only (COMPUTERD_BOX_SCRATCH). */
   boxScratch: string | null;
 }
@@ -32,9 +37,17 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
   if (!stateDir) return { ok: false, error: `${COMPUTERD_ENV.stateDir} is required` };
   const port = Number(env[COMPUTERD_ENV.port] ?? "8080");
   if (!Number.isInteger(port) || port < 0 || port > 65535) return { ok: false, error: "bad port" };
-  const boxUid = Number(env[COMPUTERD_ENV.boxUid] ?? boxLimits.hostUidDefault);
-  if (!Number.isInteger(boxUid) || boxUid < 1000 || boxUid > 0xfffffffe) {
-    return { ok: false, error: `${COMPUTERD_ENV.boxUid} must be an unprivileged uid` };
+  const boxUidBase = Number(env[COMPUTERD_ENV.boxUid] ?? boxLimits.hostUidDefault);
+  // The whole range must lie above every system and login uid and below (uid_t)-1.
+  if (
+    !Number.isInteger(boxUidBase) ||
+    boxUidBase < boxLimits.uidsMapped ||
+    boxUidBase + boxLimits.uidsMapped > 0xffffffff
+  ) {
+    return {
+      ok: false,
+      error: `${COMPUTERD_ENV.boxUid} must start a range of ${boxLimits.uidsMapped} unprivileged uids (at least ${boxLimits.uidsMapped})`,
+    };
   }
   const mountMode = env[COMPUTERD_ENV.mountMode] || "auto";
   if (mountMode !== "auto" && mountMode !== "native" && mountMode !== "fuse") {
@@ -51,9 +64,10 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigResult {
       stateDir,
       mount,
       rootfs: env[COMPUTERD_ENV.rootfs] || null,
-      boxUid,
+      boxUidBase,
       mountMode,
       fanotifyBin: env[COMPUTERD_ENV.fanotifyBin] || null,
+      mknodBin: env[COMPUTERD_ENV.mknodBin] || null,
       boxScratch: env[COMPUTERD_ENV.boxScratch] || null,
     },
   };

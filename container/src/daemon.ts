@@ -18,12 +18,14 @@ import type { Config } from "./config.ts";
 import type { EgressRun } from "./egress/run.ts";
 import { startEgressRun } from "./egress/run.ts";
 import { ExecRunner } from "./exec/runner.ts";
-import { type Mounted, mountFuse } from "./fs/mount.ts";
+import { LinkNames } from "./fs/linkNames.ts";
+import { loadFuseAddon, type Mounted, mountFuse } from "./fs/mount.ts";
 import { makeOps } from "./fs/ops.ts";
 import { Replica } from "./fs/replica.ts";
 import { boxLimits, cgroupLimits, daemonExitCodes } from "./limits.ts";
 import { NativeDisk } from "./native/disk.ts";
 import type { HelperExit } from "./native/fanotify.ts";
+import { nativeLimits } from "./native/limits.ts";
 import { NativeMount } from "./native/mount.ts";
 import { Box, hostTrustStore } from "./sandbox/box.ts";
 import { type CommandCgroup, type ComputerCgroups, openComputerCgroups } from "./sandbox/cgroup.ts";
@@ -72,10 +74,14 @@ export class Daemon {
       revision: { value: this.state.appliedRev() },
       log,
       native: false,
-      ids: fuseIds,
+      ids: fuseIds(config.boxUidBase),
       beforeApply: async () => {
-        await this.native?.drain();
+        if (!this.native) return;
+        const sinceNs = BigInt(Date.now() - nativeLimits.ctimeSlackMs) * 1_000_000n;
+        await this.native.drain();
+        ctx.unreportedSinceNs = sinceNs;
       },
+      unreportedSinceNs: 0n,
     };
     this.ctx = ctx;
     this.hydrator = new Hydrator(ctx);
@@ -85,11 +91,13 @@ export class Daemon {
       ? new Box({
           rootfs: config.rootfs,
           mount: config.mount,
-          hostUid: config.boxUid,
+          uidBase: config.boxUidBase,
           daemonKey: config.stateDir,
           tmpBytesMax: cgroupLimits.resourcesDefault.tmpBytesMax,
           trustStore: hostTrustStore(),
           scratch: config.boxScratch,
+          mknodBin: config.mknodBin,
+          log,
         })
       : null;
     this.runner = new ExecRunner({
@@ -124,7 +132,14 @@ export class Daemon {
       this.ctx.log(`native mount mode unavailable (${why}); using FUSE`);
     }
     await this.ctx.replica.prepare();
-    this.mounted = await mountFuse(this.config.mount, makeOps(this.ctx, this.hydrator, this.config.boxUid));
+    // The replica's files belong to root; the mount shows them as the box user's (fs/ops.ts).
+    const owner = this.config.boxUidBase + boxLimits.uid;
+    // The FUSE ops use paths relative to the replica's root, so a path keeps all of PATH_MAX.
+    process.chdir(this.ctx.replica.root);
+    this.ctx.ids = fuseIds(this.config.boxUidBase);
+    const links = new LinkNames();
+    const ops = makeOps(this.ctx, this.hydrator, owner, loadFuseAddon(), links);
+    this.mounted = await mountFuse(this.config.mount, ops, links);
     this.mode = "fuse";
   }
 
@@ -133,11 +148,11 @@ export class Daemon {
     const disk = new NativeDisk(this.config.stateDir, this.config.mount);
     this.ctx.replica = new Replica(disk.workspace, disk.tmpDir);
     this.ctx.native = true;
-    this.ctx.ids = nativeIds(this.config.boxUid - boxLimits.uid);
+    this.ctx.ids = nativeIds(this.config.boxUidBase);
     const native = new NativeMount(this.ctx, disk, this.hydrator, {
       binary: this.config.fanotifyBin,
       fetchDir: join(this.config.stateDir, "fetch"),
-      ownerUid: this.config.boxUid,
+      ownerUid: this.config.boxUidBase + boxLimits.uid,
       onHelperLost: (exit) => this.helperLost(exit),
     });
     try {
@@ -146,7 +161,6 @@ export class Daemon {
       await native.stop().catch(() => {});
       this.ctx.replica = Replica.inStateDir(this.config.stateDir);
       this.ctx.native = false;
-      this.ctx.ids = fuseIds;
       throw err;
     }
     this.native = native;
@@ -208,7 +222,7 @@ export class Daemon {
   /** A proxy for one run's egress, on a fresh socket in the box's staging directory. */
   private egressFor(_execId: string, request: ContainerExecRequest): Promise<EgressRun> {
     if (!this.box) throw new Error("no box");
-    return startEgressRun({ dir: this.box.egressDir, allow: request.allow ?? null, boxUid: this.config.boxUid });
+    return startEgressRun({ dir: this.box.egressDir, allow: request.allow ?? null, boxUid: this.box.userHostUid });
   }
 
   activity(): void {

@@ -5,8 +5,6 @@ export const daemonLimits = {
   fuseEntryTimeoutSeconds: 1,
   /** How long the kernel trusts "no such file"; same bound, so a file created through the API shows within it too. */
   fuseNegativeTimeoutSeconds: 1,
-  /** Bytes per FUSE write request (big_writes); 128 KiB is the kernel's default cap and cuts per-call overhead 32x from 4 KiB. */
-  fuseWriteBytesMax: 128 * 1024,
   /** How long one FUSE callback may take before the kernel is answered ETIMEDOUT; hydrating a large file can take a while. */
   fuseOpTimeoutMs: 10 * 60_000,
   /** How long an open of a not-yet-downloaded file waits for a session before failing with EIO. */
@@ -66,13 +64,44 @@ export const execEnvTrust = { NODE_EXTRA_CA_CERTS: "/etc/ssl/certs/ca-certificat
 
 /** The box commands run in (sandbox/box.ts), each value with the reason it is what it is. */
 export const boxLimits = {
-  /** The uid and gid a command has inside its box: an ordinary user, as on a developer's machine. */
+  /** The uid and gid a command has inside its box by default: an ordinary user, as on a developer's machine. */
   uid: 1000,
   /**
-   * The host uid a box runs as when the supervisor assigns none (one computer per Cloudflare
-   * Container). Far above any system or login user, so a process that escaped would own nothing.
+   * Box uids (and gids) 0 to this minus one are mapped onto the computer's host range
+   * (sandbox/userns.ts): every id a Debian system hands out, nobody (65534) included, so
+   * root in the box can own a file as any of them, as pjdfstest and `tar -p` expect.
+   */
+  uidsMapped: 65_536,
+  /**
+   * The first host uid of a computer's range when the supervisor assigns none (one computer
+   * per Cloudflare Container): box root is this uid on the host and the box user 1000 is
+   * this plus 1000. Far above any system or login user, so a process that escaped would own
+   * nothing outside its computer's range.
    */
   hostUidDefault: 100_000,
+  /**
+   * What root in the box may do: Docker's default set for a container's root. Each holds only
+   * inside the computer's user namespace, over files whose owner is mapped there. Left out on
+   * purpose: CAP_SYS_ADMIN (mounts, namespaces), CAP_NET_ADMIN (the box's own network setup),
+   * CAP_SYS_PTRACE, CAP_SYS_RESOURCE (it would let root raise the namespace's user-namespace
+   * cap) and the rest, which no command needs and which widen the kernel's reach.
+   */
+  rootCaps: [
+    "CAP_CHOWN",
+    "CAP_DAC_OVERRIDE",
+    "CAP_FOWNER",
+    "CAP_FSETID",
+    "CAP_KILL",
+    "CAP_SETGID",
+    "CAP_SETUID",
+    "CAP_SETPCAP",
+    "CAP_SETFCAP",
+    "CAP_NET_BIND_SERVICE",
+    "CAP_NET_RAW",
+    "CAP_SYS_CHROOT",
+    "CAP_MKNOD",
+    "CAP_AUDIT_WRITE",
+  ],
   /** Where the workspace appears inside the box, whatever computerd's own mount point is. */
   workspace: "/workspace",
   /** HOME inside the box; the image names it in /etc/passwd for uid 1000. */
@@ -84,6 +113,12 @@ export const boxLimits = {
   stagingRoot: "/run/cubicle-box",
   /** PATH of the host-side launcher (bash, setpriv, bwrap). */
   hostPath: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+  /**
+   * Times the device-node supervisor (sandbox/mknod.ts) is restarted after dying unasked;
+   * past it device nodes are refused (EPERM) until the daemon restarts, rather than a broken
+   * program being started in a loop.
+   */
+  mknodRestartsMax: 5,
   /** The box's /dev/shm: POSIX shared memory for semaphores and small queues, not a second /tmp. */
   devShmBytesMax: 64 * 1024 * 1024,
   /** The box's /run holds one socket; a tiny tmpfs is enough and is made read-only before the command starts. */

@@ -23,6 +23,21 @@ async function release() {
   return (await sh("true")).outcome.conflicts;
 }
 
+/**
+ * A twin hook that loses the answer to the first batch touching `path` only, calling
+ * `onLost` then. The daemon may resend at once or at its next flush; either way exactly one
+ * answer is lost, whatever the number of batches the hook is asked about.
+ */
+function loseFirstAnswerFor(path: string, onLost: () => void) {
+  let done = false;
+  return (ops: { path: string }[]) => {
+    if (done || !ops.some((op) => op.path === path)) return false;
+    done = true;
+    onLost();
+    return true;
+  };
+}
+
 describe("conflicts", () => {
   it("applies a change the box made on top of the object's version, with no conflict", async () => {
     await changed(fixture.twin.writeFile("/seq.txt", "from the API\n"));
@@ -62,7 +77,7 @@ describe("conflicts", () => {
     await changed(fixture.twin.writeFile("/twice.txt", "API\n"));
     fixture.twin.refuse = null;
     let lost = 0;
-    fixture.twin.loseAnswer = (ops) => ops.some((op) => op.path === "/twice.txt") && lost++ === 0;
+    fixture.twin.loseAnswer = loseFirstAnswerFor("/twice.txt", () => lost++);
     await fixture.session.computer.flush();
     fixture.twin.loseAnswer = null;
     await fixture.session.computer.flush();
@@ -75,7 +90,7 @@ describe("conflicts", () => {
 
   it("takes a batch that applied cleanly and is sent again after its answer was lost as no change", async () => {
     let lost = 0;
-    fixture.twin.loseAnswer = (ops) => ops.some((op) => op.path === "/again.txt") && lost++ === 0;
+    fixture.twin.loseAnswer = loseFirstAnswerFor("/again.txt", () => lost++);
     await sh("echo once > again.txt");
     fixture.twin.loseAnswer = null;
     const r = await sh("true");
@@ -87,7 +102,7 @@ describe("conflicts", () => {
 
   it("takes an API write made after a push whose answer was lost as sequential, not a conflict", async () => {
     let lost = 0;
-    fixture.twin.loseAnswer = (ops) => ops.some((op) => op.path === "/late.txt") && lost++ === 0;
+    fixture.twin.loseAnswer = loseFirstAnswerFor("/late.txt", () => lost++);
     // Pushed and applied, but the daemon never hears so (as when it dies mid-call).
     await sh("echo box > late.txt");
     fixture.twin.loseAnswer = null;

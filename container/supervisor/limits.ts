@@ -28,10 +28,13 @@ export const supervisorLimits = {
   /** Request line and headers only: the API has no bodies, so anything bigger is not ours. */
   requestHeaderBytesMax: 8 * 1024,
   /**
-   * First host uid given to a computer's boxes (the next free one above it for each other
-   * computer): far from login and system users, and from computerd's own default (100000).
+   * First host uid of the first computer's box range (each other computer's range starts
+   * boxUidsPerComputer further on): far from login and system users, and above computerd's
+   * own default range (100000–165535).
    */
   boxUidBase: 200_000,
+  /** Host uids per computer: its boxes map uids 0–65535 (container/src/limits.ts, boxLimits.uidsMapped). */
+  boxUidsPerComputer: 65_536,
   /** Length of `<tenantId>:<workspaceId>`; ids are ~30 characters, so this is generous. */
   nameCharsMax: 160,
 } as const;

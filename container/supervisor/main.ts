@@ -24,6 +24,7 @@ import { ensureImage } from "../image/build.ts";
 import { imageLimits } from "../image/limits.ts";
 import { lastBuildMs } from "../image/store.ts";
 import { ensureFanotifyBinary } from "../native/build.ts";
+import { ensureMknodBinary } from "../native/mknod/build.ts";
 import { createSupervisorServer } from "./http.ts";
 import { BoxImage } from "./image.ts";
 import { Supervisor } from "./supervisor.ts";
@@ -60,6 +61,9 @@ const image = new BoxImage({
 // without a C compiler the daemons run the FUSE mode and say why.
 const fanotify = await ensureFanotifyBinary();
 if (!fanotify.ok) console.error(`supervisor: no native mount mode: ${fanotify.reason}`);
+// Device nodes in the box (container/native/mknod): without it, mknod of a device gets EPERM.
+const mknod = await ensureMknodBinary();
+if (!mknod.ok) console.error(`supervisor: no device nodes in the box: ${mknod.reason}`);
 const supervisor = new Supervisor({
   // A young generation of 2 MiB per semi-space instead of V8's default 16: computerd's
   // garbage is small messages, and the larger one only kept ~25 MiB more resident after a
@@ -69,6 +73,7 @@ const supervisor = new Supervisor({
   stateRoot,
   image,
   ...(fanotify.ok ? { fanotifyBin: fanotify.path } : {}),
+  ...(mknod.ok ? { mknodBin: mknod.path } : {}),
   ...numberOption("idleMsMax", flags["idle-ms"] ?? env.COMPUTERD_SUPERVISOR_IDLE_MS),
   ...numberOption("computersMax", flags["computers-max"] ?? env.COMPUTERD_SUPERVISOR_COMPUTERS_MAX),
 });

@@ -37,6 +37,8 @@ export interface SupervisorOptions extends Partial<Record<Tunable, number>> {
   image?: RootImage;
   /** The native mode's fanotify helper (container/native), handed to every daemon; absent: daemons use FUSE. */
   fanotifyBin?: string;
+  /** The device-node supervisor (container/native/mknod), handed to every daemon; absent: device nodes are refused. */
+  mknodBin?: string;
   log?: (line: string) => void;
 }
 
@@ -62,7 +64,7 @@ interface Computer {
   restarts: number;
   restartTimesMs: number[];
   lastEnsuredMs: number;
-  /** The host uid its boxes run as: unique among this supervisor's computers (boxUidFree). */
+  /** The first host uid of its boxes' range (COMPUTERD_BOX_UID): no two computers' ranges overlap (boxUidFree). */
   boxUid: number;
 }
 
@@ -186,14 +188,16 @@ export class Supervisor {
   }
 
   /**
-   * The lowest box uid no computer holds. Commands of two workspaces then never share a host
-   * uid, and with it the kernel's per-user counts (inotify instances, user namespaces,
-   * RLIMIT_NPROC) that one tenant could otherwise exhaust for another.
+   * The lowest range of box uids no computer holds. Each computer's boxes map box uids
+   * 0–65535 onto a host range of their own (container/src/sandbox/userns.ts), so commands of
+   * two workspaces never share a host uid, nor with it a file's ownership or the kernel's
+   * per-user counts (inotify instances, user namespaces, RLIMIT_NPROC) that one tenant could
+   * otherwise exhaust for another.
    */
   private boxUidFree(): number {
     const taken = new Set([...this.computers.values()].map((c) => c.boxUid));
     let uid = supervisorLimits.boxUidBase;
-    while (taken.has(uid)) uid++;
+    while (taken.has(uid)) uid += supervisorLimits.boxUidsPerComputer;
     return uid;
   }
 
@@ -267,6 +271,7 @@ export class Supervisor {
       ...(this.options.image ? { [COMPUTERD_ENV.rootfs]: this.options.image.require() } : {}),
       [COMPUTERD_ENV.boxUid]: String(computer.boxUid),
       ...(this.options.fanotifyBin ? { [COMPUTERD_ENV.fanotifyBin]: this.options.fanotifyBin } : {}),
+      ...(this.options.mknodBin ? { [COMPUTERD_ENV.mknodBin]: this.options.mknodBin } : {}),
       // Which workspace mount computerd makes (native or fuse), when the operator chose one;
       // passed through since nothing else of the supervisor's COMPUTERD_* environment is.
       ...(process.env[COMPUTERD_ENV.mountMode]

@@ -270,6 +270,13 @@ export interface ContainerExecRequest {
    * computerd then keeps the limits it has (its defaults before the first request).
    */
   resources?: ContainerResources;
+  /**
+   * Who the command runs as in its box: `user` (uid 1000, the default, also when absent) or
+   * `root` (uid 0 of the computer's user namespace: it owns and may chown the box's files and
+   * switch to any box uid, with Docker's default capabilities, and is still an unprivileged
+   * host uid of the computer's own range; docs/container-sandbox.md).
+   */
+  user?: "user" | "root";
 }
 
 /**
@@ -386,8 +393,10 @@ export const COMPUTERD_ENV = {
   /** Where the workspace is mounted. Default /workspace. */
   mount: "COMPUTERD_MOUNT",
   /**
-   * The host uid and gid every command's box runs as: never 0, and different for every
-   * computer on one host (the supervisor assigns them). Default 100000.
+   * The first of the 65,536 host uids and gids this computer's boxes map to: box uid n is
+   * host uid `COMPUTERD_BOX_UID + n`, so box root is this uid and the box user 1000 is this
+   * plus 1000. Never 0, and the ranges of two computers on one host never overlap (the
+   * supervisor assigns them). Default 100000.
    */
   boxUid: "COMPUTERD_BOX_UID",
   /**
@@ -402,6 +411,12 @@ export const COMPUTERD_ENV = {
    * unavailable and `auto` uses FUSE.
    */
   fanotifyBin: "COMPUTERD_FANOTIFY_BIN",
+  /**
+   * The device-node supervisor and launcher (`cubicle-mknod`, container/native/mknod): the
+   * image bakes it in; the local supervisor builds it and passes its path. Unset: a device
+   * mknod in the box gets the kernel's EPERM (docs/container-sandbox.md, "Device nodes").
+   */
+  mknodBin: "COMPUTERD_MKNOD_BIN",
   /**
    * Benchmarks only, never set in production: a host directory (in practice the root of a
    * fresh ext4 loop mount) that every command's box shows read-write at /mnt, so the

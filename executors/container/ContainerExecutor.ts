@@ -79,6 +79,7 @@ export function createContainerExecutor(link: ComputerLink, options: ContainerRu
           egress: egress !== null,
           allow: egress?.allow ?? null,
           ...(request.resources ? { resources: request.resources } : {}),
+          ...(request.user ? { user: request.user } : {}),
         },
         new SinkTarget(sink),
       );

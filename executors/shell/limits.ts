@@ -11,6 +11,12 @@ export const shellLimits = {
   producedBytesMax: 128 * 1024 * 1024,
   /** The scratch filesystem (/tmp, /home/user) lives in the isolate's 128 MB heap; leave room for the shell. */
   scratchBytesMax: 64 * 1024 * 1024,
+  /**
+   * /dev/urandom and /dev/zero are files of this size made for each run (just-bash reads a
+   * file whole, so an endless device cannot be one): enough for the keys, tokens and
+   * padding scripts draw from them, small enough to cost nothing per run.
+   */
+  deviceBytes: 64 * 1024,
   /** Streamed output is sent to the sink in pieces of at most this size (one RPC each, awaited). */
   sinkPieceBytesMax: 64 * 1024,
   /** Output a run holds before it waits for the sink; bounds memory when a script floods. */

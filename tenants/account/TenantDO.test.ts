@@ -318,8 +318,19 @@ describe("billing periods", () => {
     await t.stub.billing(); // the account (and its period anchor) starts here
     await t.advance(10 * 24 * HOUR_MS); // a third of a 30-day June period
     expect(await t.stub.changePlan("pro")).toMatchObject({ ok: true, billing: { plan: "pro", pendingPlan: null } });
-    // 20 of 30 days left: 2/3 of $20.
-    expect((await t.stub.upcomingInvoice()).feeMicros).toBe(13_333_333);
+    // 20 of 30 days left: 2/3 of $20, and the invoice says so part by part.
+    const upgraded = await t.stub.upcomingInvoice();
+    expect(upgraded.feeMicros).toBe(13_333_333);
+    expect(upgraded.fees).toEqual([
+      { plan: "free", upgradedFrom: null, from: "2036-06-10T12:00:00.000Z", monthlyMicros: 0, amountMicros: 0 },
+      {
+        plan: "pro",
+        upgradedFrom: "free",
+        from: "2036-06-20T12:00:00.000Z",
+        monthlyMicros: 20_000_000,
+        amountMicros: 13_333_333,
+      },
+    ]);
     expect(await t.stub.changePlan("free")).toMatchObject({ ok: true, billing: { plan: "pro", pendingPlan: "free" } });
     await t.advance(20 * 24 * HOUR_MS);
     // The period has ended but its alarm has not run: the new period is already on free.
@@ -330,6 +341,43 @@ describe("billing periods", () => {
       .bind(t.name)
       .all<{ plan: string; total_micros: number }>();
     expect(results).toEqual([{ plan: "pro", total_micros: 13_333_333 }]);
+  });
+
+  it("show a fee without an upgrade as one whole part, on free and on pro, and after a period closes", async () => {
+    const free = tenant();
+    await free.install();
+    await free.stub.billing();
+    await free.advance(3 * 24 * HOUR_MS);
+    const onFree = await free.stub.upcomingInvoice();
+    expect(onFree.fees).toEqual([
+      { plan: "free", upgradedFrom: null, from: onFree.periodStart, monthlyMicros: 0, amountMicros: 0 },
+    ]);
+    expect(await free.stub.billing()).toMatchObject({ spendCapAvailable: false });
+
+    const pro = tenant();
+    await pro.install();
+    await pro.stub.setPlan(PLANS.pro);
+    const onPro = await pro.stub.upcomingInvoice();
+    expect(onPro.fees).toEqual([
+      { plan: "pro", upgradedFrom: null, from: onPro.periodStart, monthlyMicros: 20_000_000, amountMicros: 20_000_000 },
+    ]);
+    expect(await pro.stub.billing()).toMatchObject({ spendCapAvailable: true });
+    // An upgrade in one period leaves the next period with the new plan's whole fee.
+    await free.stub.changePlan("pro");
+    expect((await free.stub.upcomingInvoice()).fees.map((fee) => fee.upgradedFrom)).toEqual([null, "free"]);
+    await free.advance(Date.parse(onFree.periodEnd) - free.now);
+    await runDurableObjectAlarm(free.stub);
+    const next = await free.stub.upcomingInvoice();
+    expect(next.fees).toEqual([
+      { plan: "pro", upgradedFrom: null, from: onFree.periodEnd, monthlyMicros: 20_000_000, amountMicros: 20_000_000 },
+    ]);
+    const { results } = await env.DB.prepare("SELECT lines FROM invoices WHERE tenant_id = ?")
+      .bind(free.name)
+      .all<{ lines: string }>();
+    expect(JSON.parse(results[0]?.lines ?? "{}").fees.map((fee: { plan: string }) => fee.plan)).toEqual([
+      "free",
+      "pro",
+    ]);
   });
 
   it("refuse requests once charges reach the spend cap", async () => {

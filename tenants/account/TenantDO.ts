@@ -17,7 +17,7 @@ import { newId } from "../ids.ts";
 import { IDEMPOTENCY_TTL_MS } from "./idempotency.ts";
 import { TokenBucket } from "./ledger/admission.ts";
 import { type EventQuery, Events, type LedgerEvent, type RollupRow } from "./ledger/events.ts";
-import { type InvoiceBody, invoiceBody, proratedFee } from "./ledger/invoice.ts";
+import { type InvoiceBody, invoiceBody, openingFee, type StoredFeeLine, upgradeFee } from "./ledger/invoice.ts";
 import { ledgerLimits } from "./ledger/limits.ts";
 import { HOUR_MS, hourStart, type Period, periodAt } from "./ledger/periods.ts";
 import { migrateLedger } from "./ledger/schema.ts";
@@ -71,6 +71,8 @@ export interface BillingState {
   pendingPlan: string | null;
   period: { start: string; end: string };
   spendCapMicros: number | null;
+  /** Whether the plan takes a spend cap (plans that bill overage); on others setting one is refused. */
+  spendCapAvailable: boolean;
   costSoFarMicros: number;
 }
 
@@ -91,6 +93,8 @@ type AccountRow = {
   pending_plan: string | null;
   spend_cap_micros: number | null;
   period_fee_micros: number;
+  /** JSON of the open period's fee parts; NULL in rows written before fees had parts. */
+  period_fees: string | null;
   closed_through_ms: number;
 };
 
@@ -100,8 +104,14 @@ interface Account {
   plan: Plan;
   pendingPlan: Plan | null;
   spendCapMicros: number | null;
-  periodFeeMicros: number;
+  /** The first open period's fee, part by part: the opening fee, then one part per upgrade. */
+  periodFees: StoredFeeLine[];
   closedThroughMs: number;
+}
+
+/** The first open period's plan fee: the sum of its parts. */
+function periodFeeMicros(account: Account): number {
+  return account.periodFees.reduce((sum, fee) => sum + fee.amountMicros, 0);
 }
 
 const isoOf = (ms: number) => new Date(ms).toISOString();
@@ -401,6 +411,7 @@ export class TenantDO extends DurableObject<Env> {
       pendingPlan: account.pendingPlan?.id ?? null,
       period: { start: isoOf(period.startMs), end: isoOf(period.endMs) },
       spendCapMicros: account.spendCapMicros,
+      spendCapAvailable: account.plan.spendCap,
       costSoFarMicros: this.invoiceFor(account, period).totalMicros,
     };
   }
@@ -424,7 +435,7 @@ export class TenantDO extends DurableObject<Env> {
     if (plan.id === account.plan.id) {
       account.pendingPlan = null;
     } else if (plan.monthlyFeeMicros >= account.plan.monthlyFeeMicros) {
-      account.periodFeeMicros += proratedFee(plan.monthlyFeeMicros - account.plan.monthlyFeeMicros, period, now);
+      account.periodFees.push(upgradeFee(account.plan, plan, period, now));
       account.plan = plan;
       account.pendingPlan = null;
       if (!plan.spendCap) account.spendCapMicros = null;
@@ -442,7 +453,7 @@ export class TenantDO extends DurableObject<Env> {
     const account = await this.load();
     account.plan = plan;
     account.pendingPlan = null;
-    account.periodFeeMicros = plan.monthlyFeeMicros;
+    account.periodFees = [openingFee(plan)];
     this.bucket = null;
     this.saveAccount(account);
     await this.mirrorPlan(account);
@@ -457,10 +468,10 @@ export class TenantDO extends DurableObject<Env> {
     }
     // Admission refuses once the charges reach the cap, and the fee alone is a charge: a cap
     // equal to the fee would refuse every request, this one's own correction included.
-    if (amountMicros !== null && amountMicros <= account.periodFeeMicros) {
+    if (amountMicros !== null && amountMicros <= periodFeeMicros(account)) {
       return {
         ok: false,
-        detail: `a spend cap at or below this period's plan fee (${account.periodFeeMicros} micro-dollars) would refuse every request`,
+        detail: `a spend cap at or below this period's plan fee (${periodFeeMicros(account)} micro-dollars) would refuse every request`,
       };
     }
     account.spendCapMicros = amountMicros;
@@ -598,7 +609,7 @@ export class TenantDO extends DurableObject<Env> {
           periodStart: body.periodStart,
           periodEnd: body.periodEnd,
           plan: body.plan,
-          lines: JSON.stringify({ feeMicros: body.feeMicros, lines: body.lines }),
+          lines: JSON.stringify({ feeMicros: body.feeMicros, fees: body.fees, lines: body.lines }),
           totalMicros: body.totalMicros,
           createdAt: isoOf(now),
         })
@@ -611,7 +622,7 @@ export class TenantDO extends DurableObject<Env> {
         this.bucket?.setRate(account.plan.rate);
         await this.mirrorPlan(account);
       }
-      account.periodFeeMicros = account.plan.monthlyFeeMicros;
+      account.periodFees = [openingFee(account.plan)];
       this.saveAccount(account);
     }
   }
@@ -623,10 +634,9 @@ export class TenantDO extends DurableObject<Env> {
    */
   private invoiceFor(account: Account, period: Period): InvoiceBody {
     const totals = this.events.totals(period.startMs);
-    if (period.startMs <= account.closedThroughMs)
-      return invoiceBody(account.plan, period, account.periodFeeMicros, totals);
+    if (period.startMs <= account.closedThroughMs) return invoiceBody(account.plan, period, account.periodFees, totals);
     const plan = account.pendingPlan ?? account.plan;
-    return invoiceBody(plan, period, plan.monthlyFeeMicros, totals);
+    return invoiceBody(plan, period, [openingFee(plan)], totals);
   }
 
   /**
@@ -667,13 +677,17 @@ export class TenantDO extends DurableObject<Env> {
     this.loading ??= this.ctx.blockConcurrencyWhile(async () => {
       const row = this.ctx.storage.sql.exec<AccountRow>("SELECT * FROM account").toArray()[0];
       if (row) {
+        const plan = JSON.parse(row.plan) as Plan;
         this.account = {
           tenantId: row.tenant_id,
           anchorMs: row.anchor_ms,
-          plan: JSON.parse(row.plan) as Plan,
+          plan,
           pendingPlan: row.pending_plan ? (JSON.parse(row.pending_plan) as Plan) : null,
           spendCapMicros: row.spend_cap_micros,
-          periodFeeMicros: row.period_fee_micros,
+          periodFees: row.period_fees
+            ? (JSON.parse(row.period_fees) as StoredFeeLine[])
+            : // Written before fees had parts: the fee as one opening part, whatever it was.
+              [{ ...openingFee(plan), amountMicros: row.period_fee_micros }],
           closedThroughMs: row.closed_through_ms,
         };
         this.alarmAtMs = await this.ctx.storage.getAlarm();
@@ -689,7 +703,7 @@ export class TenantDO extends DurableObject<Env> {
         plan,
         pendingPlan: null,
         spendCapMicros: null,
-        periodFeeMicros: plan.monthlyFeeMicros,
+        periodFees: [openingFee(plan)],
         closedThroughMs: anchorMs,
       };
       this.saveAccount(account);
@@ -714,17 +728,18 @@ export class TenantDO extends DurableObject<Env> {
   private saveAccount(account: Account) {
     this.account = account;
     this.ctx.storage.sql.exec(
-      `INSERT INTO account (id, tenant_id, anchor_ms, plan, pending_plan, spend_cap_micros, period_fee_micros, closed_through_ms)
-       VALUES (1, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO account (id, tenant_id, anchor_ms, plan, pending_plan, spend_cap_micros, period_fee_micros, period_fees, closed_through_ms)
+       VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET plan = excluded.plan, pending_plan = excluded.pending_plan,
          spend_cap_micros = excluded.spend_cap_micros, period_fee_micros = excluded.period_fee_micros,
-         closed_through_ms = excluded.closed_through_ms`,
+         period_fees = excluded.period_fees, closed_through_ms = excluded.closed_through_ms`,
       account.tenantId,
       account.anchorMs,
       JSON.stringify(account.plan),
       account.pendingPlan ? JSON.stringify(account.pendingPlan) : null,
       account.spendCapMicros,
-      account.periodFeeMicros,
+      periodFeeMicros(account),
+      JSON.stringify(account.periodFees),
       account.closedThroughMs,
     );
   }

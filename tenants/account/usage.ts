@@ -6,7 +6,7 @@
 import { and, asc, eq, gt, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "../db.ts";
 import type { EventQuery } from "./ledger/events.ts";
-import type { InvoiceBody, InvoiceLine } from "./ledger/invoice.ts";
+import type { FeeLine, InvoiceBody, InvoiceLine } from "./ledger/invoice.ts";
 import type { Meter, UsagePoint } from "./meters.ts";
 import { invoices, usageRollups } from "./schema.ts";
 import type { AdmitRequest, RunEnd, RunRequest, TenantDO } from "./TenantDO.ts";
@@ -135,13 +135,24 @@ export class Usage {
       .orderBy(asc(invoices.id))
       .limit(limit);
     return rows.map((row) => {
-      const stored = JSON.parse(row.lines) as { feeMicros: number; lines: InvoiceLine[] };
+      const stored = JSON.parse(row.lines) as { feeMicros: number; fees?: FeeLine[]; lines: InvoiceLine[] };
+      // Invoices closed before fees had parts: the fee as one part from the period's start.
+      const fees = stored.fees ?? [
+        {
+          plan: row.plan,
+          upgradedFrom: null,
+          from: row.periodStart,
+          monthlyMicros: stored.feeMicros,
+          amountMicros: stored.feeMicros,
+        },
+      ];
       return {
         id: row.id,
         plan: row.plan,
         periodStart: row.periodStart,
         periodEnd: row.periodEnd,
         feeMicros: stored.feeMicros,
+        fees,
         lines: stored.lines,
         totalMicros: row.totalMicros,
         createdAt: row.createdAt,

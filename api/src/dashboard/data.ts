@@ -9,6 +9,7 @@ import { services } from "../services.ts";
 export interface DashboardData {
   billing: Awaited<ReturnType<Usage["billing"]>>;
   quotas: Awaited<ReturnType<Usage["quotas"]>>;
+  upcoming: Awaited<ReturnType<Usage["upcomingInvoice"]>>;
 }
 
 /** The tenant's record; a session outliving its tenant is refused like a missing one. */

@@ -1,13 +1,22 @@
 /** How numbers read on the dashboard: money, each meter's unit, dates. */
 import type { Meter } from "../../../tenants/account/meters.ts";
 
+/**
+ * An amount in dollars and cents. Charges are kept in micro-dollars; a page shows them
+ * rounded to the nearest cent (half away from zero), as a card statement would.
+ */
 export function money(micros: number): string {
-  const dollars = micros / 1_000_000;
-  return dollars.toLocaleString("en-US", {
+  const cents = Math.sign(micros) * Math.round(Math.abs(micros) / 10_000);
+  return (cents / 100).toLocaleString("en-US", { style: "currency", currency: "USD" });
+}
+
+/** A unit price, exact: prices below a cent keep their digits ($0.015), since rounding one would misquote it. */
+export function price(micros: number): string {
+  return (micros / 1_000_000).toLocaleString("en-US", {
     style: "currency",
     currency: "USD",
     minimumFractionDigits: 2,
-    maximumFractionDigits: micros % 10_000 === 0 ? 2 : 4,
+    maximumFractionDigits: 6,
   });
 }
 
@@ -56,6 +65,36 @@ export function meterLabel(meter: string): string {
 
 export function date(iso: string): string {
   return iso.slice(0, 10);
+}
+
+/**
+ * The time from `fromIso` to a period's end against the period's length, to the minute:
+ * "30 days 23 h 59 min of 31 days". Rounding to tenths of a day would call a minute short
+ * of the whole period "31.0 of 31 days", which explains nothing.
+ */
+export function timeLeft(fromIso: string, periodStartIso: string, periodEndIso: string): string {
+  const MINUTE_MS = 60_000;
+  const endMs = Date.parse(periodEndIso);
+  const minutes = Math.floor((endMs - Date.parse(fromIso)) / MINUTE_MS);
+  const parts = [
+    [Math.floor(minutes / 1440), Math.floor(minutes / 1440) === 1 ? "day" : "days"],
+    [Math.floor((minutes % 1440) / 60), "h"],
+    [minutes % 60, "min"],
+  ] as const;
+  const left = parts.filter(([value]) => value > 0).map(([value, unit]) => `${value} ${unit}`);
+  const wholeDays = Math.round((endMs - Date.parse(periodStartIso)) / (1440 * MINUTE_MS));
+  return `${left.join(" ") || "under a minute"} of ${wholeDays} days`;
+}
+
+/**
+ * An id short enough to sit in a table cell: its type prefix and its last characters (the
+ * random part, which tells ids of the same moment apart). The page keeps the full id beside
+ * it for copying and in the element's title.
+ */
+export function shortId(id: string, tailLength = 8): string {
+  const cut = id.indexOf("_") + 1;
+  if (id.length - cut <= tailLength + 1) return id;
+  return `${id.slice(0, cut)}…${id.slice(-tailLength)}`;
 }
 
 export function dateTime(iso: string): string {

@@ -27,6 +27,7 @@ import { OverviewPage } from "./pages/overview.tsx";
 import { registerUsagePages } from "./pages/usage.tsx";
 import { registerWorkspacesPages } from "./pages/workspaces.tsx";
 import { mintSession } from "./session.ts";
+import { PDF_VIEWER_CSS, PDF_VIEWER_HTML, PDF_VIEWER_SCRIPT, pdfViewerPolicy } from "./ui/pdfViewer.ts";
 import { SCRIPT, STYLESHEET } from "./ui/styles.ts";
 
 export function dashboardApp() {
@@ -43,6 +44,23 @@ export function dashboardApp() {
 
   dashboard.get("/assets/app.css", (c) => c.body(STYLESHEET, 200, { "content-type": "text/css; charset=utf-8" }));
   dashboard.get("/assets/app.js", (c) => c.body(SCRIPT, 200, { "content-type": "text/javascript; charset=utf-8" }));
+  // The PDF preview frame and its files: the same for everyone, holding no data (the bytes are posted in).
+  dashboard.get("/assets/pdf-viewer.html", (c) =>
+    c.body(PDF_VIEWER_HTML, 200, {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": pdfViewerPolicy(new URL(c.req.url).origin),
+    }),
+  );
+  dashboard.get("/assets/pdf-viewer.css", (c) =>
+    c.body(PDF_VIEWER_CSS, 200, { "content-type": "text/css; charset=utf-8" }),
+  );
+  // Loaded as a module by an opaque-origin frame, which makes it a cross-origin (CORS) fetch.
+  dashboard.get("/assets/pdf-viewer.js", (c) =>
+    c.body(PDF_VIEWER_SCRIPT, 200, {
+      "content-type": "text/javascript; charset=utf-8",
+      "access-control-allow-origin": "*",
+    }),
+  );
 
   dashboard.get("/login", (c) => c.html(<LoginPage />));
   dashboard.post("/login", async (c) => {
@@ -64,14 +82,22 @@ export function dashboardApp() {
   dashboard.get("/", async (c) => {
     const { tenantId } = c.get("principal");
     const { usage } = services(c.env);
-    const [account, billing, quotas, requests] = await Promise.all([
+    const [account, billing, quotas, upcoming, requests] = await Promise.all([
       accountOf(c.env, tenantId),
       usage.billing(tenantId),
       usage.quotas(tenantId),
+      usage.upcomingInvoice(tenantId),
       requestsOverDefaultRange(c.env, tenantId),
     ]);
     return c.html(
-      <OverviewPage account={account} csrf={c.get("csrf")} billing={billing} quotas={quotas} requests={requests} />,
+      <OverviewPage
+        account={account}
+        csrf={c.get("csrf")}
+        billing={billing}
+        quotas={quotas}
+        upcoming={upcoming}
+        requests={requests}
+      />,
     );
   });
   registerUsagePages(dashboard);

@@ -8,6 +8,10 @@ export const dashboardLimits = {
   pageRowsMax: 100,
   /** The largest file shown inline as a preview; bigger ones are offered as a download only. */
   previewBytesMax: 64 * 1024,
+  /** The largest PDF previewed: the page reads it whole into the browser to hand it to the preview frame. */
+  pdfPreviewBytesMax: 16 * 1024 * 1024,
+  /** Pages a PDF preview draws; a report's first pages show what it is, and each page is a full-width canvas. */
+  pdfPreviewPagesMax: 20,
   /** Output shown for one run; the rest is a download away through the API. */
   runOutputBytesMax: 64 * 1024,
 } as const;

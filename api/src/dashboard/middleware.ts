@@ -19,6 +19,8 @@ const CONTENT_SECURITY_POLICY = [
   "style-src 'self'",
   "img-src 'self' data:",
   "connect-src 'self'",
+  // The PDF preview's sandboxed frame (ui/pdfViewer.ts); nothing else is framed.
+  "frame-src 'self'",
   "form-action 'self'",
   "frame-ancestors 'none'",
   "base-uri 'none'",
@@ -27,7 +29,8 @@ const CONTENT_SECURITY_POLICY = [
 export function securityHeaders(): MiddlewareHandler<DashboardEnv> {
   return async function securityHeadersMiddleware(c, next) {
     await next();
-    c.header("content-security-policy", CONTENT_SECURITY_POLICY);
+    // A response with its own policy (the PDF preview frame's, stricter) keeps it.
+    if (!c.res.headers.has("content-security-policy")) c.header("content-security-policy", CONTENT_SECURITY_POLICY);
     c.header("x-content-type-options", "nosniff");
     c.header("referrer-policy", "same-origin");
     c.header("cache-control", "no-store");

@@ -174,6 +174,16 @@ describe("GET /v1/billing/invoices", () => {
         periodStart: "2026-01-01T00:00:00.000Z",
         periodEnd: "2026-02-01T00:00:00.000Z",
         feeMicros: PRO_FEE_MICROS,
+        // Rows closed before fees had parts read back as one whole part from the period's start.
+        fees: [
+          {
+            plan: "pro",
+            upgradedFrom: null,
+            from: "2026-01-01T00:00:00.000Z",
+            monthlyMicros: PRO_FEE_MICROS,
+            amountMicros: PRO_FEE_MICROS,
+          },
+        ],
         lines: [],
         totalMicros: PRO_FEE_MICROS,
         createdAt: "2026-02-01T00:05:00.000Z",

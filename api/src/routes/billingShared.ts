@@ -26,6 +26,10 @@ export const BillingState = z
     spendCapMicros: Micros.nullable().openapi({
       description: "Requests are refused (402) once this period's charges reach it; null: no cap.",
     }),
+    spendCapAvailable: z.boolean().openapi({
+      description:
+        "Whether the plan takes a spend cap: plans that bill overage do; on plans with hard limits `PUT /v1/billing/spend-cap` answers 409.",
+    }),
     costSoFarMicros: Micros.openapi({ description: "This period's charges so far: the upcoming invoice's total." }),
   })
   .openapi("BillingState");
@@ -71,11 +75,32 @@ export const InvoiceLine = z
   })
   .openapi("InvoiceLine");
 
+export const FeeLine = z
+  .object({
+    plan: z.string(),
+    upgradedFrom: z
+      .string()
+      .nullable()
+      .openapi({ description: "The plan upgraded from; null for the fee the period opened with." }),
+    from: Timestamp.openapi({ description: "When this part starts counting: the period's start or the upgrade." }),
+    monthlyMicros: Micros.openapi({
+      description: "The monthly amount before proration: the plan's fee, or an upgrade's fee difference.",
+    }),
+    amountMicros: Micros.openapi({
+      description: "monthlyMicros × (periodEnd − from) / (periodEnd − periodStart), rounded down.",
+    }),
+  })
+  .openapi("FeeLine", {
+    description:
+      "A part of the period's plan fee: the fee the period opened with, then one part per mid-period upgrade (prorated to the time left).",
+  });
+
 const invoiceFields = {
   plan: z.string(),
   periodStart: Timestamp,
   periodEnd: Timestamp,
-  feeMicros: Micros.openapi({ description: "The plan fee for the period, prorated after a mid-period upgrade." }),
+  feeMicros: Micros.openapi({ description: "The plan fee for the period: the sum of `fees`." }),
+  fees: z.array(FeeLine),
   lines: z.array(InvoiceLine),
   totalMicros: Micros.openapi({ description: "feeMicros plus every line's amountMicros." }),
 };

@@ -7,8 +7,9 @@ import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, IdempotencyHeaders, WorkspaceParams } from "../schemas.ts";
 import { services } from "../services.ts";
 import { egressPolicy } from "./execEgress.ts";
-import { ExecBody, sourceOf } from "./execRequest.ts";
+import { ExecBody, runUser, sourceOf } from "./execRequest.ts";
 import { ExecRecordView, execCwd, SSE_HEADERS, wantsEventStream, withResult } from "./execShared.ts";
+import { execStartedFrame, withFirstEvent } from "./execStartedEvent.ts";
 import { workspaceObject } from "./filePath.ts";
 
 const ExecResult = z
@@ -36,7 +37,7 @@ const route = createRoute({
   tags: ["Execution"],
   summary: "Run a command or module in the workspace",
   description:
-    "Answers when the run ends with its output, or at once with 202 for `background: true`. With `Accept: text/event-stream` it streams `stdout`, `stderr` and `exit` events whose ids are sequence numbers; a client that disconnects resumes from `GET …/execs/{execId}/output` with `Last-Event-ID`.",
+    "Answers when the run ends with its output, or at once with 202 for `background: true`. With `Accept: text/event-stream` it streams an `exec` event first (`{ id, workspaceId }`, no SSE id), then `stdout`, `stderr` and `exit` events whose ids are sequence numbers; the run's id is also in the `X-Exec-Id` header. A client that disconnects resumes from `GET …/execs/{execId}/output` with `Last-Event-ID`.",
   security: [{ bearer: [] }],
   middleware: [requireScope("exec")] as const,
   request: {
@@ -48,6 +49,9 @@ const route = createRoute({
     200: {
       description: "The run ended",
       content: { "application/json": { schema: ExecResult }, "text/event-stream": { schema: z.string() } },
+      headers: z.object({
+        "X-Exec-Id": z.string().openapi({ description: "The run's id, for resuming its output (event streams only)" }),
+      }),
     },
     202: { description: "Started in the background", content: { "application/json": { schema: ExecResult } } },
     ...errorResponses(404, 503),
@@ -87,6 +91,7 @@ export function registerExecCreate(app: App) {
       execId,
       executor: body.executor,
       ...sourceOf(body),
+      ...runUser(body),
       cwd,
       env: body.env,
       stdin: new TextEncoder().encode(body.stdin ?? ""),
@@ -109,7 +114,10 @@ export function registerExecCreate(app: App) {
       const retry = retryAfter === undefined ? {} : { headers: { "retry-after": String(retryAfter) } };
       throw new ApiError(started.code, started.message, retry);
     }
-    if (stream) return new Response(await object.watchExec(execId, 0), { headers: SSE_HEADERS });
+    if (stream) {
+      const events = withFirstEvent(execStartedFrame(execId, workspaceId), await object.watchExec(execId, 0));
+      return new Response(events, { headers: { ...SSE_HEADERS, "x-exec-id": execId } });
+    }
     // A run may have written files: mirror the counters the index shows in lists.
     if (!body.background) await recordStats(await object.counters());
     return c.json(withResult(started), body.background ? 202 : 200);

@@ -64,6 +64,10 @@ const ContainerRun = z
     executor: z.literal("container"),
     command: Source("The shell command line, run by bash in the container."),
     ...runFields,
+    user: z.enum(["user", "root"]).default("user").openapi({
+      description:
+        "Who the command runs as in its sandbox: `user` (uid 1000, the default) or `root` (uid 0 there: it may chown files, switch to any uid and install system packages into writable paths, and is still unprivileged on the host).",
+    }),
   })
   .openapi("ContainerRun");
 
@@ -81,6 +85,11 @@ export const ExecBody = z
   .openapi("ExecRequest");
 
 export type ExecBody = z.infer<typeof ExecBody>;
+
+/** Who a container run runs as; other executors have no users. */
+export function runUser(body: ExecBody): { user: "user" | "root" } | Record<string, never> {
+  return body.executor === "container" ? { user: body.user } : {};
+}
 
 /** The run's source as the workspace object takes it: `command`, or `code` and `input`. */
 export function sourceOf(body: ExecBody): { command: string } | { code: string; input?: JsonValue } {

@@ -81,6 +81,8 @@ export function registerOpenApi(app: App) {
   let cached: ReturnType<typeof openApiDocument> | undefined;
   app.get("/openapi.json", (c) => {
     cached ??= openApiDocument(app);
-    return c.json(cached);
+    // The server is whoever answered: the reference's "Try it out" then calls this same
+    // deployment on this same port, wherever it runs. The committed document keeps `npm start`'s.
+    return c.json({ ...cached, servers: [{ url: new URL(c.req.url).origin, description: "this server" }] });
   });
 }

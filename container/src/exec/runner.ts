@@ -100,6 +100,9 @@ export class ExecRunner {
     if (this.running.size >= daemonLimits.runningExecsMax) return failed("too many commands running", 126);
     if (request.stdin.byteLength > daemonLimits.stdinBytesMax) return failed("stdin too large", 126);
     if (hasNul(request)) return failed("the command, cwd and environment may not contain NUL bytes", 126);
+    if (request.user !== undefined && request.user !== "user" && request.user !== "root") {
+      return failed(`user must be "user" or "root"`, 126);
+    }
     if (this.killedEarly.delete(request.execId)) {
       return { status: "cancelled", exitCode: 137, revision: await this.opts.flush(), durationMs: 0, egressBytes: 0 };
     }
@@ -114,21 +117,24 @@ export class ExecRunner {
       return failed(`the command's resource limits could not be set up: ${(error as Error).message}`, 126);
     }
     const egress = request.egress ? await this.opts.egressFor(request.execId, request) : null;
+    const user = request.user ?? "user";
     const launch = box.launch({
       cwd,
       command: request.command,
-      env: { ...commandEnv(cwd, request.env), ...egress?.env },
+      env: { ...commandEnv(cwd, request.env, user), ...egress?.env },
       egressSocket: egress?.socketPath ?? null,
       egressBridge: egress?.bridge ?? null,
       cgroupProcs: cgroup?.procsFiles ?? [],
+      user,
     });
     const [file, ...args] = launch.argv;
+    // Pipes for stdio, seccomp and bwrap's arguments; the user namespace's descriptor as fd 5.
     const child = spawn(file as string, args, {
       cwd: "/",
       env: launch.env,
       detached: true,
-      stdio: ["pipe", "pipe", "pipe", "pipe", "pipe"],
-    });
+      stdio: ["pipe", "pipe", "pipe", "pipe", "pipe", launch.usernsFd],
+    }) as ChildProcessWithoutNullStreams;
     const spawned = await new Promise<Error | null>((resolve) => {
       child.once("spawn", () => resolve(null));
       child.once("error", (err) => resolve(err));

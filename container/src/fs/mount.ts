@@ -1,9 +1,12 @@
 /** Mounting and unmounting the FUSE filesystem at the mount point. */
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { createRequire } from "node:module";
-import type FuseType from "fuse-native";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { daemonLimits } from "../limits.ts";
+import Fuse, { type FuseAddon } from "./fuse/index.cjs";
+import type { LinkNames } from "./linkNames.ts";
 import type { makeOps } from "./ops.ts";
 
 export interface Mounted {
@@ -16,32 +19,39 @@ export interface Mounted {
  */
 async function clearStaleMount(mountPoint: string): Promise<void> {
   await new Promise<void>((resolve) => {
-    execFile("fusermount", ["-u", "-z", mountPoint], () => {
+    execFile("fusermount3", ["-u", "-z", mountPoint], () => {
       execFile("umount", ["-l", mountPoint], () => resolve());
     });
   });
 }
 
 /**
- * fuse-native is loaded here, on first mount, and not by a static import: main.ts must be
- * able to fix the library path (fs/libfuse.ts) before the native addon is loaded, and a
- * bundler hoists static imports of external modules to the very top.
+ * Where the FUSE addon (computerd's fork of fuse-native, fs/fuse/) is: beside the bundle
+ * (`.build/computerd/fuse.node`, and /opt/computerd in the image), or, when computerd runs
+ * from source, where `npm run build` put it.
  */
-function loadFuse(): typeof FuseType {
-  return createRequire(import.meta.url)("fuse-native") as typeof FuseType;
+const here = dirname(fileURLToPath(import.meta.url));
+const addonPaths = [join(here, "fuse.node"), join(here, "../../../.build/computerd/fuse.node")];
+
+/**
+ * Loads the addon on first use, not at import, so a daemon that fails before mounting says
+ * why instead of failing to load a library it never needed.
+ */
+export function loadFuseAddon(): FuseAddon {
+  const path = addonPaths.find((p) => existsSync(p));
+  if (!path) throw new Error(`the FUSE addon is not built (${addonPaths.join(" or ")}): run npm run build`);
+  return Fuse.load(path);
 }
 
 /** Ops answered by one local syscall on the replica (see the `timeout` option below). */
 const localOnlyOps = [
   "getattr",
-  "fgetattr",
   "access",
   "readdir",
   "readlink",
   "read",
   "write",
   "release",
-  "ftruncate",
   "chmod",
   "chown",
   "utimens",
@@ -49,33 +59,32 @@ const localOnlyOps = [
   "rmdir",
   "mkdir",
   "symlink",
-  "link",
   "mknod",
   "listxattr",
   "setxattr",
   "removexattr",
 ] as const;
 
-export async function mountFuse(mountPoint: string, ops: ReturnType<typeof makeOps>): Promise<Mounted> {
+/** `links` learns how to drop the kernel's cached attributes of a name, once the mount is made. */
+export async function mountFuse(
+  mountPoint: string,
+  ops: ReturnType<typeof makeOps>,
+  links: LinkNames,
+): Promise<Mounted> {
   await clearStaleMount(mountPoint);
   await mkdir(mountPoint, { recursive: true });
-  const Fuse = loadFuse();
+  loadFuseAddon();
   const fuse = new Fuse(mountPoint, ops, {
     force: true,
     mkdir: true,
-    // fuse-native has no option for big_writes or max_write, but joins its options into one
-    // `-o` string, so they ride along in fsname: 128 KiB writes instead of 4 KiB ones cut the
-    // number of round trips through this process 32-fold for large files.
+    // The fork's options are joined into one `-o` string, so those it has no name for ride
+    // along in fsname. libfuse 3 writes up to 128 KiB per request without being asked (2.9
+    // needed big_writes), which cuts round trips through this process 32-fold from 4 KiB.
     //
-    // negative_timeout caches "no such file" answers for as long as positive ones (libfuse 2
+    // negative_timeout caches "no such file" answers for as long as positive ones (libfuse
     // defaults to 0, so every failed lookup from `find`, git, node's module resolution or a
     // shell creating a file came here); a file created through the API still shows within it.
-    fsname: [
-      "computerd",
-      "big_writes",
-      `max_write=${daemonLimits.fuseWriteBytesMax}`,
-      `negative_timeout=${daemonLimits.fuseNegativeTimeoutSeconds}`,
-    ].join(","),
+    fsname: ["computerd", `negative_timeout=${daemonLimits.fuseNegativeTimeoutSeconds}`].join(","),
     // auto_cache keeps the page cache across opens while the file's mtime and size stay the
     // same, and drops it when a pull changed them; kernel_cache would show stale content.
     autoCache: true,
@@ -94,6 +103,7 @@ export async function mountFuse(mountPoint: string, ops: ReturnType<typeof makeO
     },
   });
   await new Promise<void>((resolve, reject) => fuse.mount((err) => (err ? reject(err) : resolve())));
+  links.invalidate = (path, done) => fuse.invalidatePath(path, done);
   return {
     unmount: () =>
       new Promise<void>((resolve) =>

@@ -8,12 +8,26 @@
  * These callbacks run on the daemon's event loop. They must never block on the mount
  * itself (a synchronous call on /workspace from this process deadlocks); everything here
  * touches only the replica and the state database.
+ *
+ * Paths are relative to the replica's root, which is the daemon's working directory
+ * (daemon.ts): Node has no *at system calls, and an absolute path would spend the replica's
+ * prefix out of PATH_MAX, so a path the box could use would fail here. The box may then use
+ * every path whose part below /workspace fits PATH_MAX, as the high-level FUSE API hands
+ * whole paths (a deeper cwd with relative paths past that still fails; docs/container-sync.md).
+ *
+ * What POSIX says of owners and times holds as on a local disk: a new file or directory
+ * belongs to its caller (fuse_get_context; the parent's group under a setgid directory),
+ * chown passes through, and utimens keeps nanoseconds, UTIME_NOW and UTIME_OMIT. FIFOs and
+ * sockets are made on the replica and stay local; device nodes are refused.
  */
 import * as fs from "node:fs";
 import * as fsp from "node:fs/promises";
 import type { SyncContext } from "../sync/context.ts";
 import type { Hydrator } from "../sync/hydrate.ts";
-import { ENODATA, EOPNOTSUPP, EPERM, errnoOf, toErrno } from "./errno.ts";
+import { ENODATA, EOPNOTSUPP, EPERM, toErrno } from "./errno.ts";
+import type { FuseAddon } from "./fuse/index.cjs";
+import type { LinkNames } from "./linkNames.ts";
+import { parentOf } from "./replica.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: fuse-native's callbacks take op-specific arguments.
 type Cb = (...args: any[]) => void;
@@ -42,15 +56,61 @@ function answerCount(cb: Cb, fn: () => number): void {
   cb(n);
 }
 
+/** A workspace path (`/a/b`) as a path relative to the replica's root, the daemon's working directory. */
+export function relative(path: string): string {
+  return path === "/" ? "." : path.slice(1);
+}
+
+const { S_IFMT, S_IFCHR, S_IFBLK, S_IFREG, S_IFDIR } = fs.constants;
+/** The setgid bit (Node's fs.constants lacks it): on a directory, new entries take its group. */
+const S_ISGID = 0o2000;
+/** The bits chown(2) clears on a file, which a new file's owner must get back. */
+const setIdBits = 0o6000;
+
 /**
- * `owner` is the host uid of the box commands run in (sandbox/box.ts). The replica's files
- * belong to root, who writes them; the mount shows root's files as the box user's and
- * stores the box user's as root's, so a command owns its workspace (git checks that) and
- * the replica never holds an unprivileged uid.
+ * `owner` is the host uid (and gid) of the box user 1000 (sandbox/box.ts). The files sync
+ * writes belong to root; the mount shows uid and gid 0 as the box user's and stores the box
+ * user's as 0, so a command owns its workspace (git checks that) and a pulled file needs no
+ * chown. Every other owner (box root, nobody, any uid root hands a file to) is stored as the
+ * host uid it is. `addon` is the FUSE addon's system-call helpers (fuse/fuse-native.c).
  */
-export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number): Record<string, Cb> {
+export function makeOps(
+  ctx: SyncContext,
+  hydrator: Hydrator,
+  owner: number,
+  addon: FuseAddon,
+  links: LinkNames,
+): Record<string, Cb> {
   const { replica, dirty, state } = ctx;
-  const local = (p: string) => replica.local(p);
+  const local = relative;
+  const stored = (id: number) => (id === owner ? 0 : id);
+
+  /**
+   * Gives a file the daemon just made (as root) to its caller: `uid`, and `gid` unless the
+   * parent directory is setgid, whose group the kernel already gave it. chown clears a
+   * file's setuid and setgid bits, so a mode that asked for them gets them back. The box
+   * user's files are stored as root's, which they already are: for the common caller this
+   * costs nothing.
+   */
+  const giveTo = (path: string, uid: number, gid: number, mode: number) => {
+    if (stored(uid) === 0 && stored(gid) === 0) return;
+    const parent = fs.lstatSync(local(parentOf(path)));
+    const keepGroup = (parent.mode & S_ISGID) !== 0;
+    fs.lchownSync(local(path), stored(uid), keepGroup ? -1 : stored(gid));
+    if ((mode & setIdBits) !== 0 && (mode & S_IFMT) !== S_IFDIR) fs.chmodSync(local(path), mode & 0o7777);
+  };
+
+  /** Answers like `answer`, once the kernel dropped its cached attributes of the other names of a hard-linked file that `fn` returns (linkNames.ts). */
+  const answerRefreshing = (cb: Cb, fn: () => string[]) => {
+    let stale: string[];
+    try {
+      stale = fn();
+    } catch (err) {
+      cb(toErrno(err));
+      return;
+    }
+    links.refresh(stale, () => cb(0));
+  };
 
   /** Runs an async op and answers FUSE with 0 (or `value`) or the error's errno. */
   const run = (cb: Cb, fn: () => Promise<unknown>) => {
@@ -61,7 +121,7 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number): Re
   };
 
   /** Answers FUSE with `fn()` once `path` holds its content: at once when it already does. */
-  const whenLocal = (cb: Cb, path: string, fn: () => unknown) => {
+  const whenLocal = <T>(cb: Cb, path: string, fn: () => T, reply: (cb: Cb, fn: () => T) => void = answer) => {
     let ready: Promise<number> | number;
     try {
       ready = hydrator.ensure(path);
@@ -69,10 +129,10 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number): Re
       cb(toErrno(err));
       return;
     }
-    if (ready === 0) answer(cb, fn);
+    if (ready === 0) reply(cb, fn);
     else
       Promise.resolve(ready).then(
-        (result) => (result === 0 ? answer(cb, fn) : cb(result)),
+        (result) => (result === 0 ? reply(cb, fn) : cb(result)),
         (err) => cb(toErrno(err)),
       );
   };
@@ -106,8 +166,7 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number): Re
 
     // Metadata ops answer with direct syscalls on the replica: a thread-pool hop costs more
     // than the lstat itself, and `find` or `git status` issue tens of thousands of them.
-    getattr: (path: string, cb: Cb) => getattr(local(path), owner, cb),
-    fgetattr: (path: string, _fd: number, cb: Cb) => getattr(local(path), owner, cb),
+    getattr: (path: string, cb: Cb) => getattr(addon, local(path), owner, cb),
     access: (path: string, mode: number, cb: Cb) => answer(cb, () => fs.accessSync(local(path), mode)),
     // The high-level FUSE API does not add the dot entries itself; `ls -a` expects them.
     readdir: (path: string, cb: Cb) => answer(cb, () => [".", "..", ...fs.readdirSync(local(path))]),
@@ -133,14 +192,23 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number): Re
       whenLocal(cb, path, () => fs.openSync(local(path), flags & ~(fs.constants.O_CREAT | fs.constants.O_EXCL)));
     },
 
-    create: (path: string, mode: number, cb: Cb) => {
+    create: (path: string, mode: number, uid: number, gid: number, cb: Cb) => {
       try {
         dirty.touch(path);
       } catch (err) {
         cb(toErrno(err));
         return;
       }
-      whenLocal(cb, path, () => fs.openSync(local(path), fs.constants.O_CREAT | fs.constants.O_RDWR, mode & 0o7777));
+      whenLocal(cb, path, () => {
+        const fd = fs.openSync(local(path), fs.constants.O_CREAT | fs.constants.O_RDWR, mode & 0o7777);
+        try {
+          giveTo(path, uid, gid, mode);
+        } catch (err) {
+          fs.closeSync(fd);
+          throw err;
+        }
+        return fd;
+      });
     },
 
     // Data ops too: a 128 KiB pread or pwrite in the page cache takes microseconds, and
@@ -150,7 +218,10 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number): Re
 
     write: (path: string, fd: number, buf: Buffer, len: number, pos: number, cb: Cb) => {
       dirty.touch(path);
-      answerCount(cb, () => fs.writeSync(fd, buf, 0, len, pos));
+      const stale = links.sharing(path, local(path));
+      const write = () => fs.writeSync(fd, buf, 0, len, pos);
+      if (stale.length === 0) answerCount(cb, write);
+      else answerCount((n: number) => links.refresh(stale, () => cb(n)), write);
     },
 
     // No `flush`: there is nothing to do on close(2), and an op that is not implemented is
@@ -167,38 +238,48 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number): Re
         if (row && !row.hydrated && size === 0) state.setHydrated(path);
         else await hydrated(path);
         dirty.touch(path);
+        const stale = links.sharing(path, local(path));
         await fsp.truncate(local(path), size);
+        await new Promise<void>((resolve) => links.refresh(stale, resolve));
       }),
 
     // These answer synchronously too, like the metadata ops above: npm, tar and cp -p issue
-    // one or more per file, and each is one local syscall.
-    ftruncate: (path: string, fd: number, size: number, cb: Cb) =>
-      answer(cb, () => {
-        dirty.touch(path);
-        fs.ftruncateSync(fd, size);
-      }),
-
+    // one or more per file, and each is one local syscall. (ftruncate arrives as truncate:
+    // libfuse 3 hands truncate the file handle, which this op does not need.)
     chmod: (path: string, mode: number, cb: Cb) =>
-      answer(cb, () => {
+      answerRefreshing(cb, () => {
         dirty.touch(path);
+        const stale = links.sharing(path, local(path));
         fs.chmodSync(local(path), mode & 0o7777);
+        return stale;
       }),
 
-    // Ownership is local to the container (tar and cp -a as root set it); the object has none.
+    // An owner and an mtime travel with every push (sync/push.ts), so a chown or a utimens
+    // is a change like any other: marked dirty first, or a later pull of the path would put
+    // back the object's older owner or time. (uid_t)-1 ("leave it") passes through as itself.
     chown: (path: string, uid: number, gid: number, cb: Cb) =>
-      answer(cb, () => fs.lchownSync(local(path), uid === owner ? 0 : uid, gid === owner ? 0 : gid)),
+      answerRefreshing(cb, () => {
+        dirty.touch(path);
+        const stale = links.sharing(path, local(path));
+        fs.lchownSync(local(path), stored(uid), stored(gid));
+        return stale;
+      }),
 
-    // fuse-native 2.2.6 hands the access time for both times (a bug in its C glue), so a
-    // preserved mtime (cp -p, tar) becomes the access time. Times are local only anyway:
-    // the object stamps its own mtime when a push lands.
-    utimens: (path: string, atime: number, mtime: number, cb: Cb) =>
-      answer(cb, () => fs.lutimesSync(local(path), atime / 1000, mtime / 1000)),
+    utimens: (path: string, atimeSec: number, atimeNsec: number, mtimeSec: number, mtimeNsec: number, cb: Cb) => {
+      dirty.touch(path);
+      const stale = links.sharing(path, local(path));
+      const result = addon.cubicle_utimensat(local(path), atimeSec, atimeNsec, mtimeSec, mtimeNsec);
+      if (result === 0) links.refresh(stale, () => cb(0));
+      else cb(result);
+    },
 
     unlink: (path: string, cb: Cb) =>
-      answer(cb, () => {
+      answerRefreshing(cb, () => {
         dirty.touch(path);
+        const ino = links.known(local(path));
         fs.unlinkSync(local(path));
         state.forgetTree(path);
+        return ino === null ? [] : links.removed(path, ino);
       }),
 
     rmdir: (path: string, cb: Cb) =>
@@ -207,30 +288,44 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number): Re
         fs.rmdirSync(local(path));
       }),
 
-    mkdir: (path: string, mode: number, cb: Cb) =>
+    mkdir: (path: string, mode: number, uid: number, gid: number, cb: Cb) =>
       answer(cb, () => {
         dirty.touch(path);
         fs.mkdirSync(local(path), mode & 0o7777);
+        giveTo(path, uid, gid, mode | S_IFDIR);
       }),
 
-    symlink: (target: string, path: string, cb: Cb) =>
+    symlink: (target: string, path: string, uid: number, gid: number, cb: Cb) =>
       answer(cb, () => {
         dirty.touch(path);
         fs.symlinkSync(target, local(path));
+        giveTo(path, uid, gid, 0);
       }),
 
     // A hard link: one more name for the replica's file, pushed as a `link` (sync/push.ts).
     // A placeholder is downloaded first, so no name of it is ever taken for real content.
     link: (src: string, dest: string, cb: Cb) =>
-      run(cb, async () => {
-        await hydrated(src);
-        dirty.touch(dest);
-        fs.linkSync(local(src), local(dest));
-      }),
+      whenLocal(
+        cb,
+        src,
+        () => {
+          dirty.touch(dest);
+          fs.linkSync(local(src), local(dest));
+          return links.linked(src, dest, fs.lstatSync(local(dest)).ino);
+        },
+        answerRefreshing,
+      ),
 
     // Renaming a file whose content is local (git's lock files, npm, editors saving) is done
     // synchronously; a directory, or a placeholder to download first, goes the async way.
     rename: (src: string, dest: string, cb: Cb) => {
+      // Hard-linked names the table knows: the moved name, and the one a rename replaces.
+      const srcIno = links.known(local(src));
+      const destIno = links.known(local(dest));
+      const renamed = () => [
+        ...(destIno !== null && destIno !== srcIno ? links.removed(dest, destIno) : []),
+        ...(srcIno !== null ? links.renamed(src, dest, srcIno) : []),
+      ];
       let done: boolean;
       try {
         done = renameLocalFile(ctx, hydrator, src, dest);
@@ -238,12 +333,28 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number): Re
         cb(toErrno(err));
         return;
       }
-      if (done) cb(0);
-      else run(cb, () => renamePath(ctx, hydrator, src, dest));
+      if (done) links.refresh(renamed(), () => cb(0));
+      else
+        run(cb, async () => {
+          await renamePath(ctx, hydrator, src, dest);
+          await new Promise<void>((resolve) => links.refresh(renamed(), resolve));
+        });
     },
 
-    // FIFOs, sockets and device nodes have no counterpart on the object.
-    mknod: (_path: string, _mode: number, _dev: number, cb: Cb) => cb(EPERM),
+    // FIFOs and sockets (a unix socket's bind makes one) are made on the replica and never
+    // pushed: the object has no counterpart (sync/push.ts skips them). A device node would be
+    // a real device on the host's disk, so it is refused whatever the caller; the box's
+    // kernel refuses it before it gets here anyway.
+    mknod: (path: string, mode: number, dev: number, uid: number, gid: number, cb: Cb) => {
+      const type = mode & S_IFMT;
+      if (type === S_IFCHR || type === S_IFBLK) return cb(EPERM);
+      answer(cb, () => {
+        if (type === S_IFREG) dirty.touch(path);
+        const result = addon.cubicle_mknod(local(path), mode, dev);
+        if (result < 0) throw Object.assign(new Error("mknod failed"), { errno: result });
+        giveTo(path, uid, gid, mode);
+      });
+    },
 
     // No extended attributes. `getxattr` is deliberately not implemented: libfuse answers
     // ENOSYS without calling into JS, the kernel then stops asking for good (and tells callers
@@ -257,51 +368,30 @@ export function makeOps(ctx: SyncContext, hydrator: Hydrator, owner: number): Re
   };
 }
 
-const ENOENT = errnoOf("ENOENT");
 const noThrow = { throwIfNoEntry: false } as const;
+/** Length of the stat array the FUSE glue reads (fuse/fuse-native.c, populate_stat). */
+const statInts = 21;
 
 /**
  * getattr is the most frequent op by far (every lookup, and a directory's attributes after
  * each create or unlink in it), and a lookup of a missing name is common too: probing by
- * git, node's module resolution, a shell creating a file. So a missing file answers ENOENT
- * without building an exception, and the answer carries times as numbers: fuse-native
- * converts Dates back to numbers, and Node's Stats builds its Dates lazily.
+ * git, node's module resolution, a shell creating a file. So it is one call into the addon,
+ * which fills the array the FUSE glue reads (times to the nanosecond, uid and gid 0 shown as
+ * `owner`) and answers a missing file with ENOENT without building an exception or a Stats.
  */
-function getattr(file: string, owner: number, cb: Cb): void {
-  let st: fs.Stats | undefined;
-  try {
-    st = fs.lstatSync(file, noThrow);
-  } catch (err) {
-    cb(toErrno(err));
-    return;
-  }
-  if (st === undefined) {
-    cb(ENOENT);
-    return;
-  }
-  cb(0, {
-    mode: st.mode,
-    uid: st.uid === 0 ? owner : st.uid,
-    gid: st.gid === 0 ? owner : st.gid,
-    size: st.size,
-    dev: st.dev,
-    nlink: st.nlink,
-    ino: st.ino,
-    rdev: st.rdev,
-    blksize: st.blksize,
-    blocks: st.blocks,
-    atime: Math.trunc(st.atimeMs),
-    mtime: Math.trunc(st.mtimeMs),
-    ctime: Math.trunc(st.ctimeMs),
-  });
+function getattr(addon: FuseAddon, file: string, owner: number, cb: Cb): void {
+  const ints = new Uint32Array(statInts);
+  const result = addon.cubicle_lstat(file, ints, owner);
+  if (result < 0) cb(result);
+  else cb(0, ints);
 }
 
 /** renamePath's fast path: false (nothing done) unless `src` is a non-directory with its content here. */
 function renameLocalFile(ctx: SyncContext, hydrator: Hydrator, src: string, dest: string): boolean {
-  const st = fs.lstatSync(ctx.replica.local(src), noThrow);
+  const st = fs.lstatSync(relative(src), noThrow);
   if (!st || st.isDirectory() || hydrator.ensure(src) !== 0) return false;
   ctx.dirty.touchMany([src, dest]);
-  fs.renameSync(ctx.replica.local(src), ctx.replica.local(dest));
+  fs.renameSync(relative(src), relative(dest));
   ctx.state.forgetTree(src);
   ctx.state.forgetTree(dest);
   return true;
@@ -322,7 +412,7 @@ async function renamePath(ctx: SyncContext, hydrator: Hydrator, src: string, des
     for await (const entry of ctx.replica.subtree(src)) touched.push(dest + entry.path.slice(src.length));
   }
   ctx.dirty.touchMany(touched);
-  await fsp.rename(ctx.replica.local(src), ctx.replica.local(dest));
+  await fsp.rename(relative(src), relative(dest));
   ctx.state.forgetTree(src);
   ctx.state.forgetTree(dest);
 }

@@ -54,8 +54,12 @@ export class Replica {
     await rm(this.local(path), { recursive: true, force: true });
   }
 
-  /** Every path under `dir` (workspace paths, parents before children), read from the replica, never the mount. */
-  async *subtree(dir: string): AsyncGenerator<{ path: string; isDir: boolean }> {
+  /**
+   * Every path under `dir` (workspace paths, parents before children), read from the replica,
+   * never the mount. `boxOnly` marks a FIFO, socket or device node: the object has no such
+   * thing, so its absence there says nothing (isBoxOnly).
+   */
+  async *subtree(dir: string): AsyncGenerator<{ path: string; isDir: boolean; boxOnly: boolean }> {
     let names: import("node:fs").Dirent[];
     try {
       names = await readdir(this.local(dir), { withFileTypes: true });
@@ -65,10 +69,24 @@ export class Replica {
     const base = dir === "/" ? "" : dir;
     for (const d of names) {
       const path = `${base}/${d.name}`;
-      yield { path, isDir: d.isDirectory() };
+      yield { path, isDir: d.isDirectory(), boxOnly: isBoxOnly(d) };
       if (d.isDirectory()) yield* this.subtree(path);
     }
   }
+}
+
+/**
+ * FIFOs, sockets and device nodes live on the box alone: the object has no counterpart, so
+ * they are never pushed, and a pull never removes one for being absent on the object (only
+ * with its directory, or when the object puts something at its path).
+ */
+export function isBoxOnly(st: {
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isBlockDevice(): boolean;
+  isCharacterDevice(): boolean;
+}): boolean {
+  return st.isFIFO() || st.isSocket() || st.isBlockDevice() || st.isCharacterDevice();
 }
 
 export function parentOf(path: string): string {

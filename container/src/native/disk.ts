@@ -64,6 +64,12 @@ export class NativeDisk {
       await run("umount", ["--lazy", this.mountPoint]).catch(() => {});
     }
     await run("mount", ["--bind", this.workspace, this.mountPoint]);
+    // Access times: the box's view keeps the kernel's relatime rules; computerd's own view
+    // never moves them, since reading a symlink to push it (readlink has no O_NOATIME) would
+    // otherwise stamp the push's time on it (pjdfstest utimensat/05.t caught it). Per-mount
+    // flags, set on each mount (a bind copies its source's, so the order does not matter).
+    await run("mount", ["-o", `remount,bind,${perMountOptions},relatime`, this.mountPoint]);
+    await run("mount", ["-o", `remount,bind,${perMountOptions},noatime`, this.root]);
   }
 
   /** Unbinds and unmounts; the loop device goes with the last mount (autoclear). */
@@ -82,6 +88,8 @@ export class NativeDisk {
  * filesystem made the same way (bench/container/scratch.ts).
  */
 export const imageMountOptions = "loop,nodev,nosuid,noinit_itable";
+/** The per-mount flags a bind remount must repeat (it replaces them all). */
+const perMountOptions = "nodev,nosuid";
 
 /** Creates the sparse image file and its ext4 filesystem; `image` must not exist yet. */
 export async function makeImage(image: string): Promise<void> {

@@ -22,6 +22,19 @@ export const nativeLimits = {
    * a FUSE callback (daemonLimits.fuseOpTimeoutMs), since a large file can take a while.
    */
   hydrateTimeoutMs: 10 * 60_000,
+  /**
+   * How far before a drain's start a replica change may be stamped and still be one the
+   * journal had not reported: the kernel stamps ctime from a coarse clock (a jiffy, up to 10
+   * ms behind), so twice that.
+   */
+  ctimeSlackMs: 20,
+  /**
+   * Bytes of zeros written at the start of every placeholder, one filesystem block: a
+   * placeholder that is all hole lets GNU cp (and any SEEK_DATA or FIEMAP reader) copy it as
+   * zeros without reading it, so no pre-content event fills it first. With its first block
+   * data, the copy reads there, and that read fills the whole file before it returns.
+   */
+  placeholderDataBytes: 4096,
   /** How long drain() waits for `synced`: reading the queued journal is a few reads, so this only catches a dead helper. */
   drainTimeoutMs: 30_000,
   /** After stdin closes, how long the helper has to deny its waiters, finish the fills it is copying (≤ 5 s) and exit, before SIGKILL. */

@@ -11,9 +11,11 @@
  * same holds for the egress sockets.
  *
  * The launch chain is `bash (host side: closes inherited descriptors, joins the command's
- * cgroups) → setpriv (drops to the box's host uid, no capabilities, no_new_privs) → bwrap
- * (new user, pid, net, ipc, uts and cgroup namespaces, the mounts below, seccomp) → bwrap's
- * pid 1 (reaps orphans) → bash (cd, umask) → /bin/sh -c command`.
+ * cgroups) → setpriv (drops to the box user's host uid, no capabilities, no_new_privs) →
+ * bwrap (joins the computer's user namespace, ./userns.ts; new pid, net, ipc, uts, cgroup
+ * and mount namespaces, the mounts below, seccomp) → bwrap's pid 1 (reaps orphans) → bash
+ * (cd, umask) → /bin/sh -c command`. The command runs as the box user 1000 or, when the
+ * request asks, as root in the box with Docker's default capabilities (boxLimits.rootCaps).
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -23,6 +25,8 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { egressBox } from "../egress/box.ts";
 import { boxLimits } from "../limits.ts";
+import { MknodSupervisor } from "./mknod.ts";
+import { type BoxUserns, openBoxUserns } from "./userns.ts";
 
 const run = promisify(execFile);
 
@@ -31,8 +35,11 @@ export interface BoxOptions {
   rootfs: string;
   /** Where computerd mounts the workspace in its own namespace. */
   mount: string;
-  /** The host uid (and gid) the box's processes run as; never 0. */
-  hostUid: number;
+  /**
+   * The first host uid (and gid) of this computer's range: box uid n is host uid
+   * `uidBase + n` (./userns.ts); never 0.
+   */
+  uidBase: number;
   /** Names this daemon's staging directory (its state dir: unique per daemon on a host). */
   daemonKey: string;
   /** Size of the box's /tmp and of its home, each. */
@@ -48,6 +55,13 @@ export interface BoxOptions {
    * column, a filesystem in the box that is not the workspace. Never set in production.
    */
   scratch?: string | null;
+  /**
+   * The device-node supervisor program (`cubicle-mknod`, COMPUTERD_MKNOD_BIN; ./mknod.ts):
+   * with it, root in the box can make device nodes on its nodev mounts. Null: the kernel's
+   * EPERM, as without it.
+   */
+  mknodBin?: string | null;
+  log?: (line: string) => void;
 }
 
 /** What one command needs from the runner to build its box. */
@@ -62,12 +76,18 @@ export interface BoxCommand {
   egressBridge: string[] | null;
   /** cgroup.procs files the launcher joins before it drops privileges. */
   cgroupProcs: string[];
+  /** Who the command runs as in the box: the user 1000 (the default) or root. */
+  user: BoxUser;
 }
+
+export type BoxUser = "user" | "root";
 
 export class Box {
   readonly staging: string;
   private readonly opts: BoxOptions;
   private sizeBytes: number;
+  private userns: BoxUserns | null = null;
+  private mknod: MknodSupervisor | null = null;
 
   constructor(opts: BoxOptions) {
     this.opts = opts;
@@ -86,9 +106,14 @@ export class Box {
     return join(this.staging, "egress");
   }
 
+  /** The host uid of the box user 1000: what owns its home, its sockets and, on the replica, its files. */
+  get userHostUid(): number {
+    return this.opts.uidBase + boxLimits.uid;
+  }
+
   /** Mounts the box's /tmp and home (after clearing what a killed daemon left) and makes the egress directory. */
   async prepare(): Promise<void> {
-    if (this.opts.hostUid === 0) throw new Error("the box must not run as host root");
+    if (this.opts.uidBase === 0) throw new Error("the box must not run as host root");
     // bwrap opens the image and the mount as the box's uid, so every directory above them
     // must let others through; say which one does not instead of failing every command.
     for (const path of [this.opts.rootfs, this.opts.mount, this.opts.scratch]) if (path) assertReachable(path);
@@ -97,10 +122,24 @@ export class Box {
     await chmod(boxLimits.stagingRoot, 0o755);
     await mkdir(this.staging, { recursive: true, mode: 0o755 });
     for (const dir of [this.tmp, this.home, this.egressDir]) await mkdir(dir, { mode: 0o755 });
-    const uid = this.opts.hostUid;
+    const uid = this.userHostUid;
     await mountTmpfs(this.tmp, this.sizeBytes, "mode=1777");
     await mountTmpfs(this.home, this.sizeBytes, `mode=0700,uid=${uid},gid=${uid}`);
     await chown(this.home, uid, uid);
+    this.userns = await openBoxUserns(this.opts.uidBase);
+    if (this.opts.mknodBin) {
+      const log = this.opts.log ?? (() => {});
+      this.mknod = await MknodSupervisor.start({
+        binary: this.opts.mknodBin,
+        socketPath: join(this.staging, "mknod.sock"),
+        launcherUid: uid,
+        usernsFd: this.userns.fd,
+        log,
+      }).catch((error: Error) => {
+        log(`${error.message}; device nodes in the box are refused`);
+        return null;
+      });
+    }
   }
 
   /** A plan with another size for /tmp and home applies from the next command on. */
@@ -114,6 +153,10 @@ export class Box {
 
   /** Unmounts and removes the staging directory; safe to call when nothing is there. */
   async dispose(): Promise<void> {
+    await this.mknod?.close();
+    this.mknod = null;
+    this.userns?.close();
+    this.userns = null;
     for (const dir of [this.tmp, this.home]) {
       await run("umount", ["--lazy", dir]).catch(() => {});
     }
@@ -122,11 +165,13 @@ export class Box {
 
   /**
    * How to start one command: spawn `argv` detached (its own process group) with `env`, the
-   * seccomp program on fd 3 and `bwrapArgs` on fd 4. bwrap reads its arguments from the
-   * descriptor, so the box's pid 1 shows `bwrap --args 4 -- <the command>` and no host path or variable.
+   * seccomp program on fd 3, `bwrapArgs` on fd 4 and `usernsFd` as fd 5. bwrap reads its
+   * arguments from the descriptor, so the box's pid 1 shows `bwrap --args 4 -- <the command>`
+   * and no host path or variable.
    */
-  launch(cmd: BoxCommand): { argv: string[]; env: Record<string, string>; bwrapArgs: Uint8Array } {
-    const uid = String(this.opts.hostUid);
+  launch(cmd: BoxCommand): { argv: string[]; env: Record<string, string>; bwrapArgs: Uint8Array; usernsFd: number } {
+    if (!this.userns) throw new Error("the box is not prepared");
+    const uid = String(this.userHostUid);
     // Writable: /workspace, /tmp, home and /dev/shm (POSIX shared memory, which Python's
     // multiprocessing needs), each capped. Everything else is the read-only image, the box's
     // own /proc (bwrap keeps /proc/sys and friends read-only) and a read-only /dev and /run.
@@ -154,14 +199,22 @@ export class Box {
       ? `${cmd.egressBridge.map(shellQuote).join(" ")} >/dev/null 2>&1 & for i in $(seq 200); do grep -q ' 0A ' /proc/net/tcp && break; sleep 0.01; done; `
       : "";
     const inner = `${closeInheritedFds(2)} ${bridge}umask 022; cd -- "$1" || exit 126; exec /bin/sh -c "$2"`;
+    // The user namespace is the computer's (--userns 5), made once with its whole uid range;
+    // every other namespace is the command's own. --disable-userns needs a namespace bwrap
+    // makes itself, so the computer's namespace carries that limit instead (./userns.ts).
+    const boxUid = cmd.user === "root" ? "0" : String(boxLimits.uid);
+    const identity = ["--userns", "5", "--uid", boxUid, "--gid", boxUid];
+    if (cmd.user === "root") {
+      // bwrap keeps no capability for root in the box unless asked; these are Docker's.
+      identity.push("--cap-drop", "ALL", ...boxLimits.rootCaps.flatMap((cap) => ["--cap-add", cap]));
+    }
     const bwrapArgs = [
-      "--unshare-all",
-      "--unshare-user",
-      "--uid",
-      String(boxLimits.uid),
-      "--gid",
-      String(boxLimits.uid),
-      "--disable-userns",
+      ...identity,
+      "--unshare-ipc",
+      "--unshare-pid",
+      "--unshare-net",
+      "--unshare-uts",
+      "--unshare-cgroup",
       "--hostname",
       boxLimits.hostname,
       "--die-with-parent",
@@ -171,11 +224,14 @@ export class Box {
       "--seccomp",
       "3",
     ];
-    // The host side joins the cgroups as root, before setpriv gives root up. Descriptors 3
-    // and 4 are bwrap's (the seccomp program and the arguments); it reads and closes both.
-    const launcher = `${closeInheritedFds(4)} for f in $CUBICLE_CGROUP_PROCS; do echo $$ > "$f" || exit 125; done; exec "$@"`;
+    // The host side joins the cgroups as root, before setpriv gives root up. Descriptors 3,
+    // 4 and 5 are bwrap's (the seccomp program, the arguments, the user namespace); the box's
+    // own bash closes whatever of them is still open before the command starts.
+    const launcher = `${closeInheritedFds(5)} for f in $CUBICLE_CGROUP_PROCS; do echo $$ > "$f" || exit 125; done; exec "$@"`;
     // --norc: Node's stdio pipes are socket pairs, and bash reads ~/.bashrc when its input
-    // is a socket (it takes that for rshd).
+    // is a socket (it takes that for rshd). The device-node launcher, when this computer has
+    // its supervisor, runs between setpriv and bwrap: its filter then covers everything the
+    // box runs, and it needs no file or descriptor inside the box.
     const argv = [
       "/bin/bash",
       "--norc",
@@ -191,6 +247,7 @@ export class Box {
       "--bounding-set=-all",
       "--no-new-privs",
       "--",
+      ...(this.mknod?.launcher() ?? []),
       "bwrap",
       "--args",
       "4",
@@ -208,6 +265,7 @@ export class Box {
       argv,
       env: { PATH: boxLimits.hostPath, CUBICLE_CGROUP_PROCS: cmd.cgroupProcs.join(" ") },
       bwrapArgs: new TextEncoder().encode(bwrapArgs.map((a) => `${a}\0`).join("")),
+      usernsFd: this.userns.fd,
     };
   }
 }

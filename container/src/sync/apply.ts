@@ -21,7 +21,8 @@ import * as fs from "node:fs";
 import { constants } from "node:os";
 import { ancestorsOf } from "../../wire/conflict.ts";
 import type { RemoteEntry } from "../../wire/index.ts";
-import { parentOf } from "../fs/replica.ts";
+import { isBoxOnly, parentOf } from "../fs/replica.ts";
+import { nativeLimits } from "../native/limits.ts";
 import { markPlaceholder } from "../native/placeholders.ts";
 import type { Placement, PlaceResult } from "../native/protocol.ts";
 import type { SyncContext } from "./context.ts";
@@ -40,12 +41,17 @@ export function applyEntry(ctx: SyncContext, path: string, entry: RemoteEntry | 
       pruneExceptDirty(ctx, path);
       return;
     }
+    const existing = lstatOrNull(local);
+    // The object never has a FIFO, socket or device node: "nothing there" is no news of one.
+    if (existing && isBoxOnly(existing)) return;
+    if (unreported(ctx, path, existing)) return;
     fs.rmSync(local, { recursive: true, force: true });
     state.forgetTree(path);
     state.forgetSynced(path);
     return;
   }
   const existing = lstatOrNull(local);
+  if (unreported(ctx, path, existing)) return;
   const mode = entry.mode & 0o7777;
   if (entry.type === "dir") {
     if (existing?.isDirectory()) {
@@ -81,8 +87,13 @@ export function applyEntry(ctx: SyncContext, path: string, entry: RemoteEntry | 
   const row = state.file(path);
   if (row && row.etag === entry.etag && existing?.isFile()) {
     if (linkToSibling(ctx, path, entry, existing)) return;
-    if (Number(existing.mode & 0o7777n) !== mode) fs.chmodSync(local, mode);
-    applyOwnerAndTime(ctx, local, entry, existing);
+    // Mode, owner and times belong to the inode: with another name of it pending, they are
+    // that name's newer change, which its push carries, and the object's older ones must
+    // not undo it here.
+    if (!sharedWithPending(ctx, path, existing)) {
+      if (Number(existing.mode & 0o7777n) !== mode) fs.chmodSync(local, mode);
+      applyOwnerAndTime(ctx, local, entry, existing);
+    }
     if (entry.ino !== undefined && row.ino !== entry.ino) state.putFile({ ...row, ino: entry.ino });
     state.putSynced(entry);
     return;
@@ -90,6 +101,32 @@ export function applyEntry(ctx: SyncContext, path: string, entry: RemoteEntry | 
   if (existing?.isDirectory() && !replaceable(ctx, path)) return;
   if (linkToSibling(ctx, path, entry, existing)) return;
   writePlaceholder(ctx, path, entry, existing !== null);
+}
+
+/**
+ * Native mode: the box changed this file, link or special file since the journal was last
+ * drained (its ctime says so), so the change may not be dirty yet and the object's version
+ * must not replace it. It is marked dirty here instead: pushed with its base, the conflict
+ * rule decides. A directory's ctime moves with every entry made in it, so directories are
+ * left to the journal (and a directory is only ever replaced when nothing is pending under it).
+ */
+function unreported(ctx: SyncContext, path: string, existing: BigIntStats | null): boolean {
+  if (!ctx.native || !existing || existing.isDirectory() || existing.ctimeNs < ctx.unreportedSinceNs) return false;
+  ctx.dirty.touch(path);
+  return true;
+}
+
+/**
+ * Whether the replica file at `path` has another name with a change not yet pushed. Only a
+ * file with several names is looked into, and then only the pending paths (a short list), so
+ * the common case costs nothing.
+ */
+function sharedWithPending(ctx: SyncContext, path: string, existing: BigIntStats): boolean {
+  if (existing.nlink < 2n || ctx.dirty.size === 0) return false;
+  for (const other of ctx.dirty.list()) {
+    if (other !== path && lstatOrNull(ctx.replica.local(other))?.ino === existing.ino) return true;
+  }
+  return false;
 }
 
 /**
@@ -188,8 +225,8 @@ function replaceable(ctx: SyncContext, path: string): boolean {
 }
 
 /**
- * A sparse file of the remote size: no blocks, no download, yet `ls -l` and `stat` show the
- * truth. A new path is created in place; an existing file is replaced by rename, so a
+ * A sparse file of the remote size: no download, yet `ls -l` and `stat` show the truth (in
+ * the native mode its first block is written, so it never looks all hole). A new path is created in place; an existing file is replaced by rename, so a
  * process holding it open keeps reading the old bytes rather than a truncated file.
  */
 function writePlaceholder(ctx: SyncContext, path: string, entry: RemoteEntry, exists: boolean): void {
@@ -211,6 +248,11 @@ function writePlaceholder(ctx: SyncContext, path: string, entry: RemoteEntry, ex
   let localIno: number;
   try {
     if (entry.size > 0) fs.ftruncateSync(fd, entry.size);
+    // Not yet marked, so the helper lets this write through (native/limits.ts says why).
+    if (ctx.native && entry.size > 0) {
+      const head = Math.min(entry.size, nativeLimits.placeholderDataBytes);
+      fs.writeSync(fd, new Uint8Array(head), 0, head, 0);
+    }
     localIno = fs.fstatSync(fd).ino;
   } finally {
     fs.closeSync(fd);

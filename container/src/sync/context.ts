@@ -29,6 +29,13 @@ export interface SyncContext {
    * path the box changed is dirty (and left alone) before the object's version could replace it.
    */
   beforeApply: () => Promise<void>;
+  /**
+   * Native mode: a change stamped (ctime, ns) at or after this may not have reached the
+   * journal yet, so applyEntry leaves such a file alone and marks it dirty rather than replace
+   * what the box just wrote (beforeApply moves it to its drain's start). Under FUSE every
+   * change is marked dirty before it is made, so this is never consulted.
+   */
+  unreportedSinceNs: bigint;
   /** How the wire's (box) owner ids map to the replica's, for the mode that runs (sync/metadata.ts). */
   ids: IdMap;
   /**

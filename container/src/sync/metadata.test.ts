@@ -5,19 +5,16 @@
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SyncOp, WorkspaceSyncApi } from "../../wire/index.ts";
-import { Replica } from "../fs/replica.ts";
-import { Mutex, SessionHolder } from "../session/holder.ts";
 import { StateDb } from "../state.ts";
 import { MemoryWorkspace } from "../testing/memoryWorkspace.ts";
+import { syncContextIn } from "../testing/syncContext.ts";
 import type { SyncContext } from "./context.ts";
-import { DirtySet } from "./dirty.ts";
 import { Hydrator } from "./hydrate.ts";
-import { fuseIds, replicaIdOf } from "./metadata.ts";
+import { fuseIds } from "./metadata.ts";
 import { Puller } from "./pull.ts";
 import { Pusher } from "./push.ts";
 
@@ -27,28 +24,15 @@ let ctx: SyncContext;
 let puller: Puller;
 let pusher: Pusher;
 let hydrator: Hydrator;
+/** The computer's host id range starts here (sandbox/userns.ts); the FUSE mode's map over it. */
+const ids = fuseIds(200_000);
 
 beforeEach(async () => {
-  dir = fs.mkdtempSync(join(tmpdir(), "computerd-metadata-"));
   twin = new MemoryWorkspace();
-  const state = new StateDb(join(dir, "state.db"));
-  const replica = Replica.inStateDir(dir);
-  await replica.prepare();
-  const session = new SessionHolder();
-  session.set(twin as unknown as WorkspaceSyncApi, {});
-  ctx = {
-    state,
-    replica,
-    dirty: new DirtySet(state, () => {}),
-    session,
-    lock: new Mutex(),
-    ownRevs: new Set(),
-    revision: { value: 0 },
-    log: () => {},
+  ({ dir, ctx } = await syncContextIn("computerd-metadata-", twin as unknown as WorkspaceSyncApi, {
     native: false,
-    ids: fuseIds,
-    beforeApply: async () => {},
-  };
+    ids,
+  }));
   puller = new Puller(ctx);
   hydrator = new Hydrator(ctx);
   pusher = new Pusher(ctx, hydrator);
@@ -82,16 +66,16 @@ describe("pull", () => {
     twin.setattr("/d", { uid: 4242, gid: 1000 });
     await puller.request();
     expect(stat("/exact")).toMatchObject({
-      uid: BigInt(replicaIdOf(0)),
-      gid: 65534n,
+      uid: BigInt(ids.toReplica(0)),
+      gid: BigInt(ids.toReplica(65534)),
       mtimeNs: 1_700_000_000_123_456_789n,
     });
-    expect(replicaIdOf(0)).toBe(1000);
+    expect(ids.toReplica(0)).toBe(200_000);
     // The box's own user is the replica's root (the FUSE mount shows root's files as the box user's).
     expect(stat("/ms")).toMatchObject({ uid: 0n, gid: 0n });
     expect(stat("/ms").mtimeNs / 1000n).toBe(1_700_000_000_123_000n);
     expect(stat("/old").mtimeNs).toBe(-1_000_001n);
-    expect(stat("/d")).toMatchObject({ uid: 4242n, gid: 0n });
+    expect(stat("/d")).toMatchObject({ uid: BigInt(ids.toReplica(4242)), gid: 0n });
   });
 
   it("makes two names of one object file one replica file, and keeps them one through hydration and rewrites", async () => {
@@ -117,15 +101,57 @@ describe("pull", () => {
     expect(stat("/c").ino).toBe(stat("/a").ino);
     expect(stat("/a").nlink).toBe(3n);
   });
+  it("keeps the box's FIFOs and sockets, and their extra names, when the object's version of their directory comes down", async () => {
+    twin.mkdir("/d");
+    await puller.request();
+    // The mount makes these without a dirty mark: they are never pushed.
+    expect(spawnSync("mkfifo", [local("/d/fifo")]).status).toBe(0);
+    fs.linkSync(local("/d/fifo"), local("/d/fifo2"));
+    expect(
+      spawnSync("python3", [
+        "-c",
+        `import socket; socket.socket(socket.AF_UNIX).bind(${JSON.stringify(local("/d/sock"))})`,
+      ]).status,
+    ).toBe(0);
+    // A change of the directory on the object brings its whole subtree down (a walk and sweep),
+    // and a change log naming a box-only path says only that the object has nothing there.
+    twin.setattr("/d", { uid: 4242 });
+    twin.writeFile("/d/fifo", "briefly a file on the object");
+    twin.remove("/d/fifo");
+    await puller.request();
+    expect(stat("/d/fifo").isFIFO()).toBe(true);
+    expect(stat("/d/fifo").nlink).toBe(2n);
+    expect(stat("/d/sock").isSocket()).toBe(true);
+    // Removing the directory on the object takes them with it.
+    twin.remove("/d");
+    await puller.request();
+    expect(fs.existsSync(local("/d"))).toBe(false);
+  });
+
+  it("never undoes, through one name of a file, a change still pending under another", async () => {
+    twin.writeFile("/a", "shared");
+    twin.link("/a", "/b");
+    await puller.request();
+    onBox("/a", () => {
+      fs.lchownSync(local("/a"), ids.toReplica(4242), ids.toReplica(4242));
+      fs.chmodSync(local("/a"), 0o600);
+    });
+    // The object's version of the other name, with its older owner and mode, comes down.
+    twin.setattr("/b", { mtimeMs: 1_700_000_000_000 });
+    await puller.request();
+    expect(stat("/a")).toMatchObject({ uid: BigInt(ids.toReplica(4242)), mode: 0o100600n });
+    await pusher.flush();
+    expect(twin.entry("/b")).toMatchObject({ uid: 4242, mode: 0o600 });
+  });
 });
 
 describe("push", () => {
   it("sends the box's owner and exact mtime with what it makes", async () => {
     onBox("/p", () => fs.writeFileSync(local("/p"), "data"));
-    fs.lchownSync(local("/p"), replicaIdOf(65534), 100);
+    fs.lchownSync(local("/p"), ids.toReplica(65534), ids.toReplica(100));
     touchExactly("/p", "@1700000000.123456789");
     onBox("/dir", () => fs.mkdirSync(local("/dir"), { mode: 0o750 }));
-    fs.lchownSync(local("/dir"), replicaIdOf(0), 0);
+    fs.lchownSync(local("/dir"), ids.toReplica(0), 0);
     await pusher.flush();
     expect(twin.entry("/p")).toMatchObject({ uid: 65534, gid: 100, mtimeMs: 1_700_000_000_123, mtimeNsec: 456_789 });
     expect(twin.entry("/dir")).toMatchObject({ uid: 0, gid: 1000, mode: 0o750 });
@@ -177,6 +203,19 @@ describe("push", () => {
     await pusher.flush();
     expect(pushedOps(from)).toEqual([]);
     expect(twin.entry("/fifo")).toBeNull();
+    expect(ctx.dirty.size).toBe(0);
+  });
+
+  it("removes the object's file where the box put a FIFO, and keeps the FIFO", async () => {
+    twin.writeFile("/f", "old");
+    await puller.request();
+    onBox("/f", () => {
+      fs.rmSync(local("/f"));
+      expect(spawnSync("mkfifo", [local("/f")]).status).toBe(0);
+    });
+    await pusher.flush();
+    expect(twin.entry("/f")).toBeNull();
+    expect(stat("/f").isFIFO()).toBe(true);
     expect(ctx.dirty.size).toBe(0);
   });
 

@@ -6,30 +6,16 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import { BOX_DEFAULT_OWNER } from "../../wire/index.ts";
 
-/**
- * The replica's id for a box id, and back (the same swap both ways). The FUSE mount shows
- * the replica's root-owned files as the box user's (fs/ops.ts: the daemon writes as root,
- * and git in the box must own its tree), so the box's default user is the replica's root;
- * the box's root takes the default user's number in exchange, so every id round-trips.
- * Every other id is the same number on both sides. The integrator's host-id mapping for a
- * replica the box sees directly (a native mount in the box's user namespace) goes here.
- */
-export function replicaIdOf(boxId: number): number {
-  if (boxId === BOX_DEFAULT_OWNER.uid) return 0;
-  if (boxId === 0) return BOX_DEFAULT_OWNER.uid;
-  return boxId;
-}
-
-export const boxIdOf = replicaIdOf;
-
 /** How box ids (the wire's) and the replica's ids translate, for the mode that runs. */
 export interface IdMap {
   toReplica(boxId: number): number;
   toBox(replicaId: number): number;
 }
 
-/** The FUSE mode's map: the swap above (the mount shows root's files as the box user's). */
-export const fuseIds: IdMap = { toReplica: replicaIdOf, toBox: boxIdOf };
+/** Ids one user namespace maps (sandbox/userns.ts): box ids 0..65535. */
+const idsMapped = 65_536;
+/** What an id outside the computer's range shows as in the box: the overflow id, nobody. */
+const overflowId = 65_534;
 
 /**
  * The native mode's map: the box reads the replica's filesystem directly, through its user
@@ -39,7 +25,21 @@ export const fuseIds: IdMap = { toReplica: replicaIdOf, toBox: boxIdOf };
 export function nativeIds(base: number): IdMap {
   return {
     toReplica: (boxId) => base + boxId,
-    toBox: (replicaId) => (replicaId >= base && replicaId - base < 65_536 ? replicaId - base : 65_534),
+    toBox: (replicaId) => (replicaId >= base && replicaId - base < idsMapped ? replicaId - base : overflowId),
+  };
+}
+
+/**
+ * The FUSE mode's map. The daemon writes the replica as root and the mount shows root's
+ * files as the box user's (fs/ops.ts: a pulled file needs no chown, and git in the box must
+ * own its tree), so the box's default user is the replica's root; every other box id is
+ * stored as its host id, `base + n`, as in the native mode.
+ */
+export function fuseIds(base: number): IdMap {
+  const native = nativeIds(base);
+  return {
+    toReplica: (boxId) => (boxId === BOX_DEFAULT_OWNER.uid ? 0 : native.toReplica(boxId)),
+    toBox: (replicaId) => (replicaId === 0 ? BOX_DEFAULT_OWNER.uid : native.toBox(replicaId)),
   };
 }
 

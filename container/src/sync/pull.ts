@@ -98,11 +98,12 @@ export class Puller {
     paths.sort();
     for (let i = 0; i < paths.length; i += wireLimits.lstatPathsMax) {
       const chunk = paths.slice(i, i + wireLimits.lstatPathsMax);
-      // Native mode: a change the command made is known only once the journal reported it,
-      // so it is drained first; a path it marks dirty is then left alone below.
-      await this.ctx.beforeApply();
       const entries = await this.ctx.lock.run(async () => {
         const entries = await ws.lstatMany(chunk);
+        // Native mode: a change the command made is known only once the journal reported it,
+        // so it is drained after the round trip, just before applying; a path it marks dirty
+        // is then left alone below, and one changed since is caught by its ctime (apply.ts).
+        await this.ctx.beforeApply();
         for (const [j, path] of chunk.entries()) {
           applyEntry(this.ctx, path, entries[j] ?? null);
           if (j % applySliceEntries === applySliceEntries - 1) await yieldToLoop();
@@ -183,6 +184,7 @@ export class Puller {
   private async applyWalkPage(entries: RemoteEntry[], walk: Walk): Promise<void> {
     const { state } = this.ctx;
     const placements: { entry: RemoteEntry; placed: Promise<PlaceResult> }[] = [];
+    await this.ctx.beforeApply();
     for (let i = 0; i < entries.length; i += applySliceEntries) {
       // One transaction per slice: its rows cost one commit, and nothing awaits inside it.
       state.transaction(() => {
@@ -215,8 +217,8 @@ export class Puller {
   private async sweep(dir: string): Promise<void> {
     const { state, replica, dirty } = this.ctx;
     const stale: string[] = [];
-    for await (const { path } of replica.subtree(dir)) {
-      if (!state.isSeen(path) && !dirty.hasAtOrUnder(path)) stale.push(path);
+    for await (const { path, boxOnly } of replica.subtree(dir)) {
+      if (!boxOnly && !state.isSeen(path) && !dirty.hasAtOrUnder(path)) stale.push(path);
     }
     for (const path of stale) {
       await replica.remove(path);

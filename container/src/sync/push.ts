@@ -294,7 +294,9 @@ export class Pusher {
     const attrs = attrsOf(st, this.ctx.ids);
     if (st.isDirectory()) return [item({ op: "mkdir", path, mode, ...attrs })];
     if (st.isSymbolicLink()) return [item({ op: "symlink", path, target: readlinkSync(local), ...attrs })];
-    if (!st.isFile()) return [];
+    // A FIFO, socket or device node stays on the box; where it replaced what the object
+    // had, that goes (the object cannot hold the new thing, and must not keep the old).
+    if (!st.isFile()) return base ? [item({ op: "remove", path })] : [];
     // A placeholder whose metadata changed: the object already has the content.
     if (!this.ctx.native && row && !row.hydrated) return [item({ op: "setattr", path, mode, ...attrs })];
     const here = { ino: Number(st.ino), mtimeNs: String(st.mtimeNs) };
@@ -372,6 +374,9 @@ export class Pusher {
       const failed = new Map(result.failures.map((f) => [f.index, f]));
       const conflicts = new Map((result.conflicts ?? []).map((c) => [c.index, c]));
       const unchanged = new Set(result.unchanged ?? []);
+      // Where the object kept its version, the replica may take it (adopt): what the box
+      // changed since these ops were read must be known first (native mode's journal).
+      if (conflicts.size > 0 || unchanged.size > 0) await this.ctx.beforeApply();
       // The batch's rows (dirty, files, synced) in one commit rather than three per path.
       this.ctx.state.transaction(() =>
         batch.forEach(({ op, gen, local }, i) => {
@@ -436,6 +441,7 @@ export class Pusher {
     if (ready.length === 0) return;
     for (const path of ready) this.deferred.delete(path);
     const entries = await ws.lstatMany(ready.slice(0, wireLimits.lstatPathsMax));
+    await this.ctx.beforeApply();
     ready.forEach((path, i) => {
       if (i < wireLimits.lstatPathsMax) applyEntry(this.ctx, path, entries[i] ?? null);
       else this.deferred.add(path);

@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { newWebSocketRpcSession, type RpcStub, RpcTarget } from "capnweb";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll } from "vitest";
+import { ensureMknodBinary } from "../../native/mknod/build.ts";
 import {
   AUDIENCE_COMPUTERD,
   type ComputerApi,
@@ -61,6 +62,7 @@ export async function startDaemon(
   env: Record<string, string> = {},
   bundle?: string,
 ): Promise<DaemonProcess> {
+  const mknod = await ensureMknodBinary();
   const proc = spawn(node24, [bundle ?? entry], {
     env: {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
@@ -72,6 +74,8 @@ export async function startDaemon(
       COMPUTERD_MOUNT: dirs.mount,
       // The box's root image, which the tests' global setup builds (container/image).
       ...(process.env.COMPUTERD_ROOTFS ? { COMPUTERD_ROOTFS: process.env.COMPUTERD_ROOTFS } : {}),
+      // The device-node supervisor, as production has it (container/native/mknod).
+      ...(mknod.ok ? { COMPUTERD_MKNOD_BIN: mknod.path } : {}),
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -212,7 +216,10 @@ export interface DaemonFixture {
  * Starts a daemon before the file's tests and stops it (and removes its dirs) after them.
  * The returned object is filled in by `beforeAll`, so read its fields inside tests only.
  */
-export function useDaemon(makeTwin: () => MemoryWorkspace = () => new MemoryWorkspace()): DaemonFixture {
+export function useDaemon(
+  makeTwin: () => MemoryWorkspace = () => new MemoryWorkspace(),
+  env: Record<string, string> = {},
+): DaemonFixture {
   let dirs: Awaited<ReturnType<typeof makeDirs>> | undefined;
   const fixture = {
     sh: (command: string, opts: Partial<ContainerExecRequest> = {}) =>
@@ -220,7 +227,7 @@ export function useDaemon(makeTwin: () => MemoryWorkspace = () => new MemoryWork
   } as DaemonFixture;
   beforeAll(async () => {
     dirs = await makeDirs();
-    fixture.daemon = await startDaemon(dirs);
+    fixture.daemon = await startDaemon(dirs, env);
     fixture.twin = makeTwin();
     fixture.session = await openSession(fixture.daemon.port, fixture.twin);
     // A daemon starts in about a second; CI runs several test files at once on two cores.

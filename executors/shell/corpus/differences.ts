@@ -65,18 +65,16 @@ const gap = {
   lsOperands: "ls with several file operands prints a blank line between them",
   jqUnsorted: "jq's unique and group_by keep input order where jq sorts their results",
   xargsReplace: "xargs rejects the attached form -I{} (only -I {} works)",
+  unboundExit: "An unbound variable under set -u ends the script with status 1 where bash -c exits 127",
+  noTrap: "The trap builtin does not exist, so EXIT and ERR handlers never run",
+  badSubscript:
+    "an array subscript holding an arithmetic expression or a slice of an associative array is a bad substitution",
 } as const;
 
 export const allowedDifferences: AllowedDifference[] = [
   {
     name: "pipe-word-frequency",
     reason: `${gap.uniqWidth}, and ${gap.sortLeadingBlanks}.`,
-    compare: "exit-code-only",
-  },
-  {
-    name: "loop-over-files",
-    reason:
-      'A variable inside a command substitution inside $(( )) expands empty: f=5; echo $(( $(echo "$f") )) prints 0.',
     compare: "exit-code-only",
   },
   {
@@ -107,24 +105,14 @@ export const allowedDifferences: AllowedDifference[] = [
   },
   { name: "process-substitution", reason: `${gap.diffNormal}.`, compare: "exit-code-only" },
   {
-    name: "command-not-found",
-    reason: "just-bash's command-not-found message has no line number.",
-    normalize: withoutLineNumbers,
-  },
-  {
     name: "set-u-unbound",
     reason: "The unbound-variable error has no line number, and the shell exits 1 where bash -c exits 127.",
     compare: "stdout-and-stderr",
     normalize: withoutLineNumbers,
   },
   {
-    name: "set-u-defaults-allowed",
-    reason: `Under set -u a word that is only "\${x:-default}" in double quotes fails as unbound instead of expanding the default.`,
-    compare: "nothing",
-  },
-  {
     name: "trap-exit",
-    reason: "The trap builtin does not exist, so EXIT handlers never run.",
+    reason: `${gap.noTrap}.`,
     compare: "exit-code-only",
   },
   { name: "grep-extended-only", reason: `${gap.uniqWidth}.`, normalize: uniqCountsUnpadded },
@@ -211,11 +199,6 @@ export const allowedDifferences: AllowedDifference[] = [
     reason: "declare -p prints associative arrays as (['k']=v) where bash prints ([k]=\"v\" ).",
     compare: "exit-code-only",
   },
-  {
-    name: "local-arrays-in-functions",
-    reason: 'local -a v=("$@") makes one element holding all arguments joined by spaces.',
-    compare: "exit-code-only",
-  },
   { name: "real-access-log-report", reason: `${gap.sortLeadingBlanks}.`, compare: "exit-code-only" },
   {
     name: "real-json-roles",
@@ -234,4 +217,141 @@ export const allowedDifferences: AllowedDifference[] = [
   },
   { name: "real-todo-extract", reason: `${gap.uniqWidth}.`, normalize: uniqCountsUnpadded },
   { name: "real-log-rotate", reason: `${gap.lsOperands}.`, compare: "exit-code-only" },
+  // The feature corpus (features/*.ts).
+  {
+    name: "parameters-error-if-unset-message",
+    reason: "${u:?message} reports the message without the variable's name (bash: u: is required).",
+    compare: "exit-code-only",
+  },
+  {
+    name: "parameters-case-modification",
+    reason: "${s~~} (toggle case) is a parse error.",
+    compare: "nothing",
+  },
+  {
+    name: "parameters-transform-Q",
+    reason: "${s@Q} quotes a value holding ' as $'it\\'s' where bash writes 'it'\\''s'.",
+    compare: "exit-code-only",
+  },
+  { name: "parameters-nounset-error", reason: `${gap.unboundExit}.`, compare: "stdout-and-stderr" },
+  {
+    name: "arithmetic-assign-bit-ops",
+    reason: "((x<<=2)) is a parse error: <<= inside (( )) is read as a here-document.",
+    compare: "nothing",
+  },
+  {
+    name: "braces-with-variable-first",
+    reason:
+      "Brace expansion runs after parameter expansion, so {$a,b}_{c,d} prints A_c A_d b_c b_d where bash expands $a_c and $a_d (empty) and prints b_c b_d.",
+    compare: "exit-code-only",
+  },
+  {
+    name: "braces-comma-escaped",
+    reason: "An escaped comma inside braces ({a\\,b,c}) keeps its backslash.",
+    compare: "exit-code-only",
+  },
+  { name: "braces-cp-backup-idiom", reason: `${gap.lsOperands}.`, compare: "exit-code-only" },
+  {
+    name: "braces-range-mixed-case",
+    reason: "A letter range across cases ({X..c}) is refused as an invalid sequence.",
+    compare: "nothing",
+  },
+  {
+    name: "globbing-failglob",
+    reason:
+      "Under failglob a pattern with no match fails its command but the script goes on, where bash abandons the line.",
+    compare: "stderr-only",
+    normalize: withoutLineNumbers,
+  },
+  {
+    name: "globbing-extglob",
+    reason:
+      "The extglob patterns !(…) and @(…) in a command's arguments are a parse error even after shopt -s extglob.",
+    compare: "nothing",
+  },
+  {
+    name: "globbing-directory-only",
+    reason: "A pattern ending in / (*/) matches files too and prints no trailing slash.",
+    compare: "exit-code-only",
+  },
+  { name: "globbing-glob-pattern-var-unquoted", reason: `${gap.lsOperands}.`, compare: "exit-code-only" },
+  {
+    name: "redirects-dev-stdin",
+    reason: "/dev/stdin is an empty file, not the command's standard input.",
+    compare: "exit-code-only",
+  },
+  {
+    name: "redirects-mkfifo",
+    reason:
+      "There is no mkfifo: background jobs run to completion before the next command, so a named pipe could not be emulated faithfully, and an honest 'command not found' is better than a silent difference.",
+    compare: "nothing",
+  },
+  {
+    name: "control-for-positional",
+    reason: '`for arg; do` word-splits the positional parameters instead of iterating over them like "$@".',
+    compare: "exit-code-only",
+  },
+  {
+    name: "control-break-continue",
+    reason: "A loop left by break returns the status of the command before break instead of 0.",
+    compare: "stdout-and-stderr",
+  },
+  {
+    name: "control-case-bracket-quoted",
+    reason: 'A case pattern with a quoted bracket, "["*"]", never matches.',
+    compare: "exit-code-only",
+  },
+  {
+    name: "control-set-e-in-function-and",
+    reason:
+      "set -e still applies inside a function called on the left of ||, so the function stops at its first failure.",
+    compare: "nothing",
+  },
+  {
+    name: "control-pipe-stderr-order",
+    reason:
+      "A command's stdout and stderr are kept apart, so with |& (or 2>&1) writes that alternate between them come out stdout first, then stderr.",
+    compare: "exit-code-only",
+  },
+  { name: "control-trap-exit", reason: `${gap.noTrap}.`, compare: "exit-code-only" },
+  { name: "control-trap-err", reason: `${gap.noTrap}.`, compare: "exit-code-only" },
+  { name: "arrays-assoc-slice", reason: `${gap.badSubscript} (\${m[@]:0:3}).`, compare: "nothing" },
+  {
+    name: "arrays-array-element-upper-each",
+    reason: `\${arr[@]^} upper-cases only the first element's first letter instead of every element's.`,
+    compare: "exit-code-only",
+  },
+  {
+    name: "arrays-declare-p-assoc",
+    reason: "declare -p prints associative arrays as (['k']='v w') where bash prints ([k]=\"v w\" ).",
+    compare: "exit-code-only",
+  },
+  { name: "arrays-array-index-expression", reason: `${gap.badSubscript} (\${a[i*2]}).`, compare: "nothing" },
+  {
+    name: "printf-d-too-big",
+    reason: "printf clamps a number past 64 bits as bash does but prints no 'Numerical result out of range' warning.",
+    compare: "exit-code-only",
+  },
+  {
+    name: "printf-d-partial",
+    reason:
+      "A builtin's error has no `bash: line N:` prefix and comes after the builtin's own output when both go to one place.",
+    compare: "exit-code-only",
+  },
+  {
+    name: "printf-f-conversion",
+    reason: "%.0f rounds halves away from zero (2.5 → 3) where C's printf rounds to even (2).",
+    compare: "exit-code-only",
+  },
+  {
+    name: "printf-dollar-single-quote-escape-set",
+    reason: "od -c pads its first column one space wider than GNU od.",
+    compare: "exit-code-only",
+  },
+  {
+    name: "agents-makefile-like-deps",
+    reason:
+      "An associative array subscript that is a positional parameter (${deps[$1]}) expands empty inside a function.",
+    compare: "exit-code-only",
+  },
 ];

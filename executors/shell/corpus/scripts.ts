@@ -7,6 +7,9 @@
  * where that directory is.
  */
 
+import { featureCases } from "./features/index.ts";
+import { sh } from "./sh.ts";
+
 export interface CorpusScript {
   /** Unique and kebab-case; differences.ts refers to scripts by it. */
   name: string;
@@ -18,17 +21,6 @@ export interface CorpusScript {
   stdin?: string;
   /** Variables added to the environment. */
   env?: Record<string, string>;
-}
-
-/**
- * Text exactly as written between the backticks — backslashes stay, so `\n` reaches bash as
- * backslash-n — except that `\${` and `` \` `` stand for `${` and a backtick, which a template
- * literal cannot hold otherwise. Interpolation is refused by the type, so a forgotten escape
- * is a compile error rather than a silently changed script.
- */
-function sh(strings: TemplateStringsArray, ...values: never[]): string {
-  if (values.length > 0) throw new Error("sh`…` takes no interpolations");
-  return strings.raw.join("").replaceAll("\\${", "${").replaceAll("\\`", "`").replace(/^\n/, "");
 }
 
 const salesCsv = sh`
@@ -2348,4 +2340,5 @@ export const corpus: CorpusScript[] = [
   ...fileCommands,
   ...builtins,
   ...realistic,
+  ...featureCases,
 ];

@@ -66,6 +66,25 @@ describe("shell guest: the basics", () => {
     expect([...decoded.sink.bytes("stdout")]).toEqual([0x00, 0xff, 0x01, 0x80]);
   });
 
+  it("writes the bytes escapes make, as bash does (executors/shell/patches/rawBytes.ts)", async () => {
+    const cases: [string, number[]][] = [
+      ["printf '\\xff\\n'", [0xff, 0x0a]],
+      ["printf '\\303\\251'", [0xc3, 0xa9]],
+      ["echo -e '\\xff'", [0xff, 0x0a]],
+      ["printf %s $'\\377'", [0xff]],
+      ["printf %c é", [0xc3]],
+    ];
+    for (const [script, bytes] of cases) {
+      expect([...(await sh(script)).sink.bytes("stdout")], script).toEqual(bytes);
+    }
+  });
+
+  it("has /dev/urandom and /dev/zero", async () => {
+    expect((await sh("head -c 16 /dev/urandom | wc -c; head -c 3 /dev/zero | od -An -b")).stdout).toBe(
+      "16\n 000 000 000\n",
+    );
+  });
+
   it("supports the usual shell constructs", async () => {
     const script = [
       'f() { echo "f:$1"; }',

@@ -17,6 +17,7 @@ import { execLimits } from "../../limits.ts";
 import { shellLimits } from "../limits.ts";
 import { latin1String, shellTextBytes } from "./bytes.ts";
 import { gitCommand } from "./gitCommand.ts";
+import { explainMissingCommands } from "./missingCommand.ts";
 import { OutputDevice, outputDevicePath } from "./outputDevice.ts";
 import { OutputPump } from "./outputPump.ts";
 import { publishCommands } from "./publishCommands.ts";
@@ -78,7 +79,7 @@ export class ShellRun {
     }
 
     const result = await this.execute(this.shell(fs, cwd));
-    const stderr = (result?.stderr ?? "").replace(limitAdvice, "");
+    const stderr = explainMissingCommands((result?.stderr ?? "").replace(limitAdvice, ""));
     await pump.write("stdout", shellTextBytes(result?.stdout ?? ""));
     await pump.write("stderr", shellTextBytes(this.stopReason ? stderr.replace(stopNotes, "") : stderr));
     await pump.flush();

@@ -10,6 +10,7 @@ import type { FsStat, IFileSystem } from "just-bash";
 import type { OutputStream } from "../../contract.ts";
 import { latin1Bytes, shellTextBytes } from "./bytes.ts";
 import { ShellFsError } from "./fsErrors.ts";
+import { explainMissingCommands } from "./missingCommand.ts";
 import type { OutputPump } from "./outputPump.ts";
 import type { DirentEntry } from "./workspaceFs.ts";
 
@@ -47,7 +48,8 @@ export class OutputDevice implements IFileSystem {
     if (!stream) return this.refuse("open", path);
     if (typeof content !== "string") return this.pump.write(stream, content);
     const encoding = encodingOf(options);
-    const bytes = encoding === "binary" || encoding === "latin1" ? latin1Bytes(content) : shellTextBytes(content);
+    const text = stream === "stderr" ? explainMissingCommands(content) : content;
+    const bytes = encoding === "binary" || encoding === "latin1" ? latin1Bytes(text) : shellTextBytes(text);
     return this.pump.write(stream, bytes);
   }
 

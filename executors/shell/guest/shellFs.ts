@@ -3,7 +3,8 @@
  * - `/workspace`: the workspace (WorkspaceFs over the capability), the only thing that persists;
  * - `/dev/.cubicle`: the output device (outputDevice.ts);
  * - everything else (`/tmp`, `/home/user`, `/bin`, `/dev/null`, `/proc`): a fresh
- *   in-memory filesystem per run, scratch space that is gone when the run ends.
+ *   in-memory filesystem per run, scratch space that is gone when the run ends. It also
+ *   holds `/dev/urandom` (fresh random bytes) and `/dev/zero`, each `deviceBytes` long.
  *
  * Two additions to MountableFs: the synchronous `mkdirSync`/`writeFileSync` that `Bash`
  * looks for to lay out `/bin`, `/dev` and `/proc` (they go to the scratch filesystem), and
@@ -15,6 +16,16 @@ import { shellLimits } from "../limits.ts";
 import type { DirentEntry } from "./workspaceFs.ts";
 
 export const workspaceMountPoint = "/workspace";
+
+const deviceSizes = { "/dev/urandom": shellLimits.deviceBytes, "/dev/zero": shellLimits.deviceBytes } as const;
+
+/** The device files of a run: fresh random bytes, and zeros. */
+function devices(): Record<keyof typeof deviceSizes, Uint8Array> {
+  return {
+    "/dev/urandom": crypto.getRandomValues(new Uint8Array(deviceSizes["/dev/urandom"])),
+    "/dev/zero": new Uint8Array(deviceSizes["/dev/zero"]),
+  };
+}
 export const homeDir = "/home/user";
 
 export interface ShellFsMounts {
@@ -30,6 +41,8 @@ export class ShellFs extends MountableFs {
     const scratch = new InMemoryFs(undefined, { maxTotalBytes: shellLimits.scratchBytesMax });
     scratch.mkdirSync(homeDir, { recursive: true });
     scratch.mkdirSync("/tmp", { recursive: true });
+    scratch.mkdirSync("/dev", { recursive: true });
+    for (const [path, content] of Object.entries(devices())) scratch.writeFileSync(path, content);
     super({
       base: scratch,
       mounts: [
@@ -46,6 +59,8 @@ export class ShellFs extends MountableFs {
   }
 
   writeFileSync(path: string, content: string | Uint8Array): void {
+    // Bash lays out an empty /dev/zero of its own; ours stays.
+    if (path in deviceSizes) return;
     this.scratch.writeFileSync(path, content);
   }
 

@@ -9,6 +9,7 @@ export * from "./generated/errors.gen.ts";
 export * from "./generated/index.ts";
 /** The workspace record; `Workspace` is the handle around it (`ws.data`). */
 export type { Workspace as WorkspaceData } from "./generated/types.gen.ts";
+export { InvalidApiKeyError } from "./lib/apiKey.ts";
 export { type ClientOptions, Cubicle, DEFAULT_BASE_URL } from "./lib/Cubicle.ts";
 export { type CubicleOptions, createCubicle } from "./lib/client.ts";
 export type { IdempotentOptions, RequestOptions } from "./lib/core.ts";

@@ -1,7 +1,8 @@
 /**
  * The tenant object's own SQLite tables, migrated by a version number in `meta`.
  * v1 was the first ledger (events only); v2 adds the account, period totals, run leases,
- * storage integration and rollup batches, and tags events with their period and batch.
+ * storage integration and rollup batches, and tags events with their period and batch;
+ * v3 keeps the period's fee in parts.
  */
 const MIGRATIONS: string[][] = [
   [
@@ -53,6 +54,8 @@ const MIGRATIONS: string[][] = [
     )`,
     "CREATE TABLE batches (id TEXT PRIMARY KEY, created_ms INTEGER NOT NULL, applied_ms INTEGER)",
   ],
+  // v3: the open period's fee part by part (JSON), so an invoice can tell a prorated upgrade from a whole fee.
+  ["ALTER TABLE account ADD COLUMN period_fees TEXT"],
 ];
 
 export function migrateLedger(sql: SqlStorage): void {

@@ -147,6 +147,7 @@ export class ExecRunner {
       outputBytesMax: Math.min(start.outputBytesMax, execLimits.outputBytesMax) + 1,
       egress: start.egress !== null,
       ...(start.resources ? { resources: start.resources } : {}),
+      ...(start.user ? { user: start.user } : {}),
     };
     const done = this.drive(executor, request, sink, start);
     this.running.set(start.execId, { executor, done, name: start.executor });

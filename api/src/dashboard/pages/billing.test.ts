@@ -3,7 +3,11 @@
  * and spend-cap forms change what the API reports; a refused cap shows its reason; a
  * session without billing:manage reads but cannot post.
  */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { PLANS } from "../../../../tenants/account/plans.ts";
+import type { TenantDO } from "../../../../tenants/account/TenantDO.ts";
 import { call, createKey, json, signup } from "../../../test/client.ts";
 import { session as dashboardSession, page, post } from "../../../test/dashboard.ts";
 import { dollarsToMicros } from "./billing.tsx";
@@ -102,6 +106,55 @@ describe("dashboard billing page", () => {
   });
 });
 
+describe("dashboard billing page, in words", () => {
+  const amounts = (html: string) => [...html.matchAll(/\$[\d,]+(\.\d+)?/g)].map((match) => match[0]);
+
+  it("on free: no proration, no spend-cap form, and every amount in cents", async () => {
+    const { key } = await signup();
+    const { cookie } = await session(key);
+    const html = await (await page("/dashboard/billing", cookie)).text();
+    expect(html).toMatch(/^<!doctype html>/i);
+    const invoice = /<table aria-labelledby="upcoming"[\s\S]*?<\/table>/.exec(html)?.[0] ?? "";
+    expect(invoice).toContain("Plan fee");
+    // What a reader sees: the text, not the attributes.
+    expect(invoice.replace(/<[^>]*>/g, " ")).not.toMatch(/prorat|upgrade/i);
+    expect(html).toContain("the free plan has no fee");
+    expect(html).toMatch(/data-prorated="false"/);
+    expect(html).not.toContain('action="/dashboard/billing/spend-cap"');
+    expect(html).toContain("the free plan has hard limits, so there are no charges to cap");
+    expect(html).toContain('action="/dashboard/billing/plan"');
+    for (const amount of amounts(html.replace(/per [^<]*/g, ""))) expect(amount).toMatch(/^\$[\d,]+\.\d\d$/);
+  });
+
+  it("after an upgrade: the prorated part explained, in cents, and the spend-cap form", async () => {
+    const { key, tenantId } = await signup();
+    // Half a day into the period, on the tenant object's own clock: the upgrade's part is $19.6x.
+    await runInDurableObject(env.TENANT.getByName(tenantId), (instance: TenantDO) => {
+      instance.now = () => Date.now() + 12 * 3_600_000;
+    });
+    expect((await call("PUT", "/v1/billing/plan", { key, json: { plan: "pro" } })).status).toBe(200);
+    const upcoming = await json<{ feeMicros: number; fees: { upgradedFrom: string | null; amountMicros: number }[] }>(
+      await call("GET", "/v1/billing/invoices/upcoming", { key }),
+    );
+    expect(upcoming.fees.map((fee) => fee.upgradedFrom)).toEqual([null, "free"]);
+    expect(upcoming.feeMicros % 10_000).not.toBe(0);
+    const { cookie } = await session(key);
+    const html = await (await page("/dashboard/billing", cookie)).text();
+    expect(html).toMatch(/data-prorated="true"/);
+    expect(html).toMatch(
+      /Upgrade to pro[\s\S]*from free on \d{4}-\d\d-\d\d \d\d:\d\d UTC: the \$20\.00 monthly difference, prorated to the (\d+ days? )?(\d+ h )?(\d+ min )?of \d+ days left/,
+    );
+    const cents = `$${(Math.round(upcoming.feeMicros / 10_000) / 100).toFixed(2)}`;
+    expect(cents).toMatch(/^\$19\.6\d$/);
+    expect(html).toMatch(new RegExp(`data-prorated="true"[\\s\\S]*?<td class="num">\\${cents}</td>`));
+    // About half a day short of the whole period, to the minute.
+    expect(html).toMatch(/prorated to the \d\d days 1[01] h( \d+ min)? of (28|29|30|31) days left/);
+    // Cents only, though the fee is not a whole number of cents in micro-dollars.
+    expect(html).not.toMatch(/\$\d[\d,]*\.\d{3}/);
+    expect(html).toContain('action="/dashboard/billing/spend-cap"');
+  });
+});
+
 describe("dollarsToMicros", () => {
   it("turns dollars and cents into integer micro-dollars and refuses anything else", () => {
     expect(dollarsToMicros("50")).toBe(50_000_000);
@@ -110,5 +163,35 @@ describe("dollarsToMicros", () => {
     expect(dollarsToMicros("0.01")).toBe(10_000);
     for (const typed of ["", "fifty", "-5", "1.234", "1e3", "1234567890"])
       expect(dollarsToMicros(typed)).toBeUndefined();
+  });
+});
+
+describe("dashboard overview on a plan that bills overage", () => {
+  it("shows included units, use against them and the overage so far instead of 'no limit'", async () => {
+    const tenant = await signup();
+    // Pro with two requests included at a cent each past them, so a test can pass them.
+    const plan = {
+      ...PLANS.pro,
+      meters: { ...PLANS.pro.meters, api_requests: { included: 2, overage: { priceMicros: 10_000, per: 1 } } },
+    };
+    await env.TENANT.getByName(tenant.tenantId).setPlan(plan);
+    for (let i = 0; i < 5; i++) await call("GET", "/v1/account", { key: tenant.key });
+    const { cookie } = await session(tenant.key);
+    const upcoming = await json<{ lines: { meter: string; overage: number; amountMicros: number }[] }>(
+      await call("GET", "/v1/billing/invoices/upcoming", { key: tenant.key }),
+    );
+    const html = await (await page("/dashboard", cookie)).text();
+    expect(html).not.toContain("no limit");
+    expect(html).toContain("Overage so far");
+    const row = /<tr data-meter="api_requests"[^>]*data-included="2" data-overage="(\d+)"[\s\S]*?<\/tr>/.exec(html);
+    expect(row).not.toBeNull();
+    // Page views are not metered: the page shows what the API's last answer counted.
+    const line = upcoming.lines.find((one) => one.meter === "api_requests");
+    expect(Number(row?.[1])).toBe(line?.overage);
+    expect(row?.[0]).toContain(`data-overage-micros="${line?.amountMicros}"`);
+    expect(row?.[0]).toMatch(/of 2 included/);
+    expect(row?.[0]).toMatch(/\d+ · \$0\.\d\d</);
+    expect(html).toMatch(/data-meter="shell_ms"[^>]*data-included="720000000"/);
+    expect(html).toContain("of 200.00 h included");
   });
 });

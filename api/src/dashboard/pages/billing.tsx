@@ -7,14 +7,14 @@
 import type { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Tenant } from "../../../../tenants/account/accounts.ts";
-import type { InvoiceLine } from "../../../../tenants/account/ledger/invoice.ts";
+import type { FeeLine, InvoiceLine } from "../../../../tenants/account/ledger/invoice.ts";
 import type { ClosedInvoice, Usage } from "../../../../tenants/account/usage.ts";
 import { PUBLIC_PLAN_IDS } from "../../routes/billingShared.ts";
 import { Id } from "../../schemas.ts";
 import { services } from "../../services.ts";
 import { type DashboardContext, type DashboardEnv, hasScope } from "../context.ts";
 import { accountOf, type DashboardData } from "../data.ts";
-import { date, meterLabel, money, quantity } from "../format.ts";
+import { date, dateTime, meterLabel, money, price, quantity, timeLeft } from "../format.ts";
 import { dashboardLimits } from "../limits.ts";
 import { Layout } from "../ui/Layout.tsx";
 import { TableHead } from "../ui/TableHead.tsx";
@@ -150,7 +150,9 @@ export function BillingPage(props: BillingPageProps) {
       {props.canManage && (
         <>
           <PlanForm csrf={csrf} billing={billing} />
-          <SpendCapForm csrf={csrf} billing={billing} feeMicros={props.upcoming.feeMicros} typed={props.capTyped} />
+          {billing.spendCapAvailable && (
+            <SpendCapForm csrf={csrf} billing={billing} feeMicros={props.upcoming.feeMicros} typed={props.capTyped} />
+          )}
         </>
       )}
       <PastInvoices invoices={props.invoices} />
@@ -188,6 +190,11 @@ function BillingCards({ billing }: { billing: DashboardData["billing"] }) {
         <div class="value" data-spend-cap-micros={billing.spendCapMicros ?? ""}>
           {billing.spendCapMicros === null ? "none" : money(billing.spendCapMicros)}
         </div>
+        {!billing.spendCapAvailable && (
+          <div class="muted" data-no-spend-cap>
+            the {billing.plan} plan has hard limits, so there are no charges to cap
+          </div>
+        )}
       </section>
       <section class="card" aria-labelledby="cost-label">
         <div class="label" id="cost-label">
@@ -205,9 +212,75 @@ function BillingCards({ billing }: { billing: DashboardData["billing"] }) {
 function unitPrice(line: InvoiceLine): string {
   if (line.unitPriceMicros === 0) return "—";
   if (line.unitPriceMicros >= 10_000)
-    return `${money(line.unitPriceMicros)} per ${quantity(line.meter, line.unitSize)}`;
+    return `${price(line.unitPriceMicros)} per ${quantity(line.meter, line.unitSize)}`;
   const perMillionMicros = Math.round((line.unitPriceMicros * 1_000_000) / line.unitSize);
-  return `${money(perMillionMicros)} per ${quantity(line.meter, 1_000_000)}`;
+  return `${price(perMillionMicros)} per ${quantity(line.meter, 1_000_000)}`;
+}
+
+/** One part of the plan fee in words: the plan's own fee, or an upgrade's prorated difference. */
+/** A fee part's name and, in words, where its amount comes from. */
+function feeWords(fee: FeeLine, upcoming: Upcoming) {
+  if (fee.upgradedFrom !== null) {
+    const left = timeLeft(fee.from, upcoming.periodStart, upcoming.periodEnd);
+    return {
+      label: `Upgrade to ${fee.plan}`,
+      note: `from ${fee.upgradedFrom} on ${dateTime(fee.from)}: the ${money(fee.monthlyMicros)} monthly difference, prorated to the ${left} left in the period`,
+    };
+  }
+  const note =
+    fee.monthlyMicros === 0
+      ? `the ${fee.plan} plan has no fee`
+      : `the ${fee.plan} plan, ${money(fee.monthlyMicros)} a month`;
+  return { label: `Plan fee: ${fee.plan}`, note };
+}
+
+function FeeRow({ fee, upcoming }: { fee: FeeLine; upcoming: Upcoming }) {
+  const { label, note } = feeWords(fee, upcoming);
+  return (
+    <tr data-fee-plan={fee.plan} data-fee-micros={fee.amountMicros} data-prorated={String(fee.upgradedFrom !== null)}>
+      <th scope="row">{label}</th>
+      <td colspan={4} class="muted">
+        {note}
+      </td>
+      <td class="num">{money(fee.amountMicros)}</td>
+    </tr>
+  );
+}
+
+/**
+ * The invoice at phone width: six columns do not fit 375 px, and a scrolled table hides its
+ * amounts. The stylesheet shows this list instead of the table there (and only there), one
+ * item per line with its amount beside its name and the details below.
+ */
+function NarrowInvoice({ upcoming }: { upcoming: Upcoming }) {
+  return (
+    <ul class="invoice-narrow" aria-labelledby="upcoming">
+      {upcoming.fees.map((fee) => {
+        const { label, note } = feeWords(fee, upcoming);
+        return (
+          <li>
+            <span class="item">{label}</span>
+            <span class="amount">{money(fee.amountMicros)}</span>
+            <span class="note">{note}</span>
+          </li>
+        );
+      })}
+      {upcoming.lines.map((line) => (
+        <li>
+          <span class="item">{meterLabel(line.meter)}</span>
+          <span class="amount">{money(line.amountMicros)}</span>
+          <span class="note">
+            {quantity(line.meter, line.used)} used of {quantity(line.meter, line.included)} included
+            {line.overage > 0 && `; ${quantity(line.meter, line.overage)} billable at ${unitPrice(line)}`}
+          </span>
+        </li>
+      ))}
+      <li class="total">
+        <span class="item">Total</span>
+        <span class="amount">{money(upcoming.totalMicros)}</span>
+      </li>
+    </ul>
+  );
 }
 
 function UpcomingInvoice({ upcoming }: { upcoming: Upcoming }) {
@@ -217,7 +290,8 @@ function UpcomingInvoice({ upcoming }: { upcoming: Upcoming }) {
       <p class="muted">
         {date(upcoming.periodStart)} to {date(upcoming.periodEnd)}, on the {upcoming.plan} plan, as it stands now.
       </p>
-      <TableWrap label="Upcoming invoice">
+      <NarrowInvoice upcoming={upcoming} />
+      <TableWrap label="Upcoming invoice" class="invoice-wide">
         <table aria-labelledby="upcoming" id="upcoming-table">
           <TableHead
             columns={[
@@ -230,13 +304,9 @@ function UpcomingInvoice({ upcoming }: { upcoming: Upcoming }) {
             ]}
           />
           <tbody>
-            <tr data-fee-micros={upcoming.feeMicros}>
-              <th scope="row">Plan fee</th>
-              <td colspan={4} class="muted">
-                the {upcoming.plan} plan for this period (prorated after a mid-period upgrade)
-              </td>
-              <td class="num">{money(upcoming.feeMicros)}</td>
-            </tr>
+            {upcoming.fees.map((fee) => (
+              <FeeRow fee={fee} upcoming={upcoming} />
+            ))}
             {upcoming.lines.map((line) => (
               <tr data-meter={line.meter} data-amount-micros={line.amountMicros}>
                 <th scope="row">{meterLabel(line.meter)}</th>
@@ -262,6 +332,10 @@ function UpcomingInvoice({ upcoming }: { upcoming: Upcoming }) {
           </tfoot>
         </table>
       </TableWrap>
+      <p class="hint">
+        Charges are counted in millionths of a dollar and shown here rounded to the cent; each usage line rounds up
+        once, never per request.
+      </p>
     </>
   );
 }

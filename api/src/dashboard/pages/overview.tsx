@@ -1,7 +1,8 @@
 /**
  * The overview: plan and period, cost so far against the spend cap, API requests over the
- * same default range as `GET /v1/usage`, and a quota bar per meter from `GET /v1/quotas`'s
- * own service call.
+ * same default range as `GET /v1/usage`, and a row per meter from `GET /v1/quotas`'s own
+ * service call: use against the limit, or on a plan that bills overage, use against the
+ * included units and the overage so far from the upcoming invoice.
  */
 import type { Tenant } from "../../../../tenants/account/accounts.ts";
 import type { DashboardData } from "../data.ts";
@@ -16,11 +17,14 @@ export interface OverviewProps {
   csrf: string;
   billing: DashboardData["billing"];
   quotas: DashboardData["quotas"];
+  upcoming: DashboardData["upcoming"];
   requests: { total: number; fromIso: string; toIso: string };
 }
 
-export function OverviewPage({ account, csrf, billing, quotas, requests }: OverviewProps) {
+export function OverviewPage({ account, csrf, billing, quotas, upcoming, requests }: OverviewProps) {
   const capped = billing.spendCapMicros !== null;
+  const invoiceLine = (meter: string) => upcoming.lines.find((line) => line.meter === meter);
+  const billsOverage = quotas.meters.some((row) => row.limit === null);
   return (
     <Layout title="Overview" section="overview" account={account} csrf={csrf}>
       <div class="cards">
@@ -47,7 +51,13 @@ export function OverviewPage({ account, csrf, billing, quotas, requests }: Overv
           <div class="value" data-cost-micros={billing.costSoFarMicros}>
             {money(billing.costSoFarMicros)}
           </div>
-          <div class="muted">{capped ? `of a ${money(billing.spendCapMicros ?? 0)} spend cap` : "no spend cap"}</div>
+          <div class="muted">
+            {capped
+              ? `of a ${money(billing.spendCapMicros ?? 0)} spend cap`
+              : billing.spendCapAvailable
+                ? "no spend cap set"
+                : "hard limits, no overage charges"}
+          </div>
         </section>
         <section class="card" aria-labelledby="requests-label">
           <div class="label" id="requests-label">
@@ -62,15 +72,43 @@ export function OverviewPage({ account, csrf, billing, quotas, requests }: Overv
         </section>
       </div>
       <h2 id="quotas">Quotas this period</h2>
-      <p class="muted">Resets {date(quotas.period.end)}. Bars turn amber at 80% and red at the limit.</p>
+      <p class="muted">
+        Resets {date(quotas.period.end)}.{" "}
+        {billsOverage
+          ? "Use past a meter's included units is billed as overage, shown here as it stands."
+          : "Bars turn amber at 80% and red at the limit."}
+      </p>
       <TableWrap label="Quotas">
         <table aria-labelledby="quotas" id="quota-table">
-          <TableHead columns={["Meter", { label: "Used", num: true }, { label: "Limit", num: true }, "Share"]} />
+          <TableHead
+            columns={[
+              "Meter",
+              { label: "Used", num: true },
+              { label: billsOverage ? "Included" : "Limit", num: true },
+              "Share",
+              ...(billsOverage ? [{ label: "Overage so far", num: true }] : []),
+            ]}
+          />
           <tbody>
-            {quotas.meters.map((row) => (
-              <QuotaBar meter={row.meter} used={row.used} limit={row.limit} />
-            ))}
-            <QuotaBar meter="stored_bytes" used={quotas.storage.used} limit={quotas.storage.limit} />
+            {quotas.meters.map((row) => {
+              const line = invoiceLine(row.meter);
+              return (
+                <QuotaBar
+                  meter={row.meter}
+                  used={row.used}
+                  limit={row.limit}
+                  included={row.included}
+                  overage={line && { units: line.overage, amountMicros: line.amountMicros }}
+                  overageColumn={billsOverage}
+                />
+              );
+            })}
+            <QuotaBar
+              meter="stored_bytes"
+              used={quotas.storage.used}
+              limit={quotas.storage.limit}
+              overageColumn={billsOverage}
+            />
           </tbody>
         </table>
       </TableWrap>

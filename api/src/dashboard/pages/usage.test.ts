@@ -180,3 +180,54 @@ describe("dashboard usage pages", () => {
     expect(csv).toContain(other.keyId);
   });
 });
+
+describe("dashboard usage charts and dates", () => {
+  let tenant: { key: string; keyId: string; tenantId: string };
+  let cookie: string;
+
+  beforeAll(async () => {
+    tenant = await signup();
+    for (const name of ["chart-a", "chart-b"]) {
+      const id = await createWorkspace(tenant.key, { name });
+      const exec = await call("POST", `/v1/workspaces/${id}/exec`, {
+        key: tenant.key,
+        json: { executor: "shell", command: "echo hi" },
+      });
+      expect(exec.status, await exec.clone().text()).toBeLessThan(300);
+    }
+    cookie = await signIn(tenant.key);
+  });
+
+  it("draws a stacked chart per meter when grouped, wide and narrow, with the table below", async () => {
+    const html = await (await page("/dashboard/usage?groupBy=workspace", cookie)).text();
+    const sections = html.split('<section class="usage-meter"').slice(1);
+    expect(sections.length).toBeGreaterThanOrEqual(2);
+    for (const section of sections) {
+      const figure = section.indexOf('<figure class="chart-figure"');
+      const table = section.indexOf('<table class="usage-breakdown"');
+      expect(figure, section.slice(0, 200)).toBeGreaterThan(-1);
+      expect(table).toBeGreaterThan(figure);
+      expect(section).toContain('data-frame="wide"');
+      expect(section).toContain('data-frame="narrow"');
+    }
+    const shell = sections.find((section) => section.includes('id="usage-shell_ms"')) ?? "";
+    expect(shell).toMatch(/aria-label="Shell time by day, stacked by 2 groups/);
+    expect(shell).toMatch(/<title>chart-(a|b), \d{4}-\d\d-\d\d: [^<]+<\/title>/);
+    expect(shell).toContain('class="swatch series-0"');
+    expect(shell).toContain('class="swatch series-1"');
+  });
+
+  it("takes the range as UTC days, both included, and fills the date inputs back", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const response = await page(`/dashboard/usage?from=${today}&to=${today}&granularity=hour`, cookie);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    const next = new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString();
+    expect(html).toContain(`data-from="${today}T00:00:00.000Z" data-to="${next}"`);
+    expect(html).toContain(`<input id="from" name="from" type="date" value="${today}"`);
+    expect(html).toContain(`<input id="to" name="to" type="date" value="${today}"`);
+    const api = apiTotals(await apiUsage(tenant.key, `?granularity=hour&from=${today}T00:00:00Z&to=${next}`));
+    expect(pageTotals(html).shell_ms).toBe(api.shell_ms);
+    expect((await page("/dashboard/usage?from=2026-02-30", cookie)).status).toBe(400);
+  });
+});

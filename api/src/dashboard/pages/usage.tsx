@@ -1,8 +1,10 @@
 /**
  * The usage section: each meter over a range by day or hour (`GET /v1/usage`'s own range
  * rules and service call, so every total equals the API's), broken down by workspace or key
- * on request, and the ledger behind it as a CSV download that is byte for byte
- * `GET /v1/usage/events` with `Accept: text/csv`.
+ * on request (a stacked chart per meter with the table below it), and the ledger behind it
+ * as a CSV download that is byte for byte `GET /v1/usage/events` with `Accept: text/csv`.
+ * The range is picked as dates (UTC days, both ends included); the API's ISO times are
+ * still accepted in the query, so links made from API ranges keep working.
  */
 import { z } from "@hono/zod-openapi";
 import type { Hono } from "hono";
@@ -11,21 +13,51 @@ import { METERS } from "../../../../tenants/account/meters.ts";
 import type { Granularity, GroupBy, UsageSeries } from "../../../../tenants/account/usage.ts";
 import { ApiError } from "../../errors.ts";
 import { compactIso, eventsCsvResponse } from "../../routes/usageCsv.ts";
-import { eventsRange, Meter, seriesRange, usageLimits } from "../../routes/usageShared.ts";
+import { eventsRange, GRANULARITY_MS, Meter, seriesRange, usageLimits } from "../../routes/usageShared.ts";
 import { Timestamp } from "../../schemas.ts";
 import { services } from "../../services.ts";
 import { type DashboardContext, type DashboardEnv, hasScope } from "../context.ts";
 import { accountOf } from "../data.ts";
-import { date, dateTime, meterLabel, quantity } from "../format.ts";
+import { date, dateTime, meterLabel, quantity, shortId } from "../format.ts";
 import { dashboardLimits } from "../limits.ts";
-import { Chart } from "../ui/Chart.tsx";
+import { CHART_COLOURS, Chart, type ChartSeries } from "../ui/Chart.tsx";
 import { Layout } from "../ui/Layout.tsx";
 import { TableHead } from "../ui/TableHead.tsx";
 import { TableWrap } from "../ui/TableWrap.tsx";
 
+/** A day as a date input sends it, checked to be a real one (no 2026-02-30). */
+const Day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine((day) => {
+    // Zod runs this even when the pattern failed, so it must take any string.
+    const ms = Date.parse(`${day}T00:00:00Z`);
+    return !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(day);
+  });
+const DAY_MS = GRANULARITY_MS.day;
+
+/** A range end as typed: a date input's day, or an API-style ISO time. */
+const Bound = z.union([Day, Timestamp]);
+
+/** A day picked as `from` starts at its midnight (UTC); one picked as `to` is included whole, up to the next. */
+function instantOf(value: string | undefined, end: "from" | "to"): string | undefined {
+  if (value === undefined || !Day.safeParse(value).success) return value;
+  const startMs = Date.parse(`${value}T00:00:00Z`);
+  return new Date(end === "to" ? startMs + DAY_MS : startMs).toISOString();
+}
+
+/** What a date input shows for a range end: the day itself, or the day an ISO time falls in (`to`: its last included day). */
+export function dayOf(value: string | undefined, end: "from" | "to"): string {
+  if (value === undefined) return "";
+  if (Day.safeParse(value).success) return value;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) return "";
+  return new Date(end === "to" ? ms - 1 : ms).toISOString().slice(0, 10);
+}
+
 const SeriesQuery = z.object({
-  from: Timestamp.optional(),
-  to: Timestamp.optional(),
+  from: Bound.optional(),
+  to: Bound.optional(),
   granularity: z.enum(["day", "hour"]).default("day"),
   groupBy: z.enum(["meter", "workspace", "key"]).default("meter"),
 });
@@ -34,8 +66,8 @@ const EventsQuery = z.object({ from: Timestamp.optional(), to: Timestamp.optiona
 
 /** What each query field must be, in words, for the notice when it is not. */
 const FIELD_RULES: Record<string, string> = {
-  from: "must be an ISO 8601 time with a zone, like 2026-01-01T00:00:00Z",
-  to: "must be an ISO 8601 time with a zone, like 2026-01-01T00:00:00Z",
+  from: "must be a date like 2026-01-01, or an ISO 8601 time with a zone like 2026-01-01T00:00:00Z",
+  to: "must be a date like 2026-01-31, or an ISO 8601 time with a zone like 2026-02-01T00:00:00Z",
   granularity: "must be day or hour",
   groupBy: "must be meter, workspace or key",
   meter: `must be one of ${METERS.join(", ")}`,
@@ -69,7 +101,7 @@ export function registerUsagePages(dashboard: Hono<DashboardEnv>) {
     const { query } = parsed;
     let range: { fromIso: string; toIso: string };
     try {
-      range = seriesRange(query, Date.now());
+      range = seriesRange({ ...query, from: instantOf(query.from, "from"), to: instantOf(query.to, "to") }, Date.now());
     } catch (error) {
       if (error instanceof ApiError) return c.html(page({ form: parsed.raw, notice: error.detail }), error.status);
       throw error;
@@ -204,20 +236,20 @@ function UsageFilters({ form }: { form: Record<string, string> }) {
         </select>
       </div>
       <div>
-        <label for="from">From (UTC)</label>
-        <input id="from" name="from" type="text" value={form.from ?? ""} placeholder="2026-01-01T00:00:00Z" />
+        <label for="from">From (UTC day)</label>
+        <input id="from" name="from" type="date" value={dayOf(form.from, "from")} />
       </div>
       <div>
-        <label for="to">To (UTC, exclusive)</label>
-        <input id="to" name="to" type="text" value={form.to ?? ""} placeholder="2026-02-01T00:00:00Z" />
+        <label for="to">To (UTC day, included)</label>
+        <input id="to" name="to" type="date" value={dayOf(form.to, "to")} />
       </div>
       <div class="usage-submit">
         <button type="submit">Show</button>
       </div>
       <p id="usage-range-help" class="muted">
         Leave From and To empty for the last {usageLimits.dayRangeDaysDefault} days by day or the last{" "}
-        {usageLimits.hourRangeHoursDefault} hours by hour. From is rounded down and To up to the granularity; a range
-        spans at most {usageLimits.dayRangeDaysMax} days by day and {usageLimits.hourRangeDaysMax} by hour.
+        {usageLimits.hourRangeHoursDefault} hours by hour. Both days are included whole; a range spans at most{" "}
+        {usageLimits.dayRangeDaysMax} days by day and {usageLimits.hourRangeDaysMax} by hour.
       </p>
     </form>
   );
@@ -234,12 +266,23 @@ function ReportBody({ report }: { report: UsageReport }) {
     ...[...byMeter.keys()].filter((m) => !known.includes(m)),
   ];
   const shown = (iso: string) => (granularity === "day" ? date(iso) : dateTime(iso));
+  // The last day the range includes: `toIso` is exclusive, the start of the day after.
+  const lastDayIso = new Date(Date.parse(toIso) - 1).toISOString();
   const csv = `/dashboard/usage.csv?${new URLSearchParams({ from: fromIso, to: toIso })}`;
   return (
     <>
       <p class="usage-range" data-from={fromIso} data-to={toIso} data-granularity={granularity} data-group-by={groupBy}>
-        Showing <time datetime={fromIso}>{shown(fromIso)}</time> up to <time datetime={toIso}>{shown(toIso)}</time> by{" "}
-        {granularity}.{" "}
+        {granularity === "day" ? (
+          <>
+            Showing <time datetime={fromIso}>{date(fromIso)}</time> to{" "}
+            <time datetime={lastDayIso}>{date(lastDayIso)}</time> by day, both days included.{" "}
+          </>
+        ) : (
+          <>
+            Showing <time datetime={fromIso}>{shown(fromIso)}</time> up to <time datetime={toIso}>{shown(toIso)}</time>{" "}
+            by hour.{" "}
+          </>
+        )}
         <a href={csv} download>
           Download these events as CSV
         </a>{" "}
@@ -261,15 +304,19 @@ function ReportBody({ report }: { report: UsageReport }) {
                 {quantity(meter, total)}
               </strong>
             </p>
-            {groupBy === "meter" ? (
-              <Chart
-                meter={meter}
-                granularity={granularity}
-                fromIso={fromIso}
-                toIso={toIso}
-                points={series[0]?.points ?? []}
-              />
-            ) : (
+            <Chart
+              meter={meter}
+              granularity={granularity}
+              fromIso={fromIso}
+              toIso={toIso}
+              series={
+                groupBy === "meter"
+                  ? [{ key: meter, label: meterLabel(meter), points: series[0]?.points ?? [] }]
+                  : chartSeries(groupBy, series, report.names)
+              }
+              grouped={groupBy !== "meter"}
+            />
+            {groupBy !== "meter" && (
               <Breakdown meter={meter} groupBy={groupBy} series={series} names={report.names} headingId={headingId} />
             )}
           </section>
@@ -287,10 +334,39 @@ interface BreakdownProps {
   headingId: string;
 }
 
+/** A group's id (null for usage outside any workspace or key) and the words it shows as. */
+function groupOf(groupBy: "workspace" | "key", row: UsageSeries, names: Map<string, string>) {
+  const id = (groupBy === "workspace" ? row.workspaceId : row.keyId) ?? null;
+  const nobody = groupBy === "workspace" ? "outside any workspace" : "not made with a key";
+  return { id, name: id === null ? undefined : names.get(id), nobody };
+}
+
+/**
+ * A breakdown as chart series, largest at the bottom. Past the chart's colours, the
+ * smallest groups are summed into one "others" series; the table below still lists each.
+ */
+function chartSeries(groupBy: "workspace" | "key", series: UsageSeries[], names: Map<string, string>): ChartSeries[] {
+  const rows = [...series].sort((a, b) => b.total - a.total);
+  const shown = rows.length > CHART_COLOURS ? rows.slice(0, CHART_COLOURS - 1) : rows;
+  const rest = rows.slice(shown.length);
+  const out: ChartSeries[] = shown.map((row) => {
+    const { id, name, nobody } = groupOf(groupBy, row, names);
+    return { key: id ?? "", label: id === null ? nobody : (name ?? shortId(id)), points: row.points };
+  });
+  if (rest.length > 0) {
+    const summed = new Map<string, number>();
+    for (const row of rest) {
+      for (const point of row.points) summed.set(point.start, (summed.get(point.start) ?? 0) + point.quantity);
+    }
+    const points = [...summed].sort(([a], [b]) => a.localeCompare(b)).map(([start, quantity]) => ({ start, quantity }));
+    out.push({ key: "others", label: `${rest.length} others`, points });
+  }
+  return out;
+}
+
 /** One meter's total per workspace or key, largest first. */
 function Breakdown({ meter, groupBy, series, names, headingId }: BreakdownProps) {
   const rows = [...series].sort((a, b) => b.total - a.total);
-  const nobody = groupBy === "workspace" ? "outside any workspace" : "not made with a key";
   return (
     <TableWrap label="Usage breakdown">
       <table class="usage-breakdown" aria-labelledby={headingId}>
@@ -299,8 +375,7 @@ function Breakdown({ meter, groupBy, series, names, headingId }: BreakdownProps)
         />
         <tbody>
           {rows.map((row) => {
-            const id = (groupBy === "workspace" ? row.workspaceId : row.keyId) ?? null;
-            const name = id === null ? undefined : names.get(id);
+            const { id, name, nobody } = groupOf(groupBy, row, names);
             return (
               <tr data-group={id ?? ""} data-group-total={row.total}>
                 <th scope="row">

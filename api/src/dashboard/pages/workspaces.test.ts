@@ -117,7 +117,7 @@ describe("file previews and raw bytes", () => {
     const { id, cookie, put } = await tenant();
     await put("blob.bin", BLOB);
     const html = await (await page(`/dashboard/workspaces/${id}/file?path=/blob.bin`, cookie)).text();
-    expect(html).toContain("binary, 256 bytes");
+    expect(html).toContain("No preview for this kind of file (256 bytes");
     expect(html).not.toContain("<pre");
   });
 

@@ -4,9 +4,9 @@
  */
 import type { Child } from "hono/jsx";
 
-export function TableWrap({ label, children }: { label: string; children?: Child }) {
+export function TableWrap({ label, class: extra, children }: { label: string; class?: string; children?: Child }) {
   return (
-    <section class="table-wrap" aria-label={label} tabindex={0}>
+    <section class={extra ? `table-wrap ${extra}` : "table-wrap"} aria-label={label} tabindex={0}>
       {children}
     </section>
   );

@@ -52,6 +52,7 @@ __all__ = [
     "ExecRequest",
     "ExecResult",
     "ExecResultUsage",
+    "FeeLine",
     "FileInfo",
     "FindRequest",
     "FindResult",
@@ -965,6 +966,8 @@ class ContainerRun:
     background: bool | None = None
     egress: Egress | None = None
     """Network access, on plans that include egress. `false` (the default): none. `true`: any public host. `{ allow: [...] }`: only these hosts; any other request, redirect hops included, gets a 403 whose body starts `cubicle egress: refused <origin>: not in this run's allow list`, and is not billed. Private and loopback addresses are refused either way."""
+    user: Literal["user", "root"] | None = None
+    """Who the command runs as in its sandbox: `user` (uid 1000, the default) or `root` (uid 0 there: it may chown files, switch to any uid and install system packages into writable paths, and is still unprivileged on the host)."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
@@ -979,6 +982,7 @@ class ContainerRun:
             output_bytes_max=data.get("outputBytesMax"),
             background=data.get("background"),
             egress=None if data.get("egress") is None else parse_egress(data["egress"]),
+            user=data.get("user"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -998,6 +1002,8 @@ class ContainerRun:
             out["background"] = self.background
         if self.egress is not None:
             out["egress"] = dump_egress(self.egress)
+        if self.user is not None:
+            out["user"] = self.user
         return out
 
 
@@ -1666,6 +1672,8 @@ class BillingState:
     """The current monthly billing period, anchored at signup."""
     spend_cap_micros: int | None
     """Requests are refused (402) once this period's charges reach it; null: no cap."""
+    spend_cap_available: bool
+    """Whether the plan takes a spend cap: plans that bill overage do; on plans with hard limits `PUT /v1/billing/spend-cap` answers 409."""
     cost_so_far_micros: int
     """This period's charges so far: the upcoming invoice's total."""
 
@@ -1677,6 +1685,7 @@ class BillingState:
             pending_plan=data["pendingPlan"],
             period=BillingPeriod.from_dict(data["period"]),
             spend_cap_micros=data["spendCapMicros"],
+            spend_cap_available=data["spendCapAvailable"],
             cost_so_far_micros=data["costSoFarMicros"],
         )
 
@@ -1687,6 +1696,7 @@ class BillingState:
             "pendingPlan": self.pending_plan,
             "period": self.period.to_dict(),
             "spendCapMicros": self.spend_cap_micros,
+            "spendCapAvailable": self.spend_cap_available,
             "costSoFarMicros": self.cost_so_far_micros,
         }
 
@@ -1699,7 +1709,8 @@ class UpcomingInvoice:
     period_start: str
     period_end: str
     fee_micros: int
-    """The plan fee for the period, prorated after a mid-period upgrade."""
+    """The plan fee for the period: the sum of `fees`."""
+    fees: list[FeeLine]
     lines: list[InvoiceLine]
     total_micros: int
     """feeMicros plus every line's amountMicros."""
@@ -1712,6 +1723,7 @@ class UpcomingInvoice:
             period_start=data["periodStart"],
             period_end=data["periodEnd"],
             fee_micros=data["feeMicros"],
+            fees=[FeeLine.from_dict(x0) for x0 in data["fees"]],
             lines=[InvoiceLine.from_dict(x0) for x0 in data["lines"]],
             total_micros=data["totalMicros"],
         )
@@ -1723,8 +1735,45 @@ class UpcomingInvoice:
             "periodStart": self.period_start,
             "periodEnd": self.period_end,
             "feeMicros": self.fee_micros,
+            "fees": [x0.to_dict() for x0 in self.fees],
             "lines": [x0.to_dict() for x0 in self.lines],
             "totalMicros": self.total_micros,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class FeeLine:
+    """A part of the period's plan fee: the fee the period opened with, then one part per mid-period upgrade (prorated to the time left)."""
+
+    plan: str
+    upgraded_from: str | None
+    """The plan upgraded from; null for the fee the period opened with."""
+    from_: str
+    """When this part starts counting: the period's start or the upgrade."""
+    monthly_micros: int
+    """The monthly amount before proration: the plan's fee, or an upgrade's fee difference."""
+    amount_micros: int
+    """monthlyMicros × (periodEnd − from) / (periodEnd − periodStart), rounded down."""
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            plan=data["plan"],
+            upgraded_from=data["upgradedFrom"],
+            from_=data["from"],
+            monthly_micros=data["monthlyMicros"],
+            amount_micros=data["amountMicros"],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        return {
+            "plan": self.plan,
+            "upgradedFrom": self.upgraded_from,
+            "from": self.from_,
+            "monthlyMicros": self.monthly_micros,
+            "amountMicros": self.amount_micros,
         }
 
 
@@ -1798,7 +1847,8 @@ class Invoice:
     period_start: str
     period_end: str
     fee_micros: int
-    """The plan fee for the period, prorated after a mid-period upgrade."""
+    """The plan fee for the period: the sum of `fees`."""
+    fees: list[FeeLine]
     lines: list[InvoiceLine]
     total_micros: int
     """feeMicros plus every line's amountMicros."""
@@ -1813,6 +1863,7 @@ class Invoice:
             period_start=data["periodStart"],
             period_end=data["periodEnd"],
             fee_micros=data["feeMicros"],
+            fees=[FeeLine.from_dict(x0) for x0 in data["fees"]],
             lines=[InvoiceLine.from_dict(x0) for x0 in data["lines"]],
             total_micros=data["totalMicros"],
             created_at=data["createdAt"],
@@ -1826,6 +1877,7 @@ class Invoice:
             "periodStart": self.period_start,
             "periodEnd": self.period_end,
             "feeMicros": self.fee_micros,
+            "fees": [x0.to_dict() for x0 in self.fees],
             "lines": [x0.to_dict() for x0 in self.lines],
             "totalMicros": self.total_micros,
             "createdAt": self.created_at,

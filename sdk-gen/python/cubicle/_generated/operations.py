@@ -1100,6 +1100,7 @@ def exec(
     command: str | None = None,
     code: str | None = None,
     input: Any | NotGiven = NOT_GIVEN,
+    user: Literal["user", "root"] | None = None,
     cwd: str | None = None,
     env: dict[str, str] | None = None,
     stdin: str | None = None,
@@ -1112,12 +1113,13 @@ def exec(
 ) -> ExecResult:
     """Run a command or module in the workspace
 
-    Answers when the run ends with its output, or at once with 202 for `background: true`. With `Accept: text/event-stream` it streams `stdout`, `stderr` and `exit` events whose ids are sequence numbers; a client that disconnects resumes from `GET …/execs/{execId}/output` with `Last-Event-ID`.
+    Answers when the run ends with its output, or at once with 202 for `background: true`. With `Accept: text/event-stream` it streams an `exec` event first (`{ id, workspaceId }`, no SSE id), then `stdout`, `stderr` and `exit` events whose ids are sequence numbers; the run's id is also in the `X-Exec-Id` header. A client that disconnects resumes from `GET …/execs/{execId}/output` with `Last-Event-ID`.
 
     Args:
         command: shell: The bash script, run by the just-bash interpreter. container: The shell command line, run by bash in the container.
         code: javascript: The ES module; its default export is called with `input` and its return value is the result.
         input: javascript: The value passed to the module's default export.
+        user: container: Who the command runs as in its sandbox: `user` (uid 1000, the default) or `root` (uid 0 there: it may chown files, switch to any uid and install system packages into writable paths, and is still unprivileged on the host).
         cwd: /workspace (the workspace root), /tmp, or a directory below either, by the workspace's path rules. Default /workspace, or for a token confined to a path prefix, that directory (`/workspace/src`).
         stdin: UTF-8 text fed to standard input.
         output_bytes_max: Output kept for this run; past it a truncation marker is written and output is dropped.
@@ -1136,6 +1138,8 @@ def exec(
         body["code"] = code
     if not isinstance(input, NotGiven):
         body["input"] = input
+    if user is not None:
+        body["user"] = user
     if cwd is not None:
         body["cwd"] = cwd
     if env is not None:

@@ -72,3 +72,25 @@ def _field_errors(value: Any) -> list[dict[str, Any]]:
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
+
+
+class InvalidApiKeyError(CubicleError, ValueError):
+    """The API key could not be a credential (see :func:`check_api_key`): raised by
+    ``Cubicle()`` before any request is sent."""
+
+
+def check_api_key(key: str) -> str:
+    """``key`` when it can travel in the ``Authorization`` header, else InvalidApiKeyError.
+
+    The header carries only visible ASCII, and http.client would fail on anything else with
+    a UnicodeEncodeError about latin-1 that says nothing of the key: a placeholder such as
+    ``cub_…`` copied from the docs, a space, or a line break read from a file.
+    """
+    for position, char in enumerate(key):
+        if not "!" <= char <= "~":
+            raise InvalidApiKeyError(
+                f"the API key has {char!r} (U+{ord(char):04X}) at character {position + 1}, but a key or "
+                'token is letters, digits and ASCII punctuation with no spaces: was a placeholder like "cub_…" '
+                "left in? Pass the key signup answered (.api_key.key) or set CUBICLE_API_KEY."
+            )
+    return key

@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from .error_mapping import error_from_response
-from .errors import APIConnectionError, APIError, APITimeoutError, CubicleError
+from .errors import APIConnectionError, APIError, APITimeoutError, CubicleError, check_api_key
 from .retry import backoff_seconds, retry_delay, should_retry_failure, should_retry_status
 from .transport import Request, Response
 
@@ -41,7 +41,7 @@ class HttpTransport:
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.base_url = base_url.rstrip("/")
-        self.api_key = api_key
+        self.api_key = None if api_key is None else check_api_key(api_key)
         self.max_retries = max_retries
         self.timeout = timeout
         self.default_headers = dict(default_headers or {})

@@ -433,7 +433,7 @@ export const batch = <ThrowOnError extends boolean = false>(options: Options<Bat
 /**
  * Run a command or module in the workspace
  *
- * Answers when the run ends with its output, or at once with 202 for `background: true`. With `Accept: text/event-stream` it streams `stdout`, `stderr` and `exit` events whose ids are sequence numbers; a client that disconnects resumes from `GET …/execs/{execId}/output` with `Last-Event-ID`.
+ * Answers when the run ends with its output, or at once with 202 for `background: true`. With `Accept: text/event-stream` it streams an `exec` event first (`{ id, workspaceId }`, no SSE id), then `stdout`, `stderr` and `exit` events whose ids are sequence numbers; the run's id is also in the `X-Exec-Id` header. A client that disconnects resumes from `GET …/execs/{execId}/output` with `Last-Event-ID`.
  */
 export const exec = <ThrowOnError extends boolean = false>(options: Options<ExecData, ThrowOnError>): RequestResult<ExecResponses, ExecErrors, ThrowOnError> => (options.client ?? client).post<ExecResponses, ExecErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

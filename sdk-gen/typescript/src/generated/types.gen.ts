@@ -336,6 +336,10 @@ export type ContainerRun = {
     outputBytesMax?: number;
     background?: boolean;
     egress?: Egress;
+    /**
+     * Who the command runs as in its sandbox: `user` (uid 1000, the default) or `root` (uid 0 there: it may chown files, switch to any uid and install system packages into writable paths, and is still unprivileged on the host).
+     */
+    user?: 'user' | 'root';
 };
 
 export type ExecRecordPage = {
@@ -581,6 +585,10 @@ export type BillingState = {
      */
     spendCapMicros: number | null;
     /**
+     * Whether the plan takes a spend cap: plans that bill overage do; on plans with hard limits `PUT /v1/billing/spend-cap` answers 409.
+     */
+    spendCapAvailable: boolean;
+    /**
      * This period's charges so far: the upcoming invoice's total.
      */
     costSoFarMicros: number;
@@ -591,14 +599,38 @@ export type UpcomingInvoice = {
     periodStart: string;
     periodEnd: string;
     /**
-     * The plan fee for the period, prorated after a mid-period upgrade.
+     * The plan fee for the period: the sum of `fees`.
      */
     feeMicros: number;
+    fees: Array<FeeLine>;
     lines: Array<InvoiceLine>;
     /**
      * feeMicros plus every line's amountMicros.
      */
     totalMicros: number;
+};
+
+/**
+ * A part of the period's plan fee: the fee the period opened with, then one part per mid-period upgrade (prorated to the time left).
+ */
+export type FeeLine = {
+    plan: string;
+    /**
+     * The plan upgraded from; null for the fee the period opened with.
+     */
+    upgradedFrom: string | null;
+    /**
+     * When this part starts counting: the period's start or the upgrade.
+     */
+    from: string;
+    /**
+     * The monthly amount before proration: the plan's fee, or an upgrade's fee difference.
+     */
+    monthlyMicros: number;
+    /**
+     * monthlyMicros × (periodEnd − from) / (periodEnd − periodStart), rounded down.
+     */
+    amountMicros: number;
 };
 
 export type InvoiceLine = {
@@ -631,9 +663,10 @@ export type Invoice = {
     periodStart: string;
     periodEnd: string;
     /**
-     * The plan fee for the period, prorated after a mid-period upgrade.
+     * The plan fee for the period: the sum of `fees`.
      */
     feeMicros: number;
+    fees: Array<FeeLine>;
     lines: Array<InvoiceLine>;
     /**
      * feeMicros plus every line's amountMicros.

@@ -9,6 +9,7 @@ import { type Client, createClient, createConfig } from "../generated/client/ind
 import { signup } from "../generated/sdk.gen.ts";
 import type { SignupData, SignupResponse } from "../generated/types.gen.ts";
 import { Account, Keys, Tokens } from "./account.ts";
+import { checkApiKey } from "./apiKey.ts";
 import { Artifacts, Shares } from "./artifacts.ts";
 import { Billing, Quotas, Usage } from "./billing.ts";
 import { Core, type RequestOptions } from "./core.ts";
@@ -56,7 +57,8 @@ export class Cubicle {
   private readonly core: Core;
 
   constructor(options: ClientOptions = {}) {
-    const apiKey = options.apiKey ?? fromEnvironment("CUBICLE_API_KEY");
+    const rawKey = options.apiKey ?? fromEnvironment("CUBICLE_API_KEY");
+    const apiKey = rawKey === undefined ? undefined : checkApiKey(rawKey);
     this.baseUrl = (options.baseUrl ?? fromEnvironment("CUBICLE_BASE_URL") ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
     // Looked up at call time, so a fetch patched after construction (tests, polyfills) is used.
     const fetch: Fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));

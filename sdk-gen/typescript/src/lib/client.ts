@@ -5,6 +5,7 @@
  * `{ client }`, e.g. `listWorkspaces({ client: cubicle })`.
  */
 import { type Client, createClient, createConfig } from "../generated/client/index.ts";
+import { checkApiKey } from "./apiKey.ts";
 
 export type CubicleOptions = {
   /** Where the API is served, e.g. `http://127.0.0.1:8787` for `npm start`; no trailing `/v1`. */
@@ -16,6 +17,7 @@ export type CubicleOptions = {
 };
 
 export function createCubicle({ baseUrl, apiKey, fetch }: CubicleOptions): Client {
-  const headers: Record<string, string> = apiKey === undefined ? {} : { Authorization: `Bearer ${apiKey}` };
+  const headers: Record<string, string> =
+    apiKey === undefined ? {} : { Authorization: `Bearer ${checkApiKey(apiKey)}` };
   return createClient(createConfig({ baseUrl, headers, ...(fetch === undefined ? {} : { fetch }) }));
 }

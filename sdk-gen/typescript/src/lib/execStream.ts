@@ -33,6 +33,8 @@ export interface ExitEvent {
 
 export type ExecEvent = OutputChunk | ExitEvent;
 
+const KNOWN_EVENTS = new Set(["stdout", "stderr", "exit"]);
+
 function toEvent(frame: SseFrame): ExecEvent {
   const seq = Number(frame.id);
   const data = JSON.parse(frame.data) as Record<string, unknown>;
@@ -92,6 +94,8 @@ export class ExecStream implements AsyncIterable<ExecEvent> {
       let cause: unknown;
       try {
         for await (const frame of readSse(await this.open(this.id))) {
+          // Events this version does not know (the server may add some) carry no output.
+          if (!KNOWN_EVENTS.has(frame.event)) continue;
           const event = toEvent(frame);
           if (this.lastSeq !== null && event.seq <= this.lastSeq) continue;
           this.lastSeq = event.seq;

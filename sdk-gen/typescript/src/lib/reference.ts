@@ -6,6 +6,7 @@
  * @module @cubicle/sdk
  */
 export { Account, Keys, Tokens } from "./account.ts";
+export { InvalidApiKeyError } from "./apiKey.ts";
 export { Artifacts, Shares } from "./artifacts.ts";
 export { Billing, Quotas, Usage } from "./billing.ts";
 export { type ClientOptions, Cubicle } from "./Cubicle.ts";

@@ -11,7 +11,9 @@
 import { APIConnectionError, APITimeoutError, APIUserAbortError } from "./errors.ts";
 import { isRetryable, isRetrySafe, retryDelayMs } from "./retry.ts";
 
-export type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+// `Request | string | URL` is the DOM's `RequestInfo | URL`, spelled out so a Node project
+// that has @types/node but not the DOM library can check the SDK's declarations.
+export type Fetch = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
 
 export interface TransportOptions {

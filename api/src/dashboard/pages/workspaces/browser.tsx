@@ -13,8 +13,9 @@ import { orThrow } from "../../../fsErrors.ts";
 import { workspaceObject, workspacePath } from "../../../routes/filePath.ts";
 import { loadWorkspace } from "../../../workspaceAccess.ts";
 import { type DashboardContext, hasScope } from "../../context.ts";
-import { bytes, dateTime } from "../../format.ts";
+import { bytes, dateTime, shortId } from "../../format.ts";
 import { dashboardLimits } from "../../limits.ts";
+import { CopyableId } from "../../ui/CopyableId.tsx";
 import { Layout } from "../../ui/Layout.tsx";
 import { TableHead } from "../../ui/TableHead.tsx";
 import { TableWrap } from "../../ui/TableWrap.tsx";
@@ -62,12 +63,12 @@ export async function workspaceBrowserPage(c: DashboardContext): Promise<Respons
     );
   }
   const files = listed === null ? null : (orThrow(listed) as Listing);
-  const label = workspace?.name ?? id;
+  const label = workspace?.name ?? shortId(id);
   return c.html(
     <Layout title={label} section="workspaces" {...frame}>
       <Breadcrumb crumbs={pathCrumbs(id, label, path)} />
       <p class="muted" data-workspace-id={id}>
-        <code class="id">{id}</code>
+        <CopyableId id={id} noun="workspace" />
         {workspace && ` · ${countLabel(workspace.fileCount, "file")} · ${bytes(workspace.sizeBytes)}`}
       </p>
       <h2 id="files">Files in {path}</h2>
@@ -143,9 +144,7 @@ function RunsTable({ id, path, runs }: { id: string; path: string; runs: Runs })
               <tr data-exec-id={run.id} data-status={run.status} data-exit-code={run.exitCode ?? ""}>
                 <th scope="row">
                   {/* The id, not the summary: a command is not a name, and may repeat a file's. */}
-                  <a href={hrefs.run(id, run.id)}>
-                    <code class="id">{run.id}</code>
-                  </a>
+                  <CopyableId id={run.id} noun="run" href={hrefs.run(id, run.id)} />
                 </th>
                 <td>{run.executor}</td>
                 <td>

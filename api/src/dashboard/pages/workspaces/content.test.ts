@@ -1,6 +1,6 @@
 /** How workspace bytes are labelled on the way out: image types by magic bytes only, download names, peeking. */
 import { describe, expect, it } from "vitest";
-import { attachmentDisposition, imageType, peek } from "./content.ts";
+import { attachmentDisposition, imageType, isPdf, peek } from "./content.ts";
 
 const bytes = (...parts: (string | number[])[]) =>
   Uint8Array.from(
@@ -22,6 +22,16 @@ describe("imageType", () => {
     expect(imageType(bytes([0x89], "PNG"))).toBeNull();
     expect(imageType(bytes("<!doctype html><script>"))).toBeNull();
     expect(imageType(new Uint8Array())).toBeNull();
+  });
+});
+
+describe("isPdf", () => {
+  it("knows a PDF by its %PDF- header only", () => {
+    expect(isPdf(bytes("%PDF-1.7\n%\xe2\xe3"))).toBe(true);
+    expect(isPdf(bytes("%PDF"))).toBe(false);
+    expect(isPdf(bytes(" %PDF-1.4"))).toBe(false);
+    expect(isPdf(bytes("<html>%PDF-1.4"))).toBe(false);
+    expect(isPdf(new Uint8Array())).toBe(false);
   });
 });
 

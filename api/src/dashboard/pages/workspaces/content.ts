@@ -27,6 +27,11 @@ const SIGNATURES: { type: ImageType; parts: { offset: number; bytes: number[] }[
   },
 ];
 
+/** Whether the bytes start like a PDF (`%PDF-`). */
+export function isPdf(head: Uint8Array): boolean {
+  return ascii("%PDF-").every((byte, i) => head[i] === byte);
+}
+
 /** The image type the bytes start with, or null for anything else (including SVG, which can carry script). */
 export function imageType(head: Uint8Array): ImageType | null {
   const match = SIGNATURES.find(({ parts }) =>

@@ -1,6 +1,7 @@
 /**
  * One file: GET /dashboard/workspaces/:id/file?path= previews it (UTF-8 text up to the
- * preview limit, or one of four raster image types by magic bytes, else its size), and
+ * preview limit, one of four raster image types by magic bytes, a PDF drawn in a sandboxed
+ * frame by PDF.js (ui/pdfViewer.ts), else its size), and
  * GET …/raw?path=[&download=1] serves its exact bytes, read by the same `object.readFile`
  * call as `GET /v1/workspaces/{id}/files/{path}`. Bytes go out as octet-stream (or as
  * their image type when previewed) with nosniff, never as HTML or script.
@@ -11,10 +12,10 @@ import { orThrow } from "../../../fsErrors.ts";
 import { workspaceObject, workspacePath } from "../../../routes/filePath.ts";
 import { loadWorkspace } from "../../../workspaceAccess.ts";
 import { type DashboardContext, hasScope } from "../../context.ts";
-import { bytes, dateTime } from "../../format.ts";
+import { bytes, dateTime, shortId } from "../../format.ts";
 import { dashboardLimits } from "../../limits.ts";
 import { Layout } from "../../ui/Layout.tsx";
-import { attachmentDisposition, type ImageType, imageType, MAGIC_BYTES, peek, utf8Text } from "./content.ts";
+import { attachmentDisposition, type ImageType, imageType, isPdf, MAGIC_BYTES, peek, utf8Text } from "./content.ts";
 import {
   apiContext,
   Breadcrumb,
@@ -27,12 +28,21 @@ import {
   ScopeNotice,
 } from "./shared.tsx";
 
-type Preview = { kind: "text"; text: string } | { kind: "image"; type: ImageType } | { kind: "binary" | "large" };
+type Preview =
+  | { kind: "text"; text: string }
+  | { kind: "image"; type: ImageType }
+  | { kind: "pdf" }
+  | { kind: "large"; limitBytes: number }
+  | { kind: "binary" };
 
 function previewOf(head: Uint8Array, size: number): Preview {
   const type = imageType(head);
   if (type !== null) return { kind: "image", type };
-  if (size > dashboardLimits.previewBytesMax) return { kind: "large" };
+  if (isPdf(head)) {
+    const limitBytes = dashboardLimits.pdfPreviewBytesMax;
+    return size <= limitBytes ? { kind: "pdf" } : { kind: "large", limitBytes };
+  }
+  if (size > dashboardLimits.previewBytesMax) return { kind: "large", limitBytes: dashboardLimits.previewBytesMax };
   const text = utf8Text(head);
   return text === null ? { kind: "binary" } : { kind: "text", text };
 }
@@ -65,6 +75,7 @@ export async function filePreviewPage(c: DashboardContext): Promise<Response> {
   if (!hasScope(c, "workspaces:read")) {
     return c.html(
       <Layout title={baseName(path) || path} section="workspaces" {...(await frameOf(c))}>
+        <Breadcrumb crumbs={pathCrumbs(id, shortId(id), path)} />
         <ScopeNotice scope="workspaces:read" what="Files" />
       </Layout>,
       403,
@@ -82,7 +93,7 @@ export async function filePreviewPage(c: DashboardContext): Promise<Response> {
   const name = baseName(path);
   return c.html(
     <Layout title={name} section="workspaces" {...frame}>
-      <Breadcrumb crumbs={pathCrumbs(id, workspace.name ?? id, path)} />
+      <Breadcrumb crumbs={pathCrumbs(id, workspace.name ?? shortId(id), path)} />
       <FileFacts stat={stat as Stat} />
       <p>
         <a href={hrefs.raw(id, path, true)} data-download>
@@ -127,17 +138,31 @@ function PreviewOf(props: { id: string; path: string; name: string; size: number
       return (
         <img class="file-preview" data-preview="image" data-type={preview.type} src={hrefs.raw(id, path)} alt={name} />
       );
+    case "pdf":
+      // The frame gets the bytes from this page (see app.js), never the session: see ui/pdfViewer.ts.
+      return (
+        <iframe
+          class="pdf-preview"
+          data-preview="pdf"
+          sandbox="allow-scripts"
+          referrerpolicy="no-referrer"
+          src="/dashboard/assets/pdf-viewer.html"
+          data-pdf-src={hrefs.raw(id, path)}
+          title={`Preview of ${name}`}
+        />
+      );
     case "large":
       return (
         <p class="muted" data-preview="none">
-          Not previewed: {size.toLocaleString("en-US")} bytes is over the {bytes(dashboardLimits.previewBytesMax)}{" "}
-          preview limit. Download it instead.
+          Not previewed: {size.toLocaleString("en-US")} bytes is over the {bytes(preview.limitBytes)} preview limit.
+          Download it instead.
         </p>
       );
     case "binary":
       return (
         <p class="muted" data-preview="binary">
-          binary, {size.toLocaleString("en-US")} bytes
+          No preview for this kind of file ({size.toLocaleString("en-US")} bytes, not text, an image or a PDF). Download
+          it instead.
         </p>
       );
   }
@@ -153,6 +178,8 @@ export async function rawFile(c: DashboardContext): Promise<Response> {
   const headers: Record<string, string> = {
     "content-type": "application/octet-stream",
     "x-content-type-options": "nosniff",
+    // Opened on its own, the file is a sandboxed document that may load and run nothing.
+    "content-security-policy": "default-src 'none'; sandbox",
     etag: stat.etag ?? "",
     "last-modified": new Date(stat.mtime).toUTCString(),
   };

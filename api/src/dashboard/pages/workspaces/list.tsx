@@ -8,6 +8,7 @@ import { services } from "../../../services.ts";
 import { type DashboardContext, hasScope } from "../../context.ts";
 import { bytes, dateTime } from "../../format.ts";
 import { dashboardLimits } from "../../limits.ts";
+import { CopyableId } from "../../ui/CopyableId.tsx";
 import { Layout } from "../../ui/Layout.tsx";
 import { TableHead } from "../../ui/TableHead.tsx";
 import { TableWrap } from "../../ui/TableWrap.tsx";
@@ -67,7 +68,7 @@ function WorkspacesTable({ workspaces }: { workspaces: Workspace[] }) {
                 <a href={hrefs.browse(workspace.id)}>{workspace.name ?? "(unnamed)"}</a>
               </th>
               <td>
-                <code class="id">{workspace.id}</code>
+                <CopyableId id={workspace.id} noun="workspace" />
               </td>
               <td class="num">{workspace.fileCount.toLocaleString("en-US")}</td>
               <td class="num">{bytes(workspace.sizeBytes)}</td>

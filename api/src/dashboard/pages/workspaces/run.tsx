@@ -7,11 +7,21 @@ import { execLimits } from "../../../../../executors/limits.ts";
 import { viewEvent } from "../../../../../tenants/workspace/execs/sse.ts";
 import { execObject } from "../../../routes/execShared.ts";
 import { type DashboardContext, hasScope } from "../../context.ts";
-import { bytes, dateTime } from "../../format.ts";
+import { bytes, dateTime, shortId } from "../../format.ts";
 import { dashboardLimits } from "../../limits.ts";
+import { CopyableId } from "../../ui/CopyableId.tsx";
 import { Layout } from "../../ui/Layout.tsx";
 import { statusClass } from "./browser.tsx";
-import { apiContext, Breadcrumb, durationLabel, frameOf, hrefs, param, ScopeNotice } from "./shared.tsx";
+import {
+  apiContext,
+  Breadcrumb,
+  durationLabel,
+  frameOf,
+  hrefs,
+  param,
+  ScopeNotice,
+  workspaceLabel,
+} from "./shared.tsx";
 
 type ExecAccess = Awaited<ReturnType<typeof execObject>>;
 
@@ -49,11 +59,11 @@ async function outputOf(object: ExecAccess["object"], execId: string, bytesMax: 
 export async function runPage(c: DashboardContext): Promise<Response> {
   const id = param(c, "id");
   const execId = param(c, "execId");
-  const title = `Run ${execId}`;
+  const title = `Run ${shortId(execId)}`;
   const crumbs = [
     { label: "Workspaces", href: hrefs.list() },
-    { label: id, href: hrefs.browse(id) },
-    { label: execId },
+    { label: await workspaceLabel(c, id), href: hrefs.browse(id) },
+    { label: shortId(execId) },
   ];
   if (!hasScope(c, "exec")) {
     return c.html(
@@ -79,6 +89,10 @@ export async function runPage(c: DashboardContext): Promise<Response> {
 function RunFacts({ record }: { record: ExecAccess["record"] }) {
   return (
     <dl class="facts" data-exec-id={record.id} data-status={record.status} data-exit-code={record.exitCode ?? ""}>
+      <dt>Run id</dt>
+      <dd>
+        <CopyableId id={record.id} noun="run" />
+      </dd>
       <dt>Status</dt>
       <dd class={statusClass(record.status)}>{record.status}</dd>
       <dt>Exit code</dt>

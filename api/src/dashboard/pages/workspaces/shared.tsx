@@ -8,9 +8,10 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Scope } from "../../../../../tenants/account/scopes.ts";
 import type { AppContext } from "../../../context.ts";
 import { ApiError, ERROR_CODES } from "../../../errors.ts";
-import type { DashboardContext } from "../../context.ts";
+import { findWorkspace } from "../../../workspaceAccess.ts";
+import { type DashboardContext, hasScope } from "../../context.ts";
 import { accountOf } from "../../data.ts";
-import { duration } from "../../format.ts";
+import { duration, shortId } from "../../format.ts";
 import { Layout } from "../../ui/Layout.tsx";
 
 /** Cursors of id-ordered pages (workspaces, runs) are ids; the API's page query takes at most 64 characters. */
@@ -65,6 +66,17 @@ export function queryParam(c: DashboardContext, name: string, lengthMax: number)
     throw new ApiError("validation_failed", `\`${name}\` is longer than ${lengthMax} characters`);
   }
   return value;
+}
+
+/**
+ * How breadcrumbs and titles name a workspace: its name, or its short id when it has none
+ * or the session's key may not read it (names are workspace metadata, read under
+ * `workspaces:read` like `GET /v1/workspaces/{id}`).
+ */
+export async function workspaceLabel(c: DashboardContext, id: string): Promise<string> {
+  if (!hasScope(c, "workspaces:read")) return shortId(id);
+  const workspace = await findWorkspace(apiContext(c), id);
+  return workspace?.name ?? shortId(id);
 }
 
 export function ScopeNotice({ scope, what }: { scope: Scope; what: string }) {

@@ -1,0 +1,73 @@
+/** What agents run: build steps, test loops, jq pipelines, config edits, retry loops. */
+import { cases, sh } from "../sh.ts";
+
+export const agents = cases(
+  "agents",
+  sh`
+## build-steps-with-status
+set -e; mkdir -p build; for src in a b c; do echo "int $src;" > "build/$src.o"; done; ls build | wc -l; echo "build ok"
+## test-loop-summary
+pass=0 fail=0; for t in 1 2 3 4 5; do if ((t % 2)); then ((pass++)); else ((fail++)); fi; done; echo "passed=$pass failed=$fail"; ((fail == 0)) || echo "some failed"
+## test-runner-exit-code
+run() { [[ $1 != bad ]]; }; rc=0; for t in good bad good; do run $t || { echo "FAIL $t"; rc=1; }; done; echo "rc=$rc"
+## retry-loop
+n=0; until ((n >= 3)); do ((n++)); [[ $n -eq 3 ]] && { echo "succeeded on try $n"; break; }; echo "try $n failed"; done
+## jq-select-names
+echo '[{"n":"a","ok":true},{"n":"b","ok":false}]' | jq -r '.[] | select(.ok) | .n'
+## jq-length-keys
+echo '{"b":1,"a":2}' | jq -c 'keys, length'
+## jq-map-sum
+echo '[1,2,3,4]' | jq 'map(. * 2) | add'
+## jq-raw-tsv
+echo '[{"a":1,"b":"x"},{"a":2,"b":"y"}]' | jq -r '.[] | [.a, .b] | @tsv'
+## jq-build-object
+jq -n --arg name demo --argjson n 3 '{name: $name, count: $n}' -c
+## jq-update
+echo '{"version":"1.0.0","deps":{}}' | jq -c '.version = "1.1.0" | .deps.x = "^2"'
+## jq-in-loop
+for id in 1 2; do echo "{\"id\":$id}" | jq '.id + 10'; done
+## jq-exit-status
+echo '{"a":null}' | jq -e '.a' > /dev/null; echo "status $?"
+## version-bump
+v=1.4.9; IFS=. read -r major minor patch <<< "$v"; echo "$major.$minor.$((patch + 1))"
+## semver-compare
+ver() { printf '%03d%03d%03d' \${1//./ }; }; [[ $(ver 1.10.0) > $(ver 1.9.3) ]] && echo newer
+## env-file-parse
+printf 'A=1\n# comment\nB="two words"\n\nC=3\n' > .env; while IFS='=' read -r k v; do [[ -z $k || $k == \#* ]] && continue; v=\${v%\"}; v=\${v#\"}; echo "$k -> $v"; done < .env
+## config-edit-sed
+printf 'port=80\nhost=x\n' > app.conf; sed -i 's/^port=.*/port=8080/' app.conf; cat app.conf
+## find-and-count-extensions
+mkdir -p p/q; touch p/a.js p/b.ts p/q/c.ts p/q/d.md; find p -type f -name '*.*' | sed 's/.*\.//' | sort | uniq -c | awk '{print $2, $1}'
+## grep-todo-report
+printf 'x\n// TODO one\ny\n// TODO two\n' > code.js; grep -n TODO code.js | cut -d: -f1 | paste -sd' '
+## log-level-counts
+printf 'INFO a\nERROR b\nINFO c\nWARN d\nERROR e\n' > app.log; for lvl in INFO WARN ERROR; do echo "$lvl $(grep -c "^$lvl" app.log)"; done
+## csv-column-sum
+printf 'name,qty\na,3\nb,4\nc,5\n' > d.csv; tail -n +2 d.csv | cut -d, -f2 | paste -sd+ | bc 2>/dev/null || awk -F, 'NR>1{s+=$2} END{print s}' d.csv
+## makefile-like-deps
+declare -A built; build() { [[ \${built[$1]} ]] && return; for d in \${deps[$1]}; do build $d; done; echo "build $1"; built[$1]=1; }; declare -A deps=([app]="lib cfg" [lib]="cfg" [cfg]=""); build app
+## path-manipulation
+p=/opt/tools/bin; case ":$PATH:" in *":$p:"*) echo present;; *) PATH="$p:$PATH"; echo added;; esac
+## usage-message
+main() { if (($# < 1)); then echo "usage: main <name>" >&2; return 2; fi; echo "hello $1"; }; main 2>/dev/null; echo "rc $?"; main bob
+## here-doc-script-gen
+cat > gen.sh <<'EOF'
+echo "generated $1"
+EOF
+bash gen.sh arg
+## tempfile-cleanup
+tmp=work.tmp; echo data > $tmp; wc -c < $tmp; rm -f $tmp; [[ -e $tmp ]] || echo cleaned
+## parallel-results-collect
+for i in 3 1 2; do echo "r$i" > "res.$i"; done; cat res.* | sort
+## string-padding-table
+for row in "a 1" "bbb 22" "cc 333"; do set -- $row; printf '%-5s|%5s\n' "$1" "$2"; done
+## timing-free-progress
+total=5; for ((i=1; i<=total; i++)); do printf '\r%d/%d' $i $total; done; echo
+## json-from-shell
+items=(x y z); printf '[%s]\n' "$(printf '"%s",' "\${items[@]}" | sed 's/,$//')"
+## checksum-compare
+echo hello > a; echo hello > b; [[ $(md5sum < a) == $(md5sum < b) ]] && echo identical
+## line-count-per-file
+printf '1\n2\n' > one.txt; printf '1\n' > two.txt; for f in one.txt two.txt; do echo "$f $(wc -l < $f)"; done
+`,
+);
