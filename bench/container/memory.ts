@@ -35,6 +35,7 @@ export interface DaemonMemory {
   /** The same for its fanotify helper (0 in the FUSE mode, which has none). */
   helperRssKiB: number;
   helperPeakKiB: number;
+  helperPrivateKiB: number;
 }
 
 interface Status {
@@ -93,6 +94,7 @@ export function daemonMemory(workspaceId: string): DaemonMemory {
     privateKiB: daemon.anonKiB,
     helperRssKiB: helper?.rssKiB ?? 0,
     helperPeakKiB: helper?.peakKiB ?? 0,
+    helperPrivateKiB: helper?.anonKiB ?? 0,
   };
 }
 
