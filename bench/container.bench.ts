@@ -12,11 +12,11 @@
  * - the fanotify helper's own cost (bench/container/native/fanotify.bench.ts), on the host.
  *
  * `BENCH_CONTAINER_ONLY=create,stat` runs only those scenarios (while developing); the
- * section then says so. bench/container/host.ts and daemon.ts run the same scenarios
+ * section then says so. `BENCH_CONTAINER_RESULTS=<file>` also saves the measurements as JSON. bench/container/host.ts and daemon.ts run the same scenarios
  * without the platform.
  */
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { loadavg } from "node:os";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg, release, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { newWorkspace, type Platform, signUp, startPlatform } from "../api/e2e/platform.ts";
@@ -91,6 +91,16 @@ const hostLoad = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(" ");
+
+/** The host and the command as run, with the environment that shaped it. */
+function describeHost(): string {
+  const env = ["CUBICLE_IMAGES_DIR", "BENCH_CONTAINER_ONLY"].flatMap((key) =>
+    process.env[key] ? [`${key}=${process.env[key]}`] : [],
+  );
+  const command = [...env, "node bench/run.ts container"].join(" ");
+  const memoryGiB = Math.round(totalmem() / 2 ** 30);
+  return `Host: ${availableParallelism()} cores (nproc), ${memoryGiB} GiB RAM, Linux ${release()}, Node ${process.version}; command \`${command}\`.`;
+}
 
 /**
  * Mounts the box's disk, starts a platform whose computers use `mode` and see that disk, and
@@ -208,15 +218,20 @@ export async function containerBench(): Promise<string> {
   // On the host with the platforms stopped: the helper's own cost, no box, no sync.
   console.log("container: the fanotify helper's cost");
   const fanotify = (await nativeBench(fanotifyRuns)).replace(/^## /, "### ");
-  return renderSection({
+  const input = {
     results,
     native: modes.native as ModeRun,
     fuse: modes.fuse as ModeRun,
     roots,
+    host: describeHost(),
     startedAt,
     endedAt,
     hostLoad: { start: loadStart, end: loadEnd },
     only,
     fanotify,
-  });
+  };
+  // A run takes half an hour: its measurements are kept where asked, so the section can be
+  // rendered again from them (JSON; the dates come back as strings).
+  if (process.env.BENCH_CONTAINER_RESULTS) writeFileSync(process.env.BENCH_CONTAINER_RESULTS, JSON.stringify(input));
+  return renderSection(input);
 }

@@ -27,22 +27,34 @@ export interface DaemonMemory {
   /** computerd's resident set now, and its peak since it started (VmHWM), in KiB. */
   rssKiB: number;
   peakKiB: number;
+  /**
+   * Of rssKiB, what is computerd's alone (RssAnon: heaps, stacks); the rest is mostly the
+   * node binary's pages, shared with every other Node process on the host (~55 MiB).
+   */
+  privateKiB: number;
   /** The same for its fanotify helper (0 in the FUSE mode, which has none). */
   helperRssKiB: number;
   helperPeakKiB: number;
+  helperPrivateKiB: number;
 }
 
 interface Status {
   name: string;
   rssKiB: number;
   peakKiB: number;
+  anonKiB: number;
 }
 
 function status(pid: number): Status | null {
   try {
     const text = readFileSync(`/proc/${pid}/status`, "utf8");
     const field = (key: string) => Number(text.match(new RegExp(`^${key}:\\s+(\\d+)`, "m"))?.[1] ?? 0);
-    return { name: text.match(/^Name:\s+(.*)$/m)?.[1] ?? "", rssKiB: field("VmRSS"), peakKiB: field("VmHWM") };
+    return {
+      name: text.match(/^Name:\s+(.*)$/m)?.[1] ?? "",
+      rssKiB: field("VmRSS"),
+      peakKiB: field("VmHWM"),
+      anonKiB: field("RssAnon"),
+    };
   } catch {
     return null; // it ended while we looked
   }
@@ -79,8 +91,10 @@ export function daemonMemory(workspaceId: string): DaemonMemory {
   return {
     rssKiB: daemon.rssKiB,
     peakKiB: daemon.peakKiB,
+    privateKiB: daemon.anonKiB,
     helperRssKiB: helper?.rssKiB ?? 0,
     helperPeakKiB: helper?.peakKiB ?? 0,
+    helperPrivateKiB: helper?.anonKiB ?? 0,
   };
 }
 

@@ -164,7 +164,11 @@ static int run(void) {
     if (fds[2].revents) workers_collect();
     if (fds[3].revents) {
       bool empty = false;
-      for (int batch = 0; batch < JOURNAL_BATCHES_PER_TICK && !empty; batch++) journal_read_batch(&empty);
+      /* Readers blocked on a pre-content event are answered between batches, not after all of them. */
+      for (int batch = 0; batch < JOURNAL_BATCHES_PER_TICK && !empty; batch++) {
+        journal_read_batch(&empty);
+        hydrate_read_events();
+      }
       journal_due = now_ms() + JOURNAL_TICK_MS;
     }
     if (fds[0].revents) {
@@ -190,6 +194,8 @@ int main(int argc, char **argv) {
   if (allow && (!parse_uint(allow, &allow_pid) || allow_pid == 0 || allow_pid > INT_MAX)) usage();
   H.allow_pid = (pid_t)allow_pid;
   H.self_pid = getpid();
+  /* Placements are made with their exact mode (place.c). */
+  umask(0);
   check_mount(root);
   raise_fd_limit();
   open_groups();

@@ -158,6 +158,21 @@ static void on_event(const struct fanotify_event_metadata *m) {
   if (m->fd < 0) return; /* the kernel could not open the file and has denied the access itself */
   if (!(m->mask & FAN_PRE_ACCESS) || m->pid == H.self_pid || m->pid == H.allow_pid)
     return answer_and_close(m->fd, FAN_ALLOW);
+  /*
+   * Almost every event is a file's first access that is no placeholder (every file a
+   * command creates raises one on its first write), and the writer waits for this answer:
+   * the xattr alone decides it, before anything else. A placeholder being filled keeps its
+   * xattr until its content is all in, so a reader that finds none reads the content.
+   */
+  ssize_t key_len = fgetxattr(m->fd, PLACEHOLDER_XATTR, key, sizeof key);
+  if (key_len < 0 && errno == ENODATA) {
+    /* The reader goes first; an access racing in before the mark just repeats this. */
+    respond(m->fd, FAN_ALLOW);
+    ignore_inode(m->fd);
+    close(m->fd);
+    return;
+  }
+  int key_errno = errno;
   struct stat st;
   if (fstat(m->fd, &st) < 0 || st.st_dev != H.dev || !S_ISREG(st.st_mode)) {
     /* A filesystem mark reports only our filesystem; anything else is never touched. */
@@ -170,16 +185,8 @@ static void on_event(const struct fanotify_event_metadata *m) {
       answer_and_close(m->fd, deny_errno(EIO));
     return;
   }
-  ssize_t key_len = fgetxattr(m->fd, PLACEHOLDER_XATTR, key, sizeof key);
-  if (key_len < 0 && errno == ENODATA) {
-    /* The reader goes first; an access racing in before the mark just repeats this. */
-    respond(m->fd, FAN_ALLOW);
-    ignore_inode(m->fd);
-    close(m->fd);
-    return;
-  }
   if (key_len < 0) {
-    warnx_("reading the placeholder xattr of inode %llu: %s", (unsigned long long)st.st_ino, strerror(errno));
+    warnx_("reading the placeholder xattr of inode %llu: %s", (unsigned long long)st.st_ino, strerror(key_errno));
     return answer_and_close(m->fd, deny_errno(EIO));
   }
   if (st.st_size == 0) {

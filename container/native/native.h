@@ -25,6 +25,12 @@
 
 /* The extended attribute that marks a placeholder; its value is computerd's opaque key. */
 #define PLACEHOLDER_XATTR "trusted.cubicle.placeholder"
+/*
+ * Zeros written at the start of every placeholder, one filesystem block (nativeLimits.
+ * placeholderDataBytes in container/src/native/limits.ts says why: an all-hole placeholder
+ * is copied by GNU cp as zeros, without the read that would fill it).
+ */
+#define PLACEHOLDER_DATA_BYTES 4096
 
 /* Every limit the helper holds itself to, each with the reason it exists. */
 enum {

@@ -197,6 +197,12 @@ export class StateDb {
     return rows.map((r) => r.path);
   }
 
+  /** Whether the object held anything under `dir` (not itself) as last synced. */
+  hasSyncedUnder(dir: string): boolean {
+    const base = dir === "/" ? "" : dir;
+    return this.stmts.syncedUnderOne.get(`${base}/`, subtreeEnd(base)) !== undefined;
+  }
+
   /** After a walk of `dir`: forgets the synced rows under it the walk did not list, except dirty paths' (bases). */
   forgetSyncedUnseen(dir: string): void {
     const base = dir === "/" ? "" : dir;
@@ -232,8 +238,9 @@ export class StateDb {
     return this.stmts.isSeen.get(path) !== undefined;
   }
 
-  /** Runs `fn` in one transaction, so a batch of rows costs one commit. */
+  /** Runs `fn` in one transaction, so a batch of rows costs one commit; inside another, it joins that one. */
   transaction<T>(fn: () => T): T {
+    if (this.db.isTransaction) return fn();
     this.db.exec("BEGIN");
     try {
       const result = fn();
@@ -306,6 +313,7 @@ function prepareAll(db: DatabaseSync) {
     deleteSynced: s("DELETE FROM synced WHERE path = ?"),
     deleteSyncedUnder: s("DELETE FROM synced WHERE path > ? AND path < ?"),
     syncedUnder: s("SELECT path FROM synced WHERE path > ? AND path < ? ORDER BY path DESC"),
+    syncedUnderOne: s("SELECT 1 AS x FROM synced WHERE path > ? AND path < ? LIMIT 1"),
     deleteSyncedUnseen: s(
       "DELETE FROM synced WHERE path > ? AND path < ? AND path NOT IN (SELECT path FROM seen) AND path NOT IN (SELECT path FROM dirty)",
     ),

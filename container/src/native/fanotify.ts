@@ -32,11 +32,12 @@ import {
   type HelperMessage,
   type HydrateRequest,
   type Placement,
+  type PlaceResult,
   parseLine,
   readLines,
 } from "./protocol.ts";
 
-export type { Change, ChangeKind, HydrateRequest, Placement } from "./protocol.ts";
+export type { Change, ChangeKind, HydrateRequest, Placement, PlaceResult } from "./protocol.ts";
 
 export type HydrateAnswer =
   | { file: string; release?: () => void | Promise<void> }
@@ -85,8 +86,6 @@ export interface FanotifyStats {
   stale: number;
 }
 
-export type PlaceResult = { ok: true; ino: number } | { ok: false; errno: number };
-
 export interface FanotifyHelper {
   readonly pid: number;
   /**
@@ -121,6 +120,10 @@ class HelperProcess implements FanotifyHelper {
   private readonly placing = new Map<number, (result: PlaceResult) => void>();
   private syncSeq = 0;
   private placeSeq = 0;
+  /** Place commands not written yet (sendPlacements). */
+  private placeLines: string[] = [];
+  /** Set once the helper exited: nothing it was asked will be answered. */
+  private gone = false;
   private stopping = false;
   private stderr = "";
   private onReady: (() => void) | null = null;
@@ -142,7 +145,13 @@ class HelperProcess implements FanotifyHelper {
       });
       this.child.on("close", done);
     });
-    void this.exited.then((exit) => options.onExit?.(exit));
+    void this.exited.then((exit) => {
+      // Placements it never answered failed.
+      this.gone = true;
+      for (const resolve of this.placing.values()) resolve({ ok: false, errno: EIO });
+      this.placing.clear();
+      options.onExit?.(exit);
+    });
     readLines(this.child.stdout, (line) => {
       try {
         this.onMessage(parseLine(line));
@@ -182,10 +191,19 @@ class HelperProcess implements FanotifyHelper {
   }
 
   place(placement: Placement): Promise<PlaceResult> {
+    if (this.gone) return Promise.resolve({ ok: false, errno: EIO });
     const seq = ++this.placeSeq;
     const placed = new Promise<PlaceResult>((resolve) => this.placing.set(seq, resolve));
-    this.send(command.place(seq, placement));
-    return Promise.race([placed, this.exited.then((): PlaceResult => ({ ok: false, errno: EIO }))]);
+    // A pull places thousands at once: their lines go to the helper in one write per tick.
+    if (this.placeLines.length === 0) queueMicrotask(() => this.sendPlacements());
+    this.placeLines.push(command.place(seq, placement));
+    return placed;
+  }
+
+  private sendPlacements(): void {
+    const lines = this.placeLines;
+    this.placeLines = [];
+    this.send(lines.join(""));
   }
 
   async drain(): Promise<void> {

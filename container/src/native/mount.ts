@@ -79,6 +79,9 @@ export class NativeMount {
       },
       log: (line) => this.ctx.log(`native: ${line}`),
     });
+    const helper = this.helper;
+    // The helper's paths start at the filesystem's root, where the workspace is `ws`.
+    this.ctx.place = (placement) => helper.place({ ...placement, path: `/ws${placement.path}` });
     // What changed while no daemon was listening (a SIGKILLed predecessor).
     this.rescan(this.ctx.state.cleanMs());
   }
@@ -98,6 +101,7 @@ export class NativeMount {
   }
 
   async stop(): Promise<void> {
+    delete this.ctx.place;
     await this.helper?.stop();
     this.helper = null;
     await this.disk.unmount();

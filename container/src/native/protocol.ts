@@ -94,13 +94,18 @@ export interface Placement {
   mtimeNs: bigint;
   /** What `hydrate` will be asked for when the placeholder is first read. */
   key: string;
+  /** Leave a name that is taken alone (the placement fails with EEXIST) instead of replacing what is there. */
+  onlyNew?: boolean;
 }
+
+/** The answer to a placement: the new file's inode, or why there is none (EEXIST: the name was taken, with `onlyNew`). */
+export type PlaceResult = { ok: true; ino: number } | { ok: false; errno: number };
 
 const hex = (text: string) => Buffer.from(text).toString("hex");
 
 export const command = {
   place: (seq: number, p: Placement) =>
-    `place ${seq} ${hex(p.path)} ${p.size} ${p.mode} ${p.uid} ${p.gid} ${p.mtimeNs} ${hex(p.key)}\n`,
+    `place ${seq} ${hex(p.path)} ${p.size} ${p.mode} ${p.uid} ${p.gid} ${p.mtimeNs} ${hex(p.key)}${p.onlyNew ? " new" : ""}\n`,
   fill: (id: number, file: string) => `fill ${id} ${hex(file)}\n`,
   data: (id: number, bytes: Uint8Array) =>
     bytes.byteLength

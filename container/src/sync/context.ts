@@ -1,5 +1,6 @@
 /** What the sync parts (pull, push, hydration, the FUSE ops) share. */
 import type { Replica } from "../fs/replica.ts";
+import type { Placement, PlaceResult } from "../native/protocol.ts";
 import type { Mutex, SessionHolder } from "../session/holder.ts";
 import type { StateDb } from "../state.ts";
 import type { DirtySet } from "./dirty.ts";
@@ -37,4 +38,10 @@ export interface SyncContext {
   unreportedSinceNs: bigint;
   /** How the wire's (box) owner ids map to the replica's, for the mode that runs (sync/metadata.ts). */
   ids: IdMap;
+  /**
+   * Native mode: makes a placeholder at a workspace path on the fanotify helper's threads
+   * (native/fanotify.ts `place`). A walk places new files this way, many at once (pull.ts);
+   * unset under FUSE.
+   */
+  place?: (placement: Placement) => Promise<PlaceResult>;
 }

@@ -5,13 +5,27 @@
  * whole tree instead. One pull runs at a time; notifications that arrive meanwhile make it
  * run once more.
  */
+import { existsSync, readdirSync } from "node:fs";
 import type { RemoteEntry, WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
-import { applyEntry } from "./apply.ts";
+import type { PlaceResult } from "../native/protocol.ts";
+import { applyEntry, placedEntry, walkPlacement } from "./apply.ts";
 import type { SyncContext } from "./context.ts";
 
 /** Entries applied between two yields to the event loop, so FUSE requests are answered during a large walk. */
 const applySliceEntries = 256;
+
+type WalkPage = Awaited<ReturnType<WorkspaceSyncApi["walk"]>>;
+
+/** One walk's progress (walkInto). */
+interface Walk {
+  /** The directory had nothing here and nothing synced: no sweep, so no `seen` rows. */
+  fresh: boolean;
+  /** Directories this walk created: their files need no check for something already there. */
+  made: Set<string>;
+  /** Placements sent to the helper and not yet recorded, page by page. */
+  placing: Promise<void>;
+}
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -115,43 +129,89 @@ export class Puller {
    * Applies every entry under `dir` and removes local entries the walk did not list (unless
    * dirty). The lock is held for the whole walk: a push landing between reading a page and
    * the sweep would otherwise look like a path the object does not have, and be removed.
+   *
+   * A walk into a directory that is empty here and that the object's state never reached
+   * (a new replica's first pull) has nothing to sweep, so it keeps no `seen` rows either. In
+   * the native mode new files are placed by the helper while the next page is fetched.
    */
   private walkInto(ws: WorkspaceSyncApi, dir: string): Promise<number> {
     return this.ctx.lock.run(async () => {
       const { state } = this.ctx;
-      state.clearSeen();
-      let cursor: string | null = null;
+      const walk: Walk = { fresh: this.isFresh(dir), made: new Set(), placing: Promise.resolve() };
+      if (walk.fresh) walk.made.add(dir);
+      else state.clearSeen();
       let firstRev = -1;
-      do {
-        const page = await ws.walk(dir, cursor);
-        if (!page.ok) {
-          // The directory vanished since it was listed as changed: the next change says so.
-          if (page.code === "ENOENT" || page.code === "ENOTDIR") return this.ctx.revision.value;
-          throw new Error(`walk ${dir}: ${page.code} ${page.message}`);
+      // The next page is asked for before this one is applied, so the object lists it meanwhile.
+      // (Promise.resolve: an RPC promise is a proxy, whose properties are remote calls.)
+      let next: Promise<WalkPage> | null = Promise.resolve(ws.walk(dir, null));
+      try {
+        while (next) {
+          const page: WalkPage = await next;
+          next = null;
+          if (!page.ok) {
+            // The directory vanished since it was listed as changed: the next change says so.
+            if (page.code === "ENOENT" || page.code === "ENOTDIR") return this.ctx.revision.value;
+            throw new Error(`walk ${dir}: ${page.code} ${page.message}`);
+          }
+          if (firstRev < 0) firstRev = page.revision;
+          this.noteRevision(page.revision);
+          if (page.next) {
+            next = Promise.resolve(ws.walk(dir, page.next));
+            // Awaited on the next turn; a walk that fails before then must not go unhandled.
+            next.catch(() => {});
+          }
+          await this.applyWalkPage(page.entries, walk);
         }
-        if (firstRev < 0) firstRev = page.revision;
-        this.noteRevision(page.revision);
-        await this.applyWalkPage(page.entries);
-        cursor = page.next;
-      } while (cursor);
-      await this.sweep(dir);
+      } finally {
+        await walk.placing;
+      }
+      if (!walk.fresh) await this.sweep(dir);
       return Math.max(firstRev, 0);
     });
   }
 
-  private async applyWalkPage(entries: RemoteEntry[]): Promise<void> {
+  /** Nothing local under `dir` and nothing synced there: a walk only adds. */
+  private isFresh(dir: string): boolean {
+    const { replica, state, dirty } = this.ctx;
+    if (dirty.hasAtOrUnder(dir) || state.hasSyncedUnder(dir)) return false;
+    try {
+      return readdirSync(replica.local(dir)).length === 0;
+    } catch {
+      return false;
+    }
+  }
+
+  private async applyWalkPage(entries: RemoteEntry[], walk: Walk): Promise<void> {
     const { state } = this.ctx;
+    const placements: { entry: RemoteEntry; placed: Promise<PlaceResult> }[] = [];
     await this.ctx.beforeApply();
     for (let i = 0; i < entries.length; i += applySliceEntries) {
       // One transaction per slice: its rows cost one commit, and nothing awaits inside it.
       state.transaction(() => {
         for (const entry of entries.slice(i, i + applySliceEntries)) {
-          state.addSeen(entry.path);
+          if (!walk.fresh) state.addSeen(entry.path);
+          const placement = walkPlacement(this.ctx, entry, walk.made);
+          if (placement && this.ctx.place) {
+            placements.push({ entry, placed: this.ctx.place(placement) });
+            continue;
+          }
+          const isNew = entry.type === "dir" && !existsSync(this.ctx.replica.local(entry.path));
           applyEntry(this.ctx, entry.path, entry);
+          if (isNew) walk.made.add(entry.path);
         }
       });
       await yieldToLoop();
     }
+    if (placements.length === 0) return;
+    // This page's placements are recorded (one transaction) while the next page is fetched.
+    const previous = walk.placing;
+    walk.placing = (async () => {
+      const results = await Promise.all(placements.map((p) => p.placed));
+      await previous;
+      state.transaction(() => {
+        for (const [i, { entry }] of placements.entries()) placedEntry(this.ctx, entry, results[i] as PlaceResult);
+      });
+    })();
   }
 
   private async sweep(dir: string): Promise<void> {

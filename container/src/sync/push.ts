@@ -20,8 +20,8 @@
  * never read as content (computerd's own reads are not held for hydration): one still where
  * the object has it pushes its metadata only, one moved elsewhere is filled first.
  */
-import { type BigIntStats, constants } from "node:fs";
-import { lstat, open, readFile, readlink } from "node:fs/promises";
+import { type BigIntStats, constants, lstatSync, readFileSync, readlinkSync } from "node:fs";
+import { open, readFile } from "node:fs/promises";
 import type { RemoteEntry, SyncAttrs, SyncOp, WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
 import { daemonLimits } from "../limits.ts";
@@ -56,13 +56,29 @@ function attrsOf(st: BigIntStats, ids: IdMap): Required<SyncAttrs> {
   return { uid: ids.toBox(Number(st.uid)), gid: ids.toBox(Number(st.gid)), ...wireTime(st.mtimeNs) };
 }
 
-async function lstatBig(file: string): Promise<BigIntStats | null> {
+/**
+ * Replica reads are synchronous, as in apply.ts: the replica is a local disk, never the mount,
+ * so they cannot wait on FUSE, and a direct syscall costs microseconds where a thread-pool
+ * round trip costs tens (per path, several times: a 1,000-file push spent most of its local
+ * time in those hops). Only content past daemonLimits.pushSyncReadBytesMax is read
+ * asynchronously, so a large file does not hold the event loop.
+ */
+function lstatBig(file: string): BigIntStats | null {
   try {
-    return await lstat(file, { bigint: true });
+    return lstatSync(file, { bigint: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return null;
     throw err;
+  }
+}
+
+function readContent(file: string, size: bigint): Promise<Buffer | null> {
+  if (size > BigInt(daemonLimits.pushSyncReadBytesMax)) return readFile(file, { flag: readQuietly }).catch(() => null);
+  try {
+    return Promise.resolve(readFileSync(file, { flag: readQuietly }));
+  } catch {
+    return Promise.resolve(null);
   }
 }
 
@@ -188,7 +204,7 @@ export class Pusher {
     const gens = new Map<string, number>();
     for (const path of paths) {
       gens.set(path, dirty.gen(path));
-      const st = await lstatBig(replica.local(path));
+      const st = lstatBig(replica.local(path));
       if (st) stats.set(path, st);
       (st ? present : gone).push(path);
       if (!st?.isDirectory() && state.synced(path)?.type === "dir") {
@@ -197,15 +213,22 @@ export class Pusher {
     }
     let batch: Item[] = [];
     let batchBytes = 0;
+    // One batch is applied on the object while the next is read here; they land in order.
+    let sending: Promise<void> = Promise.resolve();
+    const sendBatch = async () => {
+      const full = batch;
+      batch = [];
+      batchBytes = 0;
+      await sending;
+      sending = this.send(ws, full);
+      // Awaited before the next batch goes or the pass ends; a failure surfaces there.
+      sending.catch(() => {});
+    };
     const add = async (items: Item[]) => {
       const bytes = items.reduce((sum, { op }) => sum + (op.op === "write" ? op.bytes.byteLength : 0), 0);
       const full =
         batch.length + items.length > wireLimits.applyOpsMax || batchBytes + bytes > wireLimits.chunkBytesMax;
-      if (full && batch.length > 0) {
-        await this.send(ws, batch);
-        batch = [];
-        batchBytes = 0;
-      }
+      if (full && batch.length > 0) await sendBatch();
       batch.push(...items);
       batchBytes += bytes;
     };
@@ -213,21 +236,25 @@ export class Pusher {
     const pushed = new Map<bigint, string>();
     // Children sort after their parent, so reverse order removes a directory's entries before it.
     const removals = [...new Set([...gone, ...under])].sort().reverse();
-    for (const path of [...removals, ...present.sort()]) {
-      if (!dirty.has(path)) {
-        if (under.has(path)) await add([{ op: { op: "remove", path, base: state.synced(path) }, gen: null }]);
-        continue;
+    try {
+      for (const path of [...removals, ...present.sort()]) {
+        if (!dirty.has(path)) {
+          if (under.has(path)) await add([{ op: { op: "remove", path, base: state.synced(path) }, gen: null }]);
+          continue;
+        }
+        const gen = gens.get(path) ?? dirty.gen(path);
+        const items = await this.itemsFor(ws, path, gen, stats.get(path) ?? null, pushed);
+        if (items.length === 0) {
+          // FIFOs, sockets and devices have no place on the object; nothing to push.
+          dirty.clearIf(path, gen);
+          continue;
+        }
+        await add(items);
       }
-      const gen = gens.get(path) ?? dirty.gen(path);
-      const items = await this.itemsFor(ws, path, gen, stats.get(path) ?? null, pushed);
-      if (items.length === 0) {
-        // FIFOs, sockets and devices have no place on the object; nothing to push.
-        dirty.clearIf(path, gen);
-        continue;
-      }
-      await add(items);
+      if (batch.length > 0) await sendBatch();
+    } finally {
+      await sending;
     }
-    if (batch.length > 0) await this.send(ws, batch);
   }
 
   /**
@@ -257,7 +284,7 @@ export class Pusher {
       const key = placeholderOf(local);
       if (key && !(key.path === path && row?.etag === key.etag)) {
         if (!(await materialize(this.hydrator, local, key))) throw new Error(`cannot fill ${path} to push it`);
-        st = await lstatBig(local);
+        st = lstatBig(local);
         if (!st) return [item({ op: "remove", path })];
       } else if (key) {
         return [item({ op: "setattr", path, mode: Number(st.mode & 0o7777n), ...attrsOf(st, this.ctx.ids) })];
@@ -269,7 +296,7 @@ export class Pusher {
     if (st.isSymbolicLink()) {
       // A link whose owner or times alone changed keeps its synced target (dirty.ts says why).
       const kept = this.ctx.dirty.onlyAttributes(path) && base?.type === "symlink" ? base.target : null;
-      return [item({ op: "symlink", path, target: kept ?? (await readlink(local)), ...attrs })];
+      return [item({ op: "symlink", path, target: kept ?? readlinkSync(local), ...attrs })];
     }
     // A FIFO, socket or device node stays on the box; where it replaced what the object
     // had, that goes (the object cannot hold the new thing, and must not keep the old).
@@ -282,7 +309,7 @@ export class Pusher {
     let content: SyncOp;
     const nlink = Number(st.nlink);
     if (st.size <= BigInt(wireLimits.chunkBytesMax)) {
-      const bytes = await readFile(local, { flag: readQuietly }).catch(() => null);
+      const bytes = await readContent(local, st.size);
       if (bytes === null) return [item({ op: "remove", path })];
       const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       content = { op: "write", path, bytes: view, mode, nlink, ...attrs };
@@ -354,41 +381,44 @@ export class Pusher {
       // Where the object kept its version, the replica may take it (adopt): what the box
       // changed since these ops were read must be known first (native mode's journal).
       if (conflicts.size > 0 || unchanged.size > 0) await this.ctx.beforeApply();
-      batch.forEach(({ op, gen, local }, i) => {
-        const rev = result.revs[i] ?? 0;
-        const conflict = conflicts.get(i);
-        // A conflict copy is not the replica's: its revision must come down with the next pull.
-        if (rev > 0 && !conflict && this.ctx.ownRevs.size < daemonLimits.ownRevsKeptMax) this.ctx.ownRevs.add(rev);
-        const failure = failed.get(i);
-        if (failure && op.op === "link") {
-          // Not refused for good: the next round pushes the content instead.
-          this.unlinkable.add(op.path);
-          this.ctx.log(`push ${op.path}: link refused (${failure.code}), sending its content`);
-          return;
-        }
-        if (failure) {
-          if (gen !== null) this.refused.set(op.path, gen);
-          this.ctx.log(`push ${op.path}: ${failure.code} ${failure.message}`);
-          return;
-        }
-        const entry = result.entries[i] ?? null;
-        if (conflict) {
-          this.conflicts.add(op.path, conflict.savedAs);
-          this.ctx.log(
-            conflict.savedAs === null
-              ? `conflict: ${op.path} changed on the workspace since the container's ${op.op} was made; the workspace's version stays and the ${op.op} is dropped`
-              : `conflict: ${op.path} changed on the workspace since the container's change was made; the workspace's version stays, the container's is saved as ${conflict.savedAs}`,
-          );
-        }
-        if (conflict || unchanged.has(i)) {
-          this.adopt(op.path, gen, entry);
-          return;
-        }
-        if (op.op !== "link") this.unlinkable.delete(op.path);
-        this.remember(op.path, op, entry, local);
-        // A link followed by its content: the path is clean only once the content landed too.
-        if (gen !== null && batch[i + 1]?.op.path !== op.path) this.ctx.dirty.clearIf(op.path, gen);
-      });
+      // The batch's rows (dirty, files, synced) in one commit rather than three per path.
+      this.ctx.state.transaction(() =>
+        batch.forEach(({ op, gen, local }, i) => {
+          const rev = result.revs[i] ?? 0;
+          const conflict = conflicts.get(i);
+          // A conflict copy is not the replica's: its revision must come down with the next pull.
+          if (rev > 0 && !conflict && this.ctx.ownRevs.size < daemonLimits.ownRevsKeptMax) this.ctx.ownRevs.add(rev);
+          const failure = failed.get(i);
+          if (failure && op.op === "link") {
+            // Not refused for good: the next round pushes the content instead.
+            this.unlinkable.add(op.path);
+            this.ctx.log(`push ${op.path}: link refused (${failure.code}), sending its content`);
+            return;
+          }
+          if (failure) {
+            if (gen !== null) this.refused.set(op.path, gen);
+            this.ctx.log(`push ${op.path}: ${failure.code} ${failure.message}`);
+            return;
+          }
+          const entry = result.entries[i] ?? null;
+          if (conflict) {
+            this.conflicts.add(op.path, conflict.savedAs);
+            this.ctx.log(
+              conflict.savedAs === null
+                ? `conflict: ${op.path} changed on the workspace since the container's ${op.op} was made; the workspace's version stays and the ${op.op} is dropped`
+                : `conflict: ${op.path} changed on the workspace since the container's change was made; the workspace's version stays, the container's is saved as ${conflict.savedAs}`,
+            );
+          }
+          if (conflict || unchanged.has(i)) {
+            this.adopt(op.path, gen, entry);
+            return;
+          }
+          if (op.op !== "link") this.unlinkable.delete(op.path);
+          this.remember(op.path, op, entry, local);
+          // A link followed by its content: the path is clean only once the content landed too.
+          if (gen !== null && batch[i + 1]?.op.path !== op.path) this.ctx.dirty.clearIf(op.path, gen);
+        }),
+      );
       if (result.revision > this.ctx.revision.value) this.ctx.revision.value = result.revision;
       await this.settleDeferred(ws);
     });

@@ -51,11 +51,11 @@ const under = (path: string, dir: string) => dir === "/" || path === dir || path
 
 /** An op the twin refuses as the object would (a link to nothing, an unknown upload): a failure of that op alone. */
 class Refused extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
+  readonly code: string;
+  // A plain field, not a parameter property: bench scripts load this file with Node's type stripping.
+  constructor(code: string, message: string) {
     super(message);
+    this.code = code;
   }
 }
 
