@@ -261,6 +261,11 @@ const dev = run([
   "127.0.0.1",
   "--port",
   String(devPort),
+  // The devtools inspector on a port the kernel picks: wrangler's default (9229, or another
+  // if it is taken) is chosen before it is bound, so two platforms starting at once (CI's
+  // two pjdfstest runs) could both take 9229, and one failed with "Address already in use".
+  "--inspector-port",
+  "0",
   "--persist-to",
   stateDir,
   "--show-interactive-dev-session=false",
