@@ -57,7 +57,7 @@ export async function javascriptBench(): Promise<string> {
     const cold = await measure(50, () => run(tenant.auth, fresh[next++] as string), 10);
     const tenants: { auth: Record<string, string>; workspaceId: string }[] = [];
     for (let i = 0; i < 12; i++) {
-      const signed = await signUp(url, `js-cold-${i}@example.com`, `10.9.1.${i}`);
+      const signed = await signUp(url, `js-cold-${i}@example.com`);
       tenants.push({ auth: signed.auth, workspaceId: await prepare(signed.auth) });
     }
     let nextTenant = 0;

@@ -44,7 +44,7 @@ export async function shellBench(): Promise<string> {
     // A tenant's very first command: no warm isolate exists for it yet.
     const coldTenants: { key: string; workspaceId: string }[] = [];
     for (let i = 0; i < 12; i++) {
-      const signed = await signUp(url, `cold-${i}@example.com`, `10.9.0.${i}`);
+      const signed = await signUp(url, `cold-${i}@example.com`);
       const workspaceId = await newWorkspace(url, signed.auth);
       coldTenants.push({ key: signed.key, workspaceId });
     }
