@@ -5,6 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { constants as osConstants } from "node:os";
 import { afterAll, afterEach } from "vitest";
 import type { ContainerResources } from "../../wire/index.ts";
 import { type ComputerCgroups, openComputerCgroups } from "../sandbox/cgroup.ts";
@@ -84,6 +85,15 @@ export function launch(procsFiles: string[], script: string): Launched {
     (resolve) => child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
   return { pid: child.pid as number, exited };
+}
+
+/**
+ * The exit status a shell would report: 128 + n for a process killed by signal n. The OOM
+ * killer picks whichever process of the cgroup is largest at that moment, which may be the
+ * launching shell itself rather than the command it waits on, so a test must accept both.
+ */
+export function shellStatus(run: { code: number | null; signal: NodeJS.Signals | null }): number | null {
+  return run.code ?? (run.signal ? 128 + (osConstants.signals[run.signal] ?? 0) : null);
 }
 
 /** Resolves once `check` is true, polling; rejects after `timeoutMs`. */
