@@ -37,6 +37,7 @@ export function applyEntry(ctx: SyncContext, path: string, entry: RemoteEntry | 
   if (entry === null) {
     // Something new the container made under a removed directory keeps the directory alive,
     // with only what is pending under it: the rest is gone from the object.
+    claimUnreportedUnder(ctx, path);
     if (ctx.dirty.hasAtOrUnder(path)) {
       pruneExceptDirty(ctx, path);
       return;
@@ -114,6 +115,39 @@ function unreported(ctx: SyncContext, path: string, existing: BigIntStats | null
   if (!ctx.native || !existing || existing.isDirectory() || existing.ctimeNs < ctx.unreportedSinceNs) return false;
   ctx.dirty.touch(path);
   return true;
+}
+
+/**
+ * Native mode: whether the box made or changed `path` after the journal was last drained
+ * (its ctime says so), so the change is not dirty yet; if so it is marked dirty here, which
+ * keeps it (and the directories leading to it) as a pending change for push and the
+ * conflict rule, instead of being removed as something the object no longer has.
+ *
+ * A directory's ctime also moves when the box adds or removes an entry in it, which says
+ * nothing of the directory itself, so one counts only when the object never had it (no
+ * synced state): the box made it, or moved it there. The entries inside speak for themselves.
+ */
+export function madeSinceDrain(ctx: SyncContext, path: string, st = lstatOrNull(ctx.replica.local(path))): boolean {
+  if (!ctx.native || !st || st.ctimeNs < ctx.unreportedSinceNs) return false;
+  if (st.isDirectory() && ctx.state.synced(path) !== null) return false;
+  ctx.dirty.touch(path);
+  return true;
+}
+
+/**
+ * Native mode, before a directory the object removed or replaced goes: what the box made in
+ * it since the journal was last drained is claimed as pending (madeSinceDrain). FIFOs,
+ * sockets and device nodes go with their directory, as always.
+ */
+function claimUnreportedUnder(ctx: SyncContext, dir: string): void {
+  if (!ctx.native) return;
+  const visit = (path: string): void => {
+    const st = lstatOrNull(ctx.replica.local(path));
+    if (!st || isBoxOnly(st)) return;
+    if (path !== dir && madeSinceDrain(ctx, path, st)) return;
+    if (st.isDirectory()) for (const name of fs.readdirSync(ctx.replica.local(path))) visit(`${path}/${name}`);
+  };
+  visit(dir);
 }
 
 /**
@@ -217,6 +251,7 @@ function linkToSibling(ctx: SyncContext, path: string, entry: RemoteEntry, exist
 
 /** Clears a directory that a remote entry of another type replaces; false when dirty paths under it must stay. */
 function replaceable(ctx: SyncContext, path: string): boolean {
+  claimUnreportedUnder(ctx, path);
   if (ctx.dirty.hasAtOrUnder(path)) return false;
   fs.rmSync(ctx.replica.local(path), { recursive: true, force: true });
   ctx.state.forgetTree(path);

@@ -219,6 +219,23 @@ describe("push", () => {
     expect(ctx.dirty.size).toBe(0);
   });
 
+  it("never links to a name the box renamed away, though its inode lives on under the new name", async () => {
+    onBox("/a", () => fs.writeFileSync(local("/a"), "data"));
+    await pusher.flush();
+    const from = twin.applied.length;
+    onBox("/a", () => fs.renameSync(local("/a"), local("/c")));
+    onBox("/c", () => fs.appendFileSync(local("/c"), "+more"));
+    onBox("/d", () => fs.linkSync(local("/c"), local("/d")));
+    await pusher.flush();
+    expect(pushedOps(from).map(({ op, path }) => `${op} ${path}`)).toEqual(["remove /a", "write /c", "link /d"]);
+    expect(twin.text("/c")).toBe("data+more");
+    expect(twin.entry("/d")?.ino).toBe(twin.entry("/c")?.ino);
+    expect(fs.readFileSync(local("/c"), "utf8")).toBe("data+more");
+    expect(twin.entry("/a")).toBeNull();
+    expect(twin.namesIn("/", "").filter((p) => p.includes("conflict"))).toEqual([]);
+    expect(ctx.dirty.size).toBe(0);
+  });
+
   it("falls back to the content when the object refuses the link", async () => {
     onBox("/p", () => fs.writeFileSync(local("/p"), "data"));
     await pusher.flush();

@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from "node:fs";
 import type { RemoteEntry, WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
 import type { PlaceResult } from "../native/protocol.ts";
-import { applyEntry, placedEntry, walkPlacement } from "./apply.ts";
+import { applyEntry, madeSinceDrain, placedEntry, walkPlacement } from "./apply.ts";
 import type { SyncContext } from "./context.ts";
 
 /** Entries applied between two yields to the event loop, so FUSE requests are answered during a large walk. */
@@ -216,11 +216,15 @@ export class Puller {
 
   private async sweep(dir: string): Promise<void> {
     const { state, replica, dirty } = this.ctx;
+    // What the box changed while the walk ran must be known (or stamped) before anything goes.
+    await this.ctx.beforeApply();
     const stale: string[] = [];
     for await (const { path, boxOnly } of replica.subtree(dir)) {
-      if (!boxOnly && !state.isSeen(path) && !dirty.hasAtOrUnder(path)) stale.push(path);
+      if (boxOnly || state.isSeen(path) || dirty.hasAtOrUnder(path) || madeSinceDrain(this.ctx, path)) continue;
+      stale.push(path);
     }
-    for (const path of stale) {
+    // A directory listed before something new under it was found stays, with that inside.
+    for (const path of stale.filter((p) => !dirty.hasAtOrUnder(p))) {
       await replica.remove(path);
       state.forgetTree(path);
       state.forgetSynced(path);

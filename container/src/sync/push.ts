@@ -341,6 +341,10 @@ export class Pusher {
       return { op: { op: "link", path, existing: earlier }, unchanged: true };
     for (const other of state.filesWithLocalIno(Number(st.ino))) {
       if (other.path === path || !other.hydrated) continue;
+      // The row may outlive its file: a filesystem reuses a freed inode number, so the other
+      // name must still be this very file here, or the object is asked to link to a name it
+      // no longer has (and the content written through that link lands on the wrong base).
+      if (lstatBig(this.ctx.replica.local(other.path))?.ino !== st.ino) continue;
       return {
         op: { op: "link", path, existing: other.path },
         unchanged: other.localMtimeNs === String(st.mtimeNs) && other.size === Number(st.size),
@@ -472,7 +476,7 @@ export class Pusher {
         localIno: local?.ino ?? null,
         localMtimeNs: local?.mtimeNs ?? (metadataOnly ? (state.file(path)?.localMtimeNs ?? null) : null),
       });
-    } else if (op.op !== "remove") {
+    } else {
       state.forgetFile(path);
     }
     if (entry) state.putSynced(entry);
