@@ -2,114 +2,119 @@
 import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { wireLimits } from "../wire/index.ts";
-import { eventually, openSession, useDaemon } from "./testing/harness.ts";
+import { eventually, mountEnv, mountModes, openSession, useDaemon } from "./testing/harness.ts";
 import { MemoryWorkspace } from "./testing/memoryWorkspace.ts";
 
 const fileCount = 2_000;
-const fixture = useDaemon(() => {
-  const twin = new MemoryWorkspace();
-  const files: Record<string, string> = {};
-  for (let i = 0; i < fileCount; i++) files[`/tree/d${i % 20}/f${i}.txt`] = `content of file ${i}\n`;
-  twin.seed(files);
-  twin.writeFile("/readme.md", "# hello\n");
-  return twin;
-});
-const sh = (command: string, opts = {}) => fixture.sh(command, opts);
 
-describe("sync", () => {
-  it("shows the object's tree at once, downloading only what is read", async () => {
-    const r = await sh("find tree -type f | wc -l; stat -c %s tree/d7/f7.txt; cat tree/d7/f7.txt");
-    expect(r.stdout).toBe(`${fileCount}\n${"content of file 7\n".length}\ncontent of file 7\n`);
-    expect([...fixture.twin.reads.keys()]).toEqual(["/tree/d7/f7.txt"]);
-  });
+const envs = { native: await mountEnv("native"), fuse: await mountEnv("fuse") };
 
-  it("downloads a file larger than one wire chunk intact", async () => {
-    const big = randomBytes(wireLimits.chunkBytesMax * 2 + 12345);
-    await fixture.session.computer.changed(fixture.twin.writeFile("/big.bin", big));
-    const r = await sh("wc -c < big.bin; sha256sum big.bin | cut -d' ' -f1");
-    expect(r.stdout).toBe(`${big.byteLength}\n${createHash("sha256").update(big).digest("hex")}\n`);
-    expect(fixture.twin.reads.get("/big.bin")).toBe(3);
-  });
+describe.each(mountModes)("%s mount", (mode) => {
+  const fixture = useDaemon(() => {
+    const twin = new MemoryWorkspace();
+    const files: Record<string, string> = {};
+    for (let i = 0; i < fileCount; i++) files[`/tree/d${i % 20}/f${i}.txt`] = `content of file ${i}\n`;
+    twin.seed(files);
+    twin.writeFile("/readme.md", "# hello\n");
+    return twin;
+  }, envs[mode]);
+  const sh = (command: string, opts = {}) => fixture.sh(command, opts);
 
-  it("has a file the command wrote on the object when exec resolves", async () => {
-    const r = await sh("mkdir -p out && printf 'result' > out/result.txt && chmod 600 out/result.txt");
-    expect(fixture.twin.text("/out/result.txt")).toBe("result");
-    expect(fixture.twin.entry("/out/result.txt")?.mode).toBe(0o600);
-    expect(r.outcome.revision).toBe(fixture.twin.revision);
-  });
-
-  it("propagates removals and renames made by a command", async () => {
-    await sh("mkdir -p mv/a && echo 1 > mv/a/one && echo 2 > mv/two");
-    expect(fixture.twin.text("/mv/a/one")).toBe("1\n");
-    await sh("mv mv/a mv/b && rm mv/two && ln -s b/one mv/link");
-    expect(fixture.twin.text("/mv/b/one")).toBe("1\n");
-    expect(fixture.twin.entry("/mv/a")).toBeNull();
-    expect(fixture.twin.entry("/mv/two")).toBeNull();
-    expect(fixture.twin.entry("/mv/link")).toMatchObject({ type: "symlink", target: "b/one" });
-  });
-
-  it("lets a running command see a file the object wrote meanwhile", async () => {
-    const pending = sh("for i in $(seq 100); do [ -f incoming.txt ] && break; sleep 0.05; done; cat incoming.txt");
-    await new Promise((r) => setTimeout(r, 200));
-    await fixture.session.computer.changed(fixture.twin.writeFile("/incoming.txt", "from the API\n"));
-    const r = await pending;
-    expect(r.stdout).toBe("from the API\n");
-  });
-
-  it("shows object-side changes and moves of directories after changed()", async () => {
-    fixture.twin.writeFile("/tree/d1/f1.txt", "rewritten\n");
-    fixture.twin.rename("/tree/d2", "/moved");
-    await fixture.session.computer.changed(fixture.twin.remove("/tree/d3"));
-    const r = await eventually(async () => {
-      const r = await sh("cat tree/d1/f1.txt; ls moved | wc -l; ls tree | grep -c d3; ls tree | grep -c d2");
-      return r.stdout.startsWith("rewritten\n100\n0\n0\n") && r;
+  describe("sync", () => {
+    it("shows the object's tree at once, downloading only what is read", async () => {
+      const r = await sh("find tree -type f | wc -l; stat -c %s tree/d7/f7.txt; cat tree/d7/f7.txt");
+      expect(r.stdout).toBe(`${fileCount}\n${"content of file 7\n".length}\ncontent of file 7\n`);
+      expect([...fixture.twin.reads.keys()]).toEqual(["/tree/d7/f7.txt"]);
     });
-    expect(r.stdout).toBe("rewritten\n100\n0\n0\n");
-  });
 
-  it("keeps an unpushed container change in the box until it is pushed, then both versions", async () => {
-    // The object refuses the push for now, so the container's write stays unpushed (dirty).
-    fixture.twin.refuse = (op) => op.path === "/conflict.txt";
-    await sh("echo container > conflict.txt");
-    await fixture.session.computer.changed(fixture.twin.writeFile("/conflict.txt", "object\n"));
-    const r = await sh("cat conflict.txt");
-    expect(r.stdout).toBe("container\n");
-    fixture.twin.refuse = null;
-    await fixture.session.computer.flush();
-    // Both changed it: the object's version stays, the container's is kept beside it
-    // (sync.conflict.test.ts has the rule case by case).
-    expect(fixture.twin.text("/conflict.txt")).toBe("object\n");
-    const copies = fixture.twin.namesIn("/", "conflict.conflict-");
-    expect(copies.map((p) => fixture.twin.text(p))).toEqual(["container\n"]);
-  });
+    it("downloads a file larger than one wire chunk intact", async () => {
+      const big = randomBytes(wireLimits.chunkBytesMax * 2 + 12345);
+      await fixture.session.computer.changed(fixture.twin.writeFile("/big.bin", big));
+      const r = await sh("wc -c < big.bin; sha256sum big.bin | cut -d' ' -f1");
+      expect(r.stdout).toBe(`${big.byteLength}\n${createHash("sha256").update(big).digest("hex")}\n`);
+      expect(fixture.twin.reads.get("/big.bin")).toBe(3);
+    });
 
-  it("does not download a file it pushed itself", async () => {
-    await sh("echo mine > mine.txt");
-    await fixture.session.computer.changed(fixture.twin.revision);
-    const r = await sh("cat mine.txt");
-    expect(r.stdout).toBe("mine\n");
-    expect(fixture.twin.reads.has("/mine.txt")).toBe(false);
-  });
+    it("has a file the command wrote on the object when exec resolves", async () => {
+      const r = await sh("mkdir -p out && printf 'result' > out/result.txt && chmod 600 out/result.txt");
+      expect(fixture.twin.text("/out/result.txt")).toBe("result");
+      expect(fixture.twin.entry("/out/result.txt")?.mode).toBe(0o600);
+      expect(r.outcome.revision).toBe(fixture.twin.revision);
+    });
 
-  it("keeps a path the object refuses dirty and pushes it once allowed", async () => {
-    fixture.twin.refuse = (op) => op.path === "/refused.txt";
-    await sh("echo keep > refused.txt");
-    expect(fixture.twin.entry("/refused.txt")).toBeNull();
-    fixture.twin.refuse = null;
-    await sh("echo again > refused.txt");
-    expect(fixture.twin.text("/refused.txt")).toBe("again\n");
-  });
+    it("propagates removals and renames made by a command", async () => {
+      await sh("mkdir -p mv/a && echo 1 > mv/a/one && echo 2 > mv/two");
+      expect(fixture.twin.text("/mv/a/one")).toBe("1\n");
+      await sh("mv mv/a mv/b && rm mv/two && ln -s b/one mv/link");
+      expect(fixture.twin.text("/mv/b/one")).toBe("1\n");
+      expect(fixture.twin.entry("/mv/a")).toBeNull();
+      expect(fixture.twin.entry("/mv/two")).toBeNull();
+      expect(fixture.twin.entry("/mv/link")).toMatchObject({ type: "symlink", target: "b/one" });
+    });
 
-  it("flush() pushes and reports the object's revision", async () => {
-    const { revision } = await fixture.session.computer.flush();
-    expect(revision).toBe(fixture.twin.revision);
-  });
+    it("lets a running command see a file the object wrote meanwhile", async () => {
+      const pending = sh("for i in $(seq 100); do [ -f incoming.txt ] && break; sleep 0.05; done; cat incoming.txt");
+      await new Promise((r) => setTimeout(r, 200));
+      await fixture.session.computer.changed(fixture.twin.writeFile("/incoming.txt", "from the API\n"));
+      const r = await pending;
+      expect(r.stdout).toBe("from the API\n");
+    });
 
-  it("lets a new session replace the old one, and keeps working after the old socket closes", async () => {
-    const next = await openSession(fixture.daemon.port, fixture.twin);
-    fixture.session.close();
-    fixture.session = next;
-    await sh("echo via-new-session > replaced.txt");
-    expect(fixture.twin.text("/replaced.txt")).toBe("via-new-session\n");
+    it("shows object-side changes and moves of directories after changed()", async () => {
+      fixture.twin.writeFile("/tree/d1/f1.txt", "rewritten\n");
+      fixture.twin.rename("/tree/d2", "/moved");
+      await fixture.session.computer.changed(fixture.twin.remove("/tree/d3"));
+      const r = await eventually(async () => {
+        const r = await sh("cat tree/d1/f1.txt; ls moved | wc -l; ls tree | grep -c d3; ls tree | grep -c d2");
+        return r.stdout.startsWith("rewritten\n100\n0\n0\n") && r;
+      });
+      expect(r.stdout).toBe("rewritten\n100\n0\n0\n");
+    });
+
+    it("keeps an unpushed container change in the box until it is pushed, then both versions", async () => {
+      // The object refuses the push for now, so the container's write stays unpushed (dirty).
+      fixture.twin.refuse = (op) => op.path === "/conflict.txt";
+      await sh("echo container > conflict.txt");
+      await fixture.session.computer.changed(fixture.twin.writeFile("/conflict.txt", "object\n"));
+      const r = await sh("cat conflict.txt");
+      expect(r.stdout).toBe("container\n");
+      fixture.twin.refuse = null;
+      await fixture.session.computer.flush();
+      // Both changed it: the object's version stays, the container's is kept beside it
+      // (sync.conflict.test.ts has the rule case by case).
+      expect(fixture.twin.text("/conflict.txt")).toBe("object\n");
+      const copies = fixture.twin.namesIn("/", "conflict.conflict-");
+      expect(copies.map((p) => fixture.twin.text(p))).toEqual(["container\n"]);
+    });
+
+    it("does not download a file it pushed itself", async () => {
+      await sh("echo mine > mine.txt");
+      await fixture.session.computer.changed(fixture.twin.revision);
+      const r = await sh("cat mine.txt");
+      expect(r.stdout).toBe("mine\n");
+      expect(fixture.twin.reads.has("/mine.txt")).toBe(false);
+    });
+
+    it("keeps a path the object refuses dirty and pushes it once allowed", async () => {
+      fixture.twin.refuse = (op) => op.path === "/refused.txt";
+      await sh("echo keep > refused.txt");
+      expect(fixture.twin.entry("/refused.txt")).toBeNull();
+      fixture.twin.refuse = null;
+      await sh("echo again > refused.txt");
+      expect(fixture.twin.text("/refused.txt")).toBe("again\n");
+    });
+
+    it("flush() pushes and reports the object's revision", async () => {
+      const { revision } = await fixture.session.computer.flush();
+      expect(revision).toBe(fixture.twin.revision);
+    });
+
+    it("lets a new session replace the old one, and keeps working after the old socket closes", async () => {
+      const next = await openSession(fixture.daemon.port, fixture.twin);
+      fixture.session.close();
+      fixture.session = next;
+      await sh("echo via-new-session > replaced.txt");
+      expect(fixture.twin.text("/replaced.txt")).toBe("via-new-session\n");
+    });
   });
 });

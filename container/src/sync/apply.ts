@@ -20,7 +20,7 @@ import type { BigIntStats } from "node:fs";
 import * as fs from "node:fs";
 import { constants } from "node:os";
 import { ancestorsOf } from "../../wire/conflict.ts";
-import type { RemoteEntry } from "../../wire/index.ts";
+import { BOX_DEFAULT_OWNER, type RemoteEntry } from "../../wire/index.ts";
 import { isBoxOnly, parentOf } from "../fs/replica.ts";
 import { nativeLimits } from "../native/limits.ts";
 import { markPlaceholder } from "../native/placeholders.ts";
@@ -123,13 +123,21 @@ function unreported(ctx: SyncContext, path: string, existing: BigIntStats | null
  * keeps it (and the directories leading to it) as a pending change for push and the
  * conflict rule, instead of being removed as something the object no longer has.
  *
- * A directory's ctime also moves when the box adds or removes an entry in it, which says
- * nothing of the directory itself, so one counts only when the object never had it (no
- * synced state): the box made it, or moved it there. The entries inside speak for themselves.
+ * A directory's ctime also moves whenever an entry in it comes or goes, the daemon's own
+ * pulls included, which says nothing of the directory itself: one counts only when it was
+ * born since the drain and the object never had it (the box has just made it). The entries
+ * inside speak for themselves. (A directory the box moved in from elsewhere keeps its birth
+ * time, and is not claimed this way.)
  */
 export function madeSinceDrain(ctx: SyncContext, path: string, st = lstatOrNull(ctx.replica.local(path))): boolean {
-  if (!ctx.native || !st || st.ctimeNs < ctx.unreportedSinceNs) return false;
-  if (st.isDirectory() && ctx.state.synced(path) !== null) return false;
+  if (!ctx.native || !st) return false;
+  if (
+    st.isDirectory()
+      ? st.birthtimeNs < ctx.unreportedSinceNs || ctx.state.synced(path) !== null
+      : st.ctimeNs < ctx.unreportedSinceNs
+  ) {
+    return false;
+  }
   ctx.dirty.touch(path);
   return true;
 }
@@ -195,8 +203,12 @@ function makeParents(ctx: SyncContext, path: string): void {
   const first = fs.mkdirSync(ctx.replica.local(parentOf(path)), { recursive: true, mode: 0o755 });
   if (first === undefined) return;
   const from = first.slice(ctx.replica.root.length);
+  const { uid, gid } = replicaOwner(ctx, {});
+  const asDaemon = uid === process.getuid?.() && gid === process.getgid?.();
   for (const dir of ancestorsOf(path)) {
-    if (dir.length >= from.length) ctx.state.putSynced({ path: dir, type: "dir", size: 0, mode: 0o755, mtimeMs: 0 });
+    if (dir.length < from.length) continue;
+    if (!asDaemon) fs.lchownSync(ctx.replica.local(dir), uid, gid);
+    ctx.state.putSynced({ path: dir, type: "dir", size: 0, mode: 0o755, mtimeMs: 0 });
   }
 }
 
@@ -208,11 +220,22 @@ function lstatOrNull(file: string): BigIntStats | null {
   }
 }
 
+/**
+ * The replica ids of an entry's owner. An entry that names none (an object from before
+ * owners, or a directory the change log only implied) belongs to the box's default user,
+ * as everything the API makes does: never to the daemon's root, which the box, in its own
+ * user namespace, sees as nobody and cannot write through.
+ */
+function replicaOwner(ctx: SyncContext, entry: { uid?: number; gid?: number }): { uid: number; gid: number } {
+  return {
+    uid: ctx.ids.toReplica(entry.uid ?? BOX_DEFAULT_OWNER.uid),
+    gid: ctx.ids.toReplica(entry.gid ?? BOX_DEFAULT_OWNER.gid),
+  };
+}
+
 /** Gives a replica entry the remote owner (as replica ids) where it differs; a link's own owner, not its target's. */
 function applyOwner(ctx: SyncContext, local: string, entry: RemoteEntry, existing: BigIntStats | null): void {
-  if (entry.uid === undefined || entry.gid === undefined) return;
-  const uid = ctx.ids.toReplica(entry.uid);
-  const gid = ctx.ids.toReplica(entry.gid);
+  const { uid, gid } = replicaOwner(ctx, entry);
   if (existing && Number(existing.uid) === uid && Number(existing.gid) === gid) return;
   // The daemon creates as root: a new entry of the box's own user (root here) needs no call.
   if (!existing && uid === process.getuid?.() && gid === process.getgid?.()) return;
@@ -347,13 +370,11 @@ export function walkPlacement(ctx: SyncContext, entry: RemoteEntry, made: Readon
     if (lstatOrNull(ctx.replica.local(path))) return null;
     makeParents(ctx, path);
   }
-  const owner = (id: number | undefined) => (id === undefined ? 0 : ctx.ids.toReplica(id));
   return {
     path,
     size: entry.size,
     mode: entry.mode & 0o7777,
-    uid: entry.uid === undefined ? (process.getuid?.() ?? 0) : owner(entry.uid),
-    gid: entry.gid === undefined ? (process.getgid?.() ?? 0) : owner(entry.gid),
+    ...replicaOwner(ctx, entry),
     mtimeNs: nsOf(entry.mtimeMs, entry.mtimeNsec),
     key: `${entry.etag ?? ""} ${path}`,
     onlyNew: true,

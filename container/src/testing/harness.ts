@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { newWebSocketRpcSession, type RpcStub, RpcTarget } from "capnweb";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll } from "vitest";
+import { ensureFanotifyBinary } from "../../native/build.ts";
 import { ensureMknodBinary } from "../../native/mknod/build.ts";
 import {
   AUDIENCE_COMPUTERD,
@@ -202,6 +203,18 @@ export async function eventually<T>(check: () => T | false | Promise<T | false>,
     if (Date.now() > deadline) throw new Error("condition not met in time");
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** The two ways computerd mounts a workspace; tests of the daemon's sync run under both. */
+export const mountModes = ["native", "fuse"] as const;
+export type MountModeName = (typeof mountModes)[number];
+
+/** The daemon environment that forces `mode` (the native one needs its fanotify helper built). */
+export async function mountEnv(mode: MountModeName): Promise<Record<string, string>> {
+  if (mode === "fuse") return { COMPUTERD_MOUNT_MODE: "fuse" };
+  const fanotify = await ensureFanotifyBinary();
+  if (!fanotify.ok) throw new Error(fanotify.reason);
+  return { COMPUTERD_MOUNT_MODE: "native", COMPUTERD_FANOTIFY_BIN: fanotify.path };
 }
 
 /** One daemon with a session to `twin` for a whole test file; `sh` runs a command on its mount. */
