@@ -67,8 +67,9 @@ if (!mknod.ok) console.error(`supervisor: no device nodes in the box: ${mknod.re
 const supervisor = new Supervisor({
   // A young generation of 2 MiB per semi-space instead of V8's default 16: computerd's
   // garbage is small messages, and the larger one only kept ~25 MiB more resident after a
-  // 36,000-file pull (issue 19's daemon RSS target).
-  command: [process.execPath, "--max-semi-space-size=2", daemon],
+  // 36,000-file pull (issue 19's daemon RSS target). `--expose-gc` lets a whole-workspace
+  // walk end with one full collection (sync/pull.ts). container/Dockerfile's CMD says the same.
+  command: [process.execPath, "--max-semi-space-size=2", "--expose-gc", daemon],
   secret,
   stateRoot,
   image,
