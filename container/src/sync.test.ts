@@ -35,6 +35,15 @@ describe.each(mountModes)("%s mount", (mode) => {
       expect(fixture.twin.reads.get("/big.bin")).toBe(3);
     });
 
+    it("reads nothing of its own push back, though making a directory logs two changes", async () => {
+      fixture.twin.asked.length = 0;
+      await sh("mkdir own && echo 1 > own/a && mkdir own/sub && echo 2 > own/sub/b");
+      expect(fixture.twin.text("/own/sub/b")).toBe("2\n");
+      await fixture.session.computer.changed(fixture.twin.revision);
+      await sh("true");
+      expect(fixture.twin.asked.filter((p) => p.startsWith("/own"))).toEqual([]);
+    });
+
     it("has a file the command wrote on the object when exec resolves", async () => {
       const r = await sh("mkdir -p out && printf 'result' > out/result.txt && chmod 600 out/result.txt");
       expect(fixture.twin.text("/out/result.txt")).toBe("result");

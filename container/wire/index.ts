@@ -160,6 +160,12 @@ export interface ApplyResult {
    */
   revs: number[];
   /**
+   * The revision before each op, in order: an op may log several changes (a directory made,
+   * then its owner and times set), and every revision in (revsFrom[i], revs[i]] is that op's.
+   * Absent from an object older than this field (then only revs[i] is known to be the op's).
+   */
+  revsFrom?: number[];
+  /**
    * Each op's path as the object now stores it (null: nothing there), so computerd knows the
    * ETag of what it pushed and does not download its own write again.
    */

@@ -73,12 +73,24 @@ export class Puller {
     let rev = state.appliedRev();
     if (rev === 0) rev = await this.resync(ws);
     for (;;) {
+      // Every revision since the last one applied is a push of this daemon's own: nothing to
+      // read back. (The object announces each push's revision; asking it for the changes
+      // queued behind the next batch's apply and held the lock between a push's batches.)
+      const known = this.ctx.revision.value;
+      if (known > rev && this.allOwn(rev, known)) {
+        this.commit(ws, known);
+        return;
+      }
       const page = await ws.changes(rev, wireLimits.changesPageMax);
       this.noteRevision(page.revision);
       if (page.oldestRev > rev + 1) {
         rev = await this.resync(ws);
         continue;
       }
+      // A push in flight when the page was read may be in it, though not yet in ownRevs:
+      // waiting for the lock lets it land and name its revisions first, so its paths are not
+      // read back (a directory it made would be walked whole, holding up the next batch).
+      await this.ctx.lock.run(async () => {});
       const paths = new Set<string>();
       for (const change of page.changes) {
         if (this.ctx.ownRevs.has(change.rev)) continue;
@@ -237,6 +249,14 @@ export class Puller {
     // Bases of paths the object no longer has, and the replica never had (or lost): gone too.
     state.forgetSyncedUnseen(dir);
     state.clearSeen();
+  }
+
+  /** Whether every revision after `from` up to `to` is one of this daemon's own pushes. */
+  private allOwn(from: number, to: number): boolean {
+    const { ownRevs } = this.ctx;
+    if (to - from > ownRevs.size) return false;
+    for (let r = from + 1; r <= to; r++) if (!ownRevs.has(r)) return false;
+    return true;
   }
 
   private commit(ws: WorkspaceSyncApi, rev: number): void {

@@ -391,7 +391,7 @@ export class Pusher {
           const rev = result.revs[i] ?? 0;
           const conflict = conflicts.get(i);
           // A conflict copy is not the replica's: its revision must come down with the next pull.
-          if (rev > 0 && !conflict && this.ctx.ownRevs.size < daemonLimits.ownRevsKeptMax) this.ctx.ownRevs.add(rev);
+          if (rev > 0 && !conflict) this.ownRevisions(result.revsFrom?.[i] ?? rev - 1, rev);
           const failure = failed.get(i);
           if (failure && op.op === "link") {
             // Not refused for good: the next round pushes the content instead.
@@ -426,6 +426,20 @@ export class Pusher {
       if (result.revision > this.ctx.revision.value) this.ctx.revision.value = result.revision;
       await this.settleDeferred(ws);
     });
+  }
+
+  /**
+   * Remembers the revisions in (`from`, `to`] as this daemon's own, so the pull skips them
+   * (and, when nothing else changed, asks the object nothing: pull.ts, allOwn). One op may log
+   * several: a directory made, then its owner and times set. At most applyOpsMax per op are
+   * taken, a bound should an answer be wrong.
+   */
+  private ownRevisions(from: number, to: number): void {
+    const { ownRevs } = this.ctx;
+    for (let r = Math.max(from + 1, to - wireLimits.applyOpsMax); r <= to; r++) {
+      if (ownRevs.size >= daemonLimits.ownRevsKeptMax) return;
+      ownRevs.add(r);
+    }
   }
 
   /**

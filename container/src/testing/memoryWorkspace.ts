@@ -80,6 +80,8 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
   ackedRev = 0;
   /** read() calls per path: proves laziness. */
   readonly reads = new Map<string, number>();
+  /** Paths the daemon asked about with lstatMany or walk, in order (a pull reading them back). */
+  readonly asked: string[] = [];
   /** Paths in every apply() batch, in order. */
   readonly applied: SyncOp[] = [];
   /** A path the test wants refused (quota, prefix). */
@@ -103,10 +105,12 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
   }
 
   async lstatMany(paths: string[]): Promise<(RemoteEntry | null)[]> {
+    this.asked.push(...paths);
     return paths.map((p) => this.entry(p));
   }
 
   async walk(path: string, cursor: string | null) {
+    this.asked.push(path);
     const node = this.nodes.get(path);
     if (!node) return { ok: false as const, code: "ENOENT", message: path };
     if (node.type !== "dir") return { ok: false as const, code: "ENOTDIR", message: path };
@@ -140,6 +144,7 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
     const result: ApplyResult = {
       ok: true,
       revs: [],
+      revsFrom: [],
       entries: [],
       revision: 0,
       failures: [],
@@ -160,6 +165,7 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
         result.failures.push({ index, code: err.code, message: err.message });
       }
       result.revs.push(this.revision === before ? 0 : this.revision);
+      result.revsFrom?.push(before);
       result.entries.push(this.entry(op.path));
     });
     result.revision = this.revision;
@@ -441,7 +447,12 @@ export class MemoryWorkspace extends RpcTarget implements WorkspaceSyncApi {
       case "mkdir": {
         const dir = this.nodes.get(op.path);
         if (dir?.type === "dir") dir.mode = op.mode;
-        else this.putNode(op.path, { type: "dir", mode: op.mode, mtimeMs: Date.now() });
+        else {
+          // As the object does: the directory is made (one change), then its owner and
+          // times are set (another), so one op logs two revisions.
+          this.putNode(op.path, { type: "dir", mode: op.mode, mtimeMs: Date.now() });
+          this.record([op.path]);
+        }
         this.assignAttrs(this.nodes.get(op.path) as Node, op);
         break;
       }

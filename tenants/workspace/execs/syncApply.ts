@@ -113,6 +113,7 @@ export function applyBatch(
   const result: ApplyResult = {
     ok: true,
     revs: [],
+    revsFrom: [],
     entries: [],
     revision: 0,
     failures: [],
@@ -130,6 +131,7 @@ export function applyBatch(
     else if (outcome.unchanged) result.unchanged?.push(index);
     const after = store.meta("revision");
     result.revs.push(after === before ? 0 : after);
+    result.revsFrom?.push(before);
     result.entries.push(entryAt(op.path));
   });
   prunePushed(store);
