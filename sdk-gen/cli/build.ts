@@ -9,7 +9,7 @@
  * offline, in a second, with nothing to resolve or audit. commander and cli-progress are
  * small and have no dependencies of their own (cli-progress needs string-width's few).
  */
-import { chmodSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 
@@ -18,7 +18,7 @@ const dist = join(here, "dist");
 const outfile = join(dist, "cubicle.mjs");
 
 rmSync(dist, { recursive: true, force: true });
-await build({
+const result = await build({
   entryPoints: [join(here, "src/main.ts")],
   outfile,
   bundle: true,
@@ -31,7 +31,27 @@ await build({
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __cubicleRequire } from 'node:module';\nconst require = __cubicleRequire(import.meta.url);",
   },
-  legalComments: "linked",
+  metafile: true,
   logLevel: "warning",
 });
 chmodSync(outfile, 0o755);
+writeFileSync(join(dist, "THIRD_PARTY_LICENSES.txt"), thirdPartyLicenses(Object.keys(result.metafile.inputs)));
+
+/** The license of every npm package the bundle took code from: their MIT licenses ask to travel with the code. */
+function thirdPartyLicenses(inputs: string[]): string {
+  const packages = new Set<string>();
+  for (const input of inputs) {
+    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (match) packages.add(match[1] as string);
+  }
+  return [...packages]
+    .sort()
+    .map((dir) => {
+      const { name, version } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+      const license = readdirSync(dir).find((file) => /^licen[cs]e/i.test(file));
+      const text =
+        license && existsSync(join(dir, license)) ? readFileSync(join(dir, license), "utf8") : "(no license file)";
+      return `${name}@${version}\n\n${text.trim()}\n`;
+    })
+    .join(`\n${"-".repeat(72)}\n\n`);
+}
