@@ -4,7 +4,7 @@ export interface RemotePath {
   workspaceId: string;
   /** Absolute, without a trailing slash except for the root. */
   path: string;
-  /** The argument ended with `/`: it names a directory to copy into. */
+  /** The argument ended with `/` or named the root: a directory to copy into. */
   intoDirectory: boolean;
 }
 
