@@ -39,5 +39,6 @@ export function program(): Command {
   registerCp(root);
   registerShare(root);
   registerUsage(root);
+  // snapshot, fork and diff register here once their routes and SDK methods exist (issue 22).
   return root;
 }

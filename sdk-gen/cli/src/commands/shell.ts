@@ -2,7 +2,8 @@
  * `cubicle shell <ws>`: a line REPL over one executor. Each line is one exec that keeps the
  * directory and the variables of the lines before it (shellState.ts), with its output
  * streamed live. History is kept in ~/.config/cubicle/history. Ctrl-C stops the running
- * command; Ctrl-D or `exit` ends the session with the last command's status.
+ * command; Ctrl-D or `exit` ends the session with the last command's status. With
+ * `--json`, each line answers one JSON object (command, exit code, output, directory).
  */
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,19 +23,36 @@ export function registerShell(program: Command): void {
     .description("an interactive shell in a workspace that keeps cwd and env between commands")
     .argument("<workspace>", "the workspace id")
     .addOption(executorOption().choices(["shell", "container"]))
-    .addHelpText("after", examples("cubicle shell $WS", "cubicle shell $WS --executor container"))
+    .addHelpText(
+      "after",
+      examples(
+        "cubicle shell $WS",
+        "cubicle shell $WS --executor container",
+        "printf 'cd src\\nls\\n' | cubicle --json shell $WS",
+      ),
+    )
     .action(async (workspaceId: string, options: { executor: Executor }, command: Command) => {
-      const workspace = workspaceById(clientFor(flagsOf(command)), workspaceId);
-      process.exitCode = await repl(workspace, options.executor);
+      const flags = flagsOf(command);
+      const workspace = workspaceById(clientFor(flags), workspaceId);
+      process.exitCode = await repl(workspace, options.executor, Boolean(flags.json));
     });
 }
 
-async function repl(workspace: Workspace, executor: Executor): Promise<number> {
+/** Where a line's output goes: the terminal as it comes, or kept for a JSON answer. */
+interface Sink {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+const terminal: Sink = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) };
+
+async function repl(workspace: Workspace, executor: Executor, json: boolean): Promise<number> {
   const state = new ShellState();
   // A fresh run's variables, so that only what the user sets is carried.
-  const probe = await runLine(workspace, executor, state, "true", () => {});
+  const discard: Sink = { stdout: () => {}, stderr: () => {} };
+  const probe = await runLine(workspace, executor, state, "true", discard, () => {});
   if (probe.trailer !== null) state.setBaseline(probe.trailer);
-  const interactive = Boolean(process.stdin.isTTY);
+  const interactive = Boolean(process.stdin.isTTY) && !json;
   const lines = createInterface({
     input: process.stdin,
     output: process.stdout,
@@ -55,13 +73,17 @@ async function repl(workspace: Workspace, executor: Executor): Promise<number> {
     if (text === "exit" || text === "logout") break;
     if (text) {
       saveHistory(text);
-      const outcome = await runLine(workspace, executor, state, text, (stream) => {
+      const kept = { stdout: "", stderr: "" };
+      const sink: Sink = json ? { stdout: (t) => (kept.stdout += t), stderr: (t) => (kept.stderr += t) } : terminal;
+      const outcome = await runLine(workspace, executor, state, text, sink, (stream) => {
         running = stream;
       });
       running = null;
       status = outcome.status;
       const warning = outcome.trailer === null ? null : state.absorb(outcome.trailer);
       if (warning) process.stderr.write(`cubicle: ${warning}\n`);
+      if (json)
+        process.stdout.write(`${JSON.stringify({ command: text, exitCode: status, ...kept, cwd: state.cwd })}\n`);
     }
     prompt(lines, workspace, state, interactive);
   }
@@ -74,6 +96,7 @@ async function runLine(
   executor: Executor,
   state: ShellState,
   line: string,
+  sink: Sink,
   started: (stream: ExecStream) => void,
 ): Promise<{ status: number; trailer: string | null }> {
   const stream = workspace.exec.stream({
@@ -87,11 +110,11 @@ async function runLine(
   for await (const event of stream) {
     if (event.stream === "exit") {
       const { rest, trailer } = splitter.end();
-      process.stdout.write(rest);
+      sink.stdout(rest);
       return { status: exitStatus(event.status, event.exitCode), trailer };
     }
-    if (event.stream === "stdout") process.stdout.write(splitter.push(event.text));
-    else process.stderr.write(event.text);
+    if (event.stream === "stdout") sink.stdout(splitter.push(event.text));
+    else sink.stderr(event.text);
   }
   return { status: 1, trailer: null };
 }
