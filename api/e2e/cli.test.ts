@@ -4,8 +4,9 @@
  * folder outside it against the platform, with a HOME of its own. Its exit codes, a copy
  * of a tree both ways, the saved login and its precedence, and the README's CLI section.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -63,6 +64,53 @@ function tree(dir: string): Record<string, string> {
   const run = spawnSync("find", [".", "-type", "f"], { cwd: dir, encoding: "utf8" });
   const files = run.stdout.split("\n").filter(Boolean).sort();
   return Object.fromEntries(files.map((f) => [f, readFileSync(join(dir, f)).toString("base64")]));
+}
+
+/**
+ * A proxy to the platform that cuts the first exec output stream right after its first
+ * stdout event, as a dropped connection would, and records each output request's
+ * `Last-Event-ID`.
+ */
+async function droppingProxy(): Promise<{ proxy: Server; url: string; outputRequests: (string | null)[] }> {
+  const outputRequests: (string | null)[] = [];
+  const proxy = createServer((req, res) => {
+    const target = new URL(req.url ?? "/", platform.url);
+    const isOutput = /\/execs\/[^/]+\/output$/.test(target.pathname);
+    if (isOutput) outputRequests.push((req.headers["last-event-id"] as string | undefined) ?? null);
+    const cut = isOutput && outputRequests.length === 1;
+    const upstream = httpRequest(
+      target.toString(),
+      { method: req.method, headers: { ...req.headers, host: target.host } },
+      (answer: IncomingMessage) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        if (!cut) return void answer.pipe(res);
+        answer.on("data", (chunk: Buffer) => {
+          if (!chunk.toString().includes("event: stdout")) return void res.write(chunk);
+          // Once the event has left this process, the connection drops.
+          res.write(chunk, () => {
+            res.socket?.destroy();
+            answer.destroy();
+          });
+        });
+      },
+    );
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  const address = proxy.address() as { port: number };
+  return { proxy, url: `http://127.0.0.1:${address.port}`, outputRequests };
+}
+
+/** A run that leaves this process's event loop free (the proxy above lives in it). */
+function spawnAsync(command: string, args: string[], extra: NodeJS.ProcessEnv) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(command, args, { cwd: work, env: env(extra) });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
 beforeAll(async () => {
@@ -132,6 +180,25 @@ describe("the packed cubicle CLI, installed with npm install -g", () => {
     expect(listed).toBe("copied/a/b/c/deep.txt\ncopied/a/bytes.bin\ncopied/a/name with spaces.md\ncopied/top.txt\n");
     ok(["cp", `ws:${workspaceId}:/copied`, "back"], { CUBICLE_API_KEY: apiKey });
     expect(tree(join(work, "back"))).toEqual(tree(source));
+  });
+
+  it("resumes the output after a dropped connection, each line once, and keeps the exit code", async () => {
+    const workspaceId = ok(["ws", "create"], { CUBICLE_API_KEY: apiKey }).trim();
+    const { proxy, url, outputRequests } = await droppingProxy();
+    try {
+      const script = "echo line 1; sleep 1; for i in 2 3 4; do echo line $i; sleep 0.2; done; exit 3";
+      const run = await spawnAsync(join(prefix, "bin/cubicle"), ["exec", workspaceId, "--", script], {
+        CUBICLE_API_KEY: apiKey,
+        CUBICLE_BASE_URL: url,
+      });
+      expect(run).toMatchObject({ status: 3, stdout: "line 1\nline 2\nline 3\nline 4\n", stderr: "" });
+      // The first stream was cut after line 1; the CLI came back for the rest with the last id it had.
+      expect(outputRequests.length).toBeGreaterThanOrEqual(2);
+      expect(outputRequests[0]).toBeNull();
+      expect(outputRequests[1]).toMatch(/^\d+$/);
+    } finally {
+      proxy.close();
+    }
   });
 
   it("has --help with an example on every command", () => {
