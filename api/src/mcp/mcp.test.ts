@@ -119,6 +119,34 @@ describe("/mcp", () => {
     expect(answerOf(hidden)).toMatchObject({ status: 404, code: "not_found" });
   });
 
+  it("refuses bad arguments with the REST route's own validation, and counts what it refuses", async () => {
+    const { key } = await signup();
+    const workspaceId = await createWorkspace(key);
+    const client = await mcpClient(key);
+    const before = await apiRequestsUsed(key);
+    const noCommand = await client.callTool({ name: "exec", arguments: { workspaceId, executor: "shell" } });
+    expect(noCommand.isError).toBe(true);
+    expect(answerOf(noCommand)).toMatchObject({ status: 400, code: "validation_failed" });
+    const badPath = await client.callTool({ name: "file_read", arguments: { workspaceId, path: "a/../b" } });
+    expect(answerOf(badPath)).toMatchObject({ status: 400, code: "invalid_path" });
+    // Dot segments reach the route as they are (a URL would resolve them into another route's path).
+    const dots = await client.callTool({ name: "file_write", arguments: { workspaceId, path: "..", content: "x" } });
+    expect(answerOf(dots)).toMatchObject({ status: 400, code: "validation_failed" });
+    const escape = await client.callTool({
+      name: "file_write",
+      arguments: { workspaceId, path: "../../../billing/plan", content: '{"plan":"pro"}' },
+    });
+    expect(answerOf(escape)).toMatchObject({ status: 400, code: "invalid_path" });
+    const dotId = await client.callTool({ name: "file_list", arguments: { workspaceId: ".." } });
+    expect(answerOf(dotId)).toMatchObject({ status: 400, code: "validation_failed" });
+    const missing = await client.callTool({ name: "file_read", arguments: { path: "a.txt" } });
+    expect(answerOf(missing)).toMatchObject({ status: 400, detail: "missing required argument: workspaceId" });
+    const unknown = await client.callTool({ name: "format_disk", arguments: {} });
+    expect(answerOf(unknown).detail).toMatch(/no tool named format_disk/);
+    // Seven refusals, each one request, and the quotas read that counts itself.
+    expect(await apiRequestsUsed(key)).toBe(before + 8);
+  });
+
   it("refuses a missing or wrong credential with 401 before any MCP message is read", async () => {
     await expect(mcpClient(undefined)).rejects.toThrow(/401/);
     await expect(mcpClient("cub_not-a-key")).rejects.toThrow(/401/);

@@ -6,6 +6,7 @@
  * code, and the call is billed as that one request. Nothing here decides access.
  */
 import type { AppContext } from "../context.ts";
+import { ApiError } from "../errors.ts";
 import type { Operation } from "./operations.ts";
 
 export interface RestInit {
@@ -31,6 +32,14 @@ export function restRequest(c: AppContext, operation: Operation, args: Record<st
     else if (where === "body") json[name] = value;
   }
   const url = new URL(path, c.req.url);
+  // A URL resolves `.` and `..` segments (percent-encoded ones too), which would send the call
+  // to another route: an argument that would be one is refused instead of followed.
+  if (url.pathname !== path) {
+    throw new ApiError(
+      "validation_failed",
+      "a path or id argument may not be `.` or `..`, nor end in a `.` or `..` segment",
+    );
+  }
   url.search = query.toString();
   const headers = new Headers(init.headers);
   headers.set("authorization", c.req.header("authorization") ?? "");
@@ -43,11 +52,11 @@ export function restRequest(c: AppContext, operation: Operation, args: Record<st
 }
 
 /**
- * A path parameter as it goes into the URL. A file path keeps its slashes (each segment is
- * encoded on its own) and loses a leading one; the route normalises and checks it.
+ * A path parameter as it goes into the URL: one encoded segment, slashes of a file path
+ * included (`%2F`), so no segment of it can be a dot segment the URL would resolve; the
+ * route decodes it, then normalises and checks it by the workspace's path rules.
  */
 function pathSegment(name: string, value: unknown): string {
   const text = typeof value === "string" ? value : String(value);
-  if (name !== "path") return encodeURIComponent(text);
-  return text.replace(/^\/+/, "").split("/").map(encodeURIComponent).join("/");
+  return encodeURIComponent(name === "path" ? text.replace(/^\/+/, "") : text);
 }

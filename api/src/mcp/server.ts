@@ -15,6 +15,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { AppContext } from "../context.ts";
+import { ApiError, problemResponse } from "../errors.ts";
 import { API_INFO } from "../routes/openapi.ts";
 import type { Operation } from "./operations.ts";
 import { listResources, parseResourceUri, RESOURCE_TEMPLATE, readResource } from "./resources.ts";
@@ -53,8 +54,24 @@ export function mcpServer(options: McpServerOptions): Server {
     if (!operation) throw new Error(`no REST operation ${id} in the OpenAPI document`);
     return operation;
   };
-  const callOperation = (id: string, args: Record<string, unknown>, init?: RestInit) =>
-    options.dispatch(restRequest(options.c, operationOf(id), args, init));
+  const callOperation = async (id: string, args: Record<string, unknown>, init?: RestInit) => {
+    let request: Request;
+    try {
+      request = restRequest(options.c, operationOf(id), args, init);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      // Refused before any REST call: still a request, admitted and counted.
+      const refusal = await options.chargeAsRequest().then(
+        () => error,
+        (admission: unknown) => {
+          if (admission instanceof ApiError) return admission;
+          throw admission;
+        },
+      );
+      return problemResponse(options.c, refusal);
+    }
+    return options.dispatch(request);
+  };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: TOOLS.map((tool) => ({
