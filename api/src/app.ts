@@ -11,6 +11,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./context.ts";
 import { registerDashboard } from "./dashboard/index.tsx";
 import { onError, validationHook } from "./handleErrors.ts";
+import { registerMcp } from "./mcp/route.ts";
 import { admit } from "./middleware/admit.ts";
 import { authenticate } from "./middleware/authenticate.ts";
 import { bodyLimit } from "./middleware/bodyLimit.ts";
@@ -102,6 +103,8 @@ export function createApp(options: AppOptions = {}): App {
   registerDashboard(app);
   // Share links carry their own credential (the token in the path) and answer anyone.
   registerShareLinkGet(app);
+  // MCP checks the credential itself and sends each tool call through /v1 below (mcp/route.ts).
+  registerMcp(app);
 
   app.use("/v1/*", bodyLimit({ except: (c) => isFileUpload(c.req.method, c.req.path) }));
   // Signup is registered before authentication: it answers without calling the rest.

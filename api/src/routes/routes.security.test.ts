@@ -24,6 +24,7 @@ import {
   tokenOfRevokedKey,
   unthrottled,
 } from "../../test/fixtures.ts";
+import { TOOLS as MCP_TOOLS } from "../mcp/tools.ts";
 
 interface SecuredRoute {
   operationId: string;
@@ -393,5 +394,10 @@ describe("coverage", () => {
       .map((operation) => operation.operationId)
       .sort();
     expect(secured).toEqual(ROUTES.map((r) => r.operationId).sort());
+  });
+
+  it("covers the operation behind every MCP tool (mcp/mcp.security.test.ts runs each tool through the same refusals)", () => {
+    const covered = new Set(ROUTES.map((r) => r.operationId));
+    expect(MCP_TOOLS.filter((tool) => !covered.has(tool.operationId)).map((tool) => tool.name)).toEqual([]);
   });
 });
