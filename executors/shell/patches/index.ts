@@ -1,6 +1,7 @@
 /**
  * The fixes applied to just-bash 3.4.2's browser bundle at install, in order. See README.md.
  */
+import { arithCompoundShift } from "./arithCompoundShift.ts";
 import { arithCommandSubstitution } from "./arithCommandSubstitution.ts";
 import { arithInt64 } from "./arithInt64.ts";
 import { assocSubscriptSpecial } from "./assocSubscriptSpecial.ts";
@@ -109,4 +110,5 @@ export const justBashPatches: readonly Patch[] = [
   failglobAbandonsLine,
   assocSubscriptSpecial,
   braceRangeAcrossCase,
+  arithCompoundShift,
 ];
