@@ -44,6 +44,7 @@ import { printfRoundHalfEven } from "./printfRoundHalfEven.ts";
 import { quoteSingleQuote } from "./quoteSingleQuote.ts";
 import { rawBytes } from "./rawBytes.ts";
 import { readonlyAssignmentFails } from "./readonlyAssignmentFails.ts";
+import { subscriptArithmetic } from "./subscriptArithmetic.ts";
 import { sedExtendedAddresses } from "./sedExtendedAddresses.ts";
 import { sortCodePointOrder } from "./sortCodePointOrder.ts";
 import { sortFields } from "./sortFields.ts";
@@ -111,4 +112,5 @@ export const justBashPatches: readonly Patch[] = [
   assocSubscriptSpecial,
   braceRangeAcrossCase,
   arithCompoundShift,
+  subscriptArithmetic,
 ];
