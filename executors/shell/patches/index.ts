@@ -4,6 +4,7 @@
 import { arithCompoundShift } from "./arithCompoundShift.ts";
 import { arithCommandSubstitution } from "./arithCommandSubstitution.ts";
 import { arithInt64 } from "./arithInt64.ts";
+import { assocSlice } from "./assocSlice.ts";
 import { assocSubscriptSpecial } from "./assocSubscriptSpecial.ts";
 import { awkPrintfFlags } from "./awkPrintfFlags.ts";
 import { braceRangeAcrossCase } from "./braceRangeAcrossCase.ts";
@@ -113,4 +114,5 @@ export const justBashPatches: readonly Patch[] = [
   braceRangeAcrossCase,
   arithCompoundShift,
   subscriptArithmetic,
+  assocSlice,
 ];
