@@ -8,6 +8,7 @@ import { assocSlice } from "./assocSlice.ts";
 import { assocSubscriptSpecial } from "./assocSubscriptSpecial.ts";
 import { awkPrintfFlags } from "./awkPrintfFlags.ts";
 import { braceRangeAcrossCase } from "./braceRangeAcrossCase.ts";
+import { caseToggle } from "./caseToggle.ts";
 import { caseModificationEach } from "./caseModificationEach.ts";
 import { casePatternQuoting } from "./casePatternQuoting.ts";
 import { cutOutputDelimiter } from "./cutOutputDelimiter.ts";
@@ -115,4 +116,5 @@ export const justBashPatches: readonly Patch[] = [
   arithCompoundShift,
   subscriptArithmetic,
   assocSlice,
+  caseToggle,
 ];
