@@ -21,6 +21,7 @@ import { dirnameRoot } from "./dirnameRoot.ts";
 import { errexitAndOrLeft } from "./errexitAndOrLeft.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
 import { failglobAbandonsLine } from "./failglobAbandonsLine.ts";
+import { extglobNegation } from "./extglobNegation.ts";
 import { fatalExpansionStatus } from "./fatalExpansionStatus.ts";
 import { forPositional } from "./forPositional.ts";
 import { getoptsOptind } from "./getoptsOptind.ts";
@@ -117,4 +118,5 @@ export const justBashPatches: readonly Patch[] = [
   subscriptArithmetic,
   assocSlice,
   caseToggle,
+  extglobNegation,
 ];
