@@ -7,6 +7,7 @@ import { arithInt64 } from "./arithInt64.ts";
 import { assocSlice } from "./assocSlice.ts";
 import { assocSubscriptSpecial } from "./assocSubscriptSpecial.ts";
 import { awkPrintfFlags } from "./awkPrintfFlags.ts";
+import { braceBeforeParameters } from "./braceBeforeParameters.ts";
 import { braceRangeAcrossCase } from "./braceRangeAcrossCase.ts";
 import { caseToggle } from "./caseToggle.ts";
 import { caseModificationEach } from "./caseModificationEach.ts";
@@ -119,4 +120,5 @@ export const justBashPatches: readonly Patch[] = [
   assocSlice,
   caseToggle,
   extglobNegation,
+  braceBeforeParameters,
 ];
