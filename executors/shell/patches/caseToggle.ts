@@ -33,7 +33,7 @@ export const caseToggle: Patch = {
       replace: 'case"CaseModification":{let n=t.direction==="upper"?"^":t.direction==="lower"?",":"~"',
     },
     {
-      find: "let a=ie(`^(?:${o})$`),l=n.direction===\"upper\"?f=>f.toUpperCase():f=>f.toLowerCase(),",
+      find: 'let a=ie(`^(?:${o})$`),l=n.direction==="upper"?f=>f.toUpperCase():f=>f.toLowerCase(),',
       replace: `let a=ie(\`^(?:\${o})$\`),l=n.direction==="upper"?f=>f.toUpperCase():n.direction==="lower"?f=>f.toLowerCase():${toggle},`,
     },
     {

@@ -41,7 +41,7 @@ export const extglobNegation: Patch = {
   ],
   shows: [
     "shopt -s extglob\ntouch f.c f.h f.o g.txt; echo !(*.o); echo f.!(o|h) !(*.@(c|h)); echo x !(nothing*)",
-    "shopt -s extglob\nfor f in a.c b.o c.h; do case $f in !(*.o)) echo \"keep $f\";; *) echo \"drop $f\";; esac; done\ncase x.c in\n  !(*.h)) echo not-h;;\nesac",
+    'shopt -s extglob\nfor f in a.c b.o c.h; do case $f in !(*.o)) echo "keep $f";; *) echo "drop $f";; esac; done\ncase x.c in\n  !(*.h)) echo not-h;;\nesac',
     "shopt -s extglob\n[[ a.o == !(*.c) ]] && echo notc; [[ a.c == !(*.c) ]] || echo isc; [[ abc == a!(x)c ]] && echo mid; ! (false); echo $?",
   ],
 };

@@ -20,6 +20,6 @@ export const subscriptArithmetic: Patch = {
   shows: [
     'a=(a b c d e); i=1; echo "${a[i*2]} ${a[$((i+2))]}" ${#a[$((i))]} ${a[$((i*4))]:0:1} ${a[$(( (i+1)*2 ))]^} ${a[$((i-5))]}',
     'declare -A m=([4]=four [k2]=kay); n=2; echo "${m[$((n*2))]}" ${m[k$((n))]} ${#m[$((n+n))]}; m[$((n+1))]=three; echo ${m[3]}',
-    'a=(x y z); j=0; a[$((j+1))]=Y; echo ${a[@]} ${a[ $((j)) + 2 ]} ${a[$(echo 1)]}',
+    "a=(x y z); j=0; a[$((j+1))]=Y; echo ${a[@]} ${a[ $((j)) + 2 ]} ${a[$(echo 1)]}",
   ],
 };
