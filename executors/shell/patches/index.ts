@@ -22,6 +22,7 @@ import { diffNormalFormat } from "./diffNormalFormat.ts";
 import { dirnameRoot } from "./dirnameRoot.ts";
 import { errexitAndOrLeft } from "./errexitAndOrLeft.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
+import { execOwnAttributes } from "./execOwnAttributes.ts";
 import { extglobNegation } from "./extglobNegation.ts";
 import { failglobAbandonsLine } from "./failglobAbandonsLine.ts";
 import { fatalExpansionStatus } from "./fatalExpansionStatus.ts";
@@ -122,4 +123,5 @@ export const justBashPatches: readonly Patch[] = [
   caseToggle,
   extglobNegation,
   braceBeforeParameters,
+  execOwnAttributes,
 ];
