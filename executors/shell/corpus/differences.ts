@@ -46,12 +46,6 @@ export interface AllowedDifference {
   normalize?: (text: string) => string;
 }
 
-/** Gaps that several scripts hit, worded once. */
-const gap = {
-  badSubscript:
-    "an array subscript holding an arithmetic expression or a slice of an associative array is a bad substitution",
-} as const;
-
 export const allowedDifferences: AllowedDifference[] = [
   {
     name: "arith-division-by-zero",
@@ -65,33 +59,6 @@ export const allowedDifferences: AllowedDifference[] = [
   },
   // The feature corpus (features/*.ts).
   {
-    name: "parameters-case-modification",
-    reason: "${s~~} (toggle case) is a parse error.",
-    compare: "nothing",
-  },
-  {
-    name: "arithmetic-assign-bit-ops",
-    reason: "((x<<=2)) is a parse error: <<= inside (( )) is read as a here-document.",
-    compare: "nothing",
-  },
-  {
-    name: "braces-with-variable-first",
-    reason:
-      "Brace expansion runs after parameter expansion, so {$a,b}_{c,d} prints A_c A_d b_c b_d where bash expands $a_c and $a_d (empty) and prints b_c b_d.",
-    compare: "exit-code-only",
-  },
-  {
-    name: "braces-comma-escaped",
-    reason: "An escaped comma inside braces ({a\\,b,c}) keeps its backslash.",
-    compare: "exit-code-only",
-  },
-  {
-    name: "globbing-extglob",
-    reason:
-      "The extglob patterns !(…) and @(…) in a command's arguments are a parse error even after shopt -s extglob.",
-    compare: "nothing",
-  },
-  {
     name: "redirects-mkfifo",
     reason:
       "There is no mkfifo: background jobs run to completion before the next command, so a named pipe could not be emulated faithfully, and an honest 'command not found' is better than a silent difference.",
@@ -103,8 +70,6 @@ export const allowedDifferences: AllowedDifference[] = [
       "A command's stdout and stderr are kept apart, so with |& (or 2>&1) writes that alternate between them come out stdout first, then stderr.",
     compare: "exit-code-only",
   },
-  { name: "arrays-assoc-slice", reason: `${gap.badSubscript} (\${m[@]:0:3}).`, compare: "nothing" },
-  { name: "arrays-array-index-expression", reason: `${gap.badSubscript} (\${a[i*2]}).`, compare: "nothing" },
   {
     name: "printf-d-too-big",
     reason: "printf clamps a number past 64 bits as bash does but prints no 'Numerical result out of range' warning.",

@@ -1,13 +1,18 @@
 /**
  * The fixes applied to just-bash 3.4.2's browser bundle at install, in order. See README.md.
  */
+
 import { arithCommandSubstitution } from "./arithCommandSubstitution.ts";
+import { arithCompoundShift } from "./arithCompoundShift.ts";
 import { arithInt64 } from "./arithInt64.ts";
+import { assocSlice } from "./assocSlice.ts";
 import { assocSubscriptSpecial } from "./assocSubscriptSpecial.ts";
 import { awkPrintfFlags } from "./awkPrintfFlags.ts";
+import { braceBeforeParameters } from "./braceBeforeParameters.ts";
 import { braceRangeAcrossCase } from "./braceRangeAcrossCase.ts";
 import { caseModificationEach } from "./caseModificationEach.ts";
 import { casePatternQuoting } from "./casePatternQuoting.ts";
+import { caseToggle } from "./caseToggle.ts";
 import { cutOutputDelimiter } from "./cutOutputDelimiter.ts";
 import { declareArrayWords } from "./declareArrayWords.ts";
 import { declareKeyedValues } from "./declareKeyedValues.ts";
@@ -17,6 +22,8 @@ import { diffNormalFormat } from "./diffNormalFormat.ts";
 import { dirnameRoot } from "./dirnameRoot.ts";
 import { errexitAndOrLeft } from "./errexitAndOrLeft.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
+import { execOwnAttributes } from "./execOwnAttributes.ts";
+import { extglobNegation } from "./extglobNegation.ts";
 import { failglobAbandonsLine } from "./failglobAbandonsLine.ts";
 import { fatalExpansionStatus } from "./fatalExpansionStatus.ts";
 import { forPositional } from "./forPositional.ts";
@@ -47,6 +54,7 @@ import { sedExtendedAddresses } from "./sedExtendedAddresses.ts";
 import { sortCodePointOrder } from "./sortCodePointOrder.ts";
 import { sortFields } from "./sortFields.ts";
 import { sortOptions } from "./sortOptions.ts";
+import { subscriptArithmetic } from "./subscriptArithmetic.ts";
 import { testSizeDirectory } from "./testSizeDirectory.ts";
 import { trapExitErr } from "./trapExitErr.ts";
 import { uniqCountWidth } from "./uniqCountWidth.ts";
@@ -109,4 +117,11 @@ export const justBashPatches: readonly Patch[] = [
   failglobAbandonsLine,
   assocSubscriptSpecial,
   braceRangeAcrossCase,
+  arithCompoundShift,
+  subscriptArithmetic,
+  assocSlice,
+  caseToggle,
+  extglobNegation,
+  braceBeforeParameters,
+  execOwnAttributes,
 ];

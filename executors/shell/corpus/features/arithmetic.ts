@@ -52,6 +52,8 @@ echo $((a=1, b=2, a+b))
 x=10; ((x+=5)); ((x-=3)); ((x*=2)); ((x/=4)); ((x%=4)); echo $x
 ## assign-bit-ops
 x=6; ((x<<=2)); echo $x; ((x>>=1)); echo $x; ((x&=5)); echo $x; ((x|=8)); echo $x; ((x^=1)); echo $x
+## assign-shift-let-for
+y=3; let 'y<<=2' 'y|=1'; echo $y; for ((i=1; i<=64; i<<=2)); do printf '%s ' $i; done; echo
 ## pre-post-increment
 i=5; echo $((i++)) $i $((++i)) $i $((i--)) $i $((--i)) $i
 ## increment-wraps

@@ -42,6 +42,8 @@ declare -A m=([a]=1); [[ -v m[a] ]] && echo has-a; [[ -v m[b] ]] || echo no-b
 declare -A m=([a]=1 [b]=2); unset 'm[a]'; echo "\${#m[@]} \${!m[@]}"
 ## assoc-slice
 declare -A m=([only]=v); echo "\${m[@]:0:3}"
+## assoc-slice-offsets
+declare -A m=([only]=v); echo "[\${m[@]:1}] [\${m[@]:2}] [\${m[*]: -1}]"
 ## assoc-append
 declare -A m=([a]=1); m+=([b]=2); m[a]+=x; echo "\${m[a]} \${m[b]}"
 ## assoc-variable-key
@@ -92,6 +94,8 @@ s=hello; echo "\${s[0]} \${#s[@]}"; a=(x y); echo "$a"
 a=(x y); a+=z; echo "\${a[@]}"
 ## array-index-expression
 a=(a b c d); i=1; echo "\${a[i*2]} \${a[$((i+2))]}"
+## array-index-arith-expansion
+a=(a b c d e); i=1; echo "\${#a[$((i))]} \${a[$((i*4))]:0:1}"; a[$((i+1))]=C; echo "\${a[@]}"
 ## nested-array-loop
 declare -A deps=([app]="lib util" [lib]="util"); for k in app lib; do for d in \${deps[$k]}; do echo "$k -> $d"; done; done
 ## array-contains

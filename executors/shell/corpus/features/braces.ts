@@ -22,6 +22,8 @@ echo {a,b{1,2},c}
 echo {a,b}{1,2}{x,y}
 ## with-variable-first
 a=A; echo {$a,b}_{c,d}
+## variable-name-suffix
+v1=one v2=two; echo $v{1,2} x{$v1,$v2}y
 ## variable-not-range
 n=3; echo {1..$n}
 ## variable-in-list
@@ -44,6 +46,8 @@ touch x1 x2; echo x{1,2}*
 echo {1..a} {a..1}
 ## comma-escaped
 echo {a\,b,c}
+## comma-quoted
+echo {"x,y",z} x{\,,y}
 ## dollar-brace-not-brace
 v=val; echo \${v} {\${v},x}
 ## large-sequence-count

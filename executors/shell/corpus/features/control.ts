@@ -4,6 +4,8 @@ import { cases, sh } from "../sh.ts";
 export const control = cases(
   "control",
   sh`
+## bash-c-own-attributes
+bash -c 'readonly x=1; declare -A m=([k]=v)'; x=2; m=plain; echo "x=$x m=$m"
 ## for-list
 for x in a b c; do echo $x; done
 ## for-positional

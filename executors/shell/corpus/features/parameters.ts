@@ -34,6 +34,8 @@ p=a/b/c; echo \${p//\//:}
 s=a1b22c333; echo \${s//[0-9]/#} \${s//+([0-9])/N}
 ## case-modification
 s=hello; S=WORLD; echo \${s^} \${s^^} \${S,} \${S,,} \${s~~}
+## case-toggle-each
+set -- aB Cd; echo \${@~} \${*~~}; a=(xY Zw); echo "\${a[@]~~}"; s=hello; echo \${s^[l]} \${s~[h]}
 ## case-modification-pattern
 s=banana; echo \${s^^[an]}
 ## indirection

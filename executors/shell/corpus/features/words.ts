@@ -57,6 +57,12 @@ mkdir -p a/b/c; touch a/1.md a/b/2.md a/b/c/3.md; shopt -s globstar; echo **/*.m
 ## extglob
 shopt -s extglob
 touch f.c f.h f.o; echo !(*.o); echo @(*.c|*.h)
+## extglob-negation-case
+shopt -s extglob
+for f in a.c b.o; do case $f in !(*.o)) echo "keep $f";; esac; done; touch k.txt r.log; echo !(*.log)
+## extglob-repeats
+shopt -s extglob
+touch a.js aa.js b.ts; echo +(a).js *(a|b).@(js|ts)
 ## sorted-order
 touch B a C b; echo *
 ## glob-in-quotes
