@@ -25,7 +25,10 @@ import { type WriteOptions, write } from "./ops/write.ts";
 import { migrate } from "./schema.ts";
 import { Store } from "./store.ts";
 import type { PreciseTime } from "./times.ts";
+import { diff, patch } from "./versions/diff.ts";
+import { history } from "./versions/history.ts";
 import { listAt, readAt, statAt } from "./versions/read.ts";
+import { restore } from "./versions/restore.ts";
 import { historyWindowMs, pruneHistory, revisionOf, setHistoryWindow } from "./versions/retention.ts";
 import { createSnapshot, deleteSnapshot, getSnapshot, listSnapshots, snapshotCount } from "./versions/snapshots.ts";
 
@@ -156,6 +159,22 @@ export class Vfs {
     const at = revisionOf(this.store, ref);
     return at.ok ? listAt(this.store, at.revision, path, options) : at;
   };
+  /** What changed from one version to another (`to` defaults to live); `patch` adds unified diff text. */
+  diff = async (fromRef: string | number, toRef: string | number = "live", options: { patch?: boolean } = {}) => {
+    const from = revisionOf(this.store, fromRef);
+    if (!from.ok) return from;
+    const to = revisionOf(this.store, toRef);
+    if (!to.ok) return to;
+    const result = diff(this.store, from.revision, to.revision);
+    return { ok: true as const, ...result, ...(options.patch ? { patch: await patch(this.store, result) } : {}) };
+  };
+  history = (path: string) => history(this.store, path);
+  /** Makes the live tree equal to a version's, as a new revision (so it can be undone). */
+  restore = (ref: string | number) =>
+    this.exclusive(() => {
+      const at = revisionOf(this.store, ref);
+      return at.ok ? restore(this.store, at.revision) : at;
+    });
   /** How long every version is kept (a plan's history window; 0 keeps only snapshots). */
   setHistoryWindow = (windowMs: number) => this.exclusive(() => setHistoryWindow(this.store, windowMs));
   historyWindowMs = () => historyWindowMs(this.store);

@@ -530,6 +530,70 @@ export class Store implements TreeReader {
     this.inodeCache.delete(ino);
   }
 
+  // ── restore (versions/restore.ts) ───────────────────────────────────────────────────────
+
+  /** Makes entry (parent, name) name `ino`, or nothing, as a new version; counts nothing (the directory's inode is restored too). */
+  setEntry(parent: number, name: string, ino: number | null): void {
+    this.retireEntry(parent, name);
+    this.sql.exec("DELETE FROM dirents WHERE parent = ? AND name = ?", parent, name);
+    if (ino !== null) {
+      this.sql.exec(
+        "INSERT INTO dirents (parent, name, ino, born_rev) VALUES (?, ?, ?, ?)",
+        parent,
+        name,
+        ino,
+        this.nextRev(),
+      );
+    }
+    this.entryCache.delete(`${parent}/${name}`);
+    this.completeDirs.delete(parent);
+  }
+
+  /**
+   * Makes inode `ino` exactly `version` (with `chunks` as its content), or removes it, as a
+   * new version, moving the counters by the difference.
+   */
+  setInode(ino: number, version: Inode | null, chunks: readonly { hash: string; size: number }[]): void {
+    const live = this.inode(ino);
+    if (live) {
+      if (live.type === "file") {
+        this.releaseChunks(ino);
+        this.addMeta("size_bytes", -live.size);
+        this.addMeta("file_count", -1);
+      }
+      this.retireInode(ino);
+      this.sql.exec("DELETE FROM inodes WHERE ino = ?", ino);
+      this.addMeta("inode_count", -1);
+    }
+    if (version) {
+      this.sql.exec(
+        `INSERT INTO inodes (${INODE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ino,
+        version.type,
+        version.mode,
+        version.size,
+        version.mtime_ms,
+        version.ctime_ms,
+        version.etag,
+        version.target,
+        version.entries,
+        version.uid,
+        version.gid,
+        version.mtime_nsec,
+        version.nlink,
+        this.nextRev(),
+      );
+      if (version.type === "file") {
+        this.setChunks(ino, chunks, { fresh: true });
+        this.addMeta("size_bytes", version.size);
+        this.addMeta("file_count", 1);
+      }
+      this.addMeta("inode_count", 1);
+    }
+    this.inodeCache.delete(ino);
+    this.completeDirs.delete(ino);
+  }
+
   // ── content ─────────────────────────────────────────────────────────────────────────────
 
   chunks(ino: number): { idx: number; hash: string; size: number }[] {

@@ -39,7 +39,7 @@ export interface Diff {
 }
 
 /** Inode numbers and (parent, name) entries with a version born or ended in (from, to]. */
-function changedRows(store: Store, from: number, to: number) {
+export function changedRows(store: Store, from: number, to: number) {
   const range = [from, to, from, to] as const;
   const entries = store.sql
     .exec<{ parent: number; name: string }>(
@@ -87,7 +87,7 @@ function differs(a: Inode, b: Inode): boolean {
 
 type Found = { ino: number; inode: Inode } | null;
 
-export function diff(store: Store, from: number, to: number): Diff {
+export function diff(store: Store, from: number, to: number, max: number = workspaceLimits.diffEntriesMax): Diff {
   const before = new RevisionTree(store.sql, from);
   const after = new RevisionTree(store.sql, to);
   const changed = changedRows(store, Math.min(from, to), Math.max(from, to));
@@ -134,8 +134,7 @@ export function diff(store: Store, from: number, to: number): Diff {
     else if (aGone && b && b.inode.type !== "dir" && differs(aGone.inode, b.inode))
       entries.push({ path, status: "modified", before: sideOf(aGone.inode), after: sideOf(b.inode) });
   }
-  const truncated = entries.length > workspaceLimits.diffEntriesMax;
-  return { from, to, entries: entries.slice(0, workspaceLimits.diffEntriesMax), truncated };
+  return { from, to, entries: entries.slice(0, max), truncated: entries.length > max };
 }
 
 /** The bytes of the file at `path` at a revision, or null when it is absent, not a file or too large. */

@@ -1,0 +1,46 @@
+/**
+ * Restore: a new revision whose tree equals revision R's. Only what changed after R is
+ * touched (the row versions born or ended since, found as a diff finds them), each set
+ * back to its version at R, so the cost follows the changes, not the workspace. The old
+ * versions are retired like any change's, so a restore is itself undone by restoring the
+ * revision before it. One transaction: the tree is the old one or the new one, never a mix.
+ * The change log names every path that differs, so container sync pulls them.
+ */
+import type { FsResult } from "../errors.ts";
+import type { Store } from "../store.ts";
+import { RevisionTree } from "./at.ts";
+import { changedRows, diff } from "./diff.ts";
+
+export function restore(store: Store, rev: number): FsResult<{ revision: number; changedPaths: number }> {
+  return store.atomically(() => {
+    const live = store.meta("revision");
+    const differences = diff(store, rev, live, Number.POSITIVE_INFINITY);
+    const paths = new Set<string>();
+    for (const entry of differences.entries) {
+      paths.add(entry.path);
+      if (entry.previousPath) paths.add(entry.previousPath);
+    }
+    const tree = new RevisionTree(store.sql, rev);
+    const changed = changedRows(store, rev, live);
+    // A live row born by R is R's version already; only later births need setting back.
+    const bornAfter = (table: "inodes" | "dirents", where: string, ...params: (string | number)[]) =>
+      store.sql.exec<{ born_rev: number }>(`SELECT born_rev FROM ${table} WHERE ${where}`, ...params).toArray()[0]
+        ?.born_rev ?? -1;
+    for (const { parent, name } of changed.entries) {
+      const born = bornAfter("dirents", "parent = ? AND name = ?", parent, name);
+      if (born >= 0 && born <= rev) continue;
+      const target = tree.entry(parent, name);
+      if (born < 0 && target === null) continue;
+      store.setEntry(parent, name, target);
+    }
+    for (const { ino } of changed.inodes) {
+      const born = bornAfter("inodes", "ino = ?", ino);
+      if (born >= 0 && born <= rev) continue;
+      const version = tree.inode(ino);
+      if (born < 0 && version === null) continue;
+      store.setInode(ino, version, version?.type === "file" ? tree.chunks(ino) : []);
+    }
+    const revision = store.recordChange("restore", [...paths].sort());
+    return { ok: true as const, revision, changedPaths: paths.size };
+  });
+}
