@@ -352,12 +352,14 @@ export class WorkspaceDO extends DurableObject<Env> {
   /**
    * The tenant plan's version terms, asked once per object start (on the first mutation or
    * snapshot); the history window follows them. An object without a tenant (tests that name
-   * objects freely) takes the free plan's.
+   * objects freely) keeps no history window and the free plan's snapshot quota.
    */
   private versionTerms(): Promise<VersionTerms> {
     this.terms ??= (async () => {
       const owner = parseWorkspaceObjectName(this.ctx.id.name ?? "");
-      const terms = owner ? await this.env.TENANT.getByName(owner.tenantId).versionTerms() : PLANS.free.versions;
+      const terms = owner
+        ? await this.env.TENANT.getByName(owner.tenantId).versionTerms()
+        : { ...PLANS.free.versions, historyWindowMs: 0 };
       await this.vfs.setHistoryWindow(terms.historyWindowMs);
       return terms;
     })().catch((error) => {
