@@ -91,19 +91,42 @@ export function diff(store: Store, from: number, to: number, max: number = works
   const before = new RevisionTree(store.sql, from);
   const after = new RevisionTree(store.sql, to);
   const changed = changedRows(store, Math.min(from, to), Math.max(from, to));
-  const paths = new Set<string>();
-  for (const tree of [before, after]) {
+  // Each candidate path, with the entry it names on a side where a changed row gave it
+  // (so that side needs no walk from the root); the other side is resolved by path.
+  const candidates = new Map<string, { a?: Found; b?: Found }>();
+  const note = (tree: RevisionTree, side: "a" | "b", path: string, ino: number | null) => {
+    const candidate = candidates.get(path) ?? {};
+    const inode = ino === null ? null : tree.inode(ino);
+    candidate[side] = ino === null || !inode ? null : { ino, inode };
+    candidates.set(path, candidate);
+  };
+  for (const [tree, side] of [
+    [before, "a"],
+    [after, "b"],
+  ] as const) {
     for (const { parent, name } of changed.entries) {
       const dir = tree.dirPath(parent);
-      if (dir !== null) paths.add(`${dir}/${name}`);
+      if (dir !== null) note(tree, side, `${dir}/${name}`, tree.entry(parent, name));
     }
-    for (const { ino } of changed.inodes) for (const path of tree.pathsOf(ino)) paths.add(path);
+    for (const { ino } of changed.inodes) {
+      for (const name of tree.namesOf(ino)) {
+        const dir = tree.dirPath(name.parent);
+        if (dir !== null) note(tree, side, `${dir}/${name.name}`, ino);
+      }
+    }
   }
   const at = (tree: RevisionTree, path: string): Found => {
     const found = store.resolve(path, false, tree);
     return found.ok ? { ino: found.ino, inode: found.inode } : null;
   };
-  const sides = [...paths].sort().map((path) => ({ path, a: at(before, path), b: at(after, path) }));
+  const sides = [...candidates.keys()].sort().map((path) => {
+    const known = candidates.get(path) as { a?: Found; b?: Found };
+    return {
+      path,
+      a: known.a !== undefined ? known.a : at(before, path),
+      b: known.b !== undefined ? known.b : at(after, path),
+    };
+  });
   // Renames: an inode that left one path and arrived at another.
   const left = new Map<number, string>();
   const arrived = new Map<number, string>();
