@@ -532,66 +532,113 @@ export class Store implements TreeReader {
 
   // ── restore (versions/restore.ts) ───────────────────────────────────────────────────────
 
-  /** Makes entry (parent, name) name `ino`, or nothing, as a new version; counts nothing (the directory's inode is restored too). */
-  setEntry(parent: number, name: string, ino: number | null): void {
-    this.retireEntry(parent, name);
-    this.sql.exec("DELETE FROM dirents WHERE parent = ? AND name = ?", parent, name);
-    if (ino !== null) {
-      this.sql.exec(
-        "INSERT INTO dirents (parent, name, ino, born_rev) VALUES (?, ?, ?, ?)",
-        parent,
-        name,
-        ino,
-        this.nextRev(),
-      );
-    }
-    this.entryCache.delete(`${parent}/${name}`);
-    this.completeDirs.delete(parent);
-  }
-
   /**
-   * Makes inode `ino` exactly `version` (with `chunks` as its content), or removes it, as a
-   * new version, moving the counters by the difference.
+   * Restore's row work, set-wise (a few statements whatever the number of rows): every
+   * live row of `inos` and `entries` born after `rev` ends (kept in history by the usual
+   * rule), and each one's version at `rev` comes back as a new version; chunk references
+   * and counters move with them. Rows born by `rev` are that revision's already and stay.
    */
-  setInode(ino: number, version: Inode | null, chunks: readonly { hash: string; size: number }[]): void {
-    const live = this.inode(ino);
-    if (live) {
-      if (live.type === "file") {
-        this.releaseChunks(ino);
-        this.addMeta("size_bytes", -live.size);
-        this.addMeta("file_count", -1);
-      }
-      this.retireInode(ino);
-      this.sql.exec("DELETE FROM inodes WHERE ino = ?", ino);
-      this.addMeta("inode_count", -1);
-    }
-    if (version) {
+  restoreRows(rev: number, inos: readonly number[], entries: readonly { parent: number; name: string }[]): void {
+    const d = this.nextRev();
+    const rule = this.keepRule();
+    const [keep, ...keepParams] = rule ?? ["0"];
+    const inoList = JSON.stringify(inos);
+    const keyList = JSON.stringify(entries.map((e) => [e.parent, e.name]));
+    const INOS = "(SELECT value FROM json_each(?))";
+    const KEYS = "(SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))";
+    const totals = (from: string, where: string, ...params: (string | number)[]) =>
+      this.sql
+        .exec<{ n: number; files: number; bytes: number }>(
+          `SELECT count(*) AS n, coalesce(sum(type = 'file'), 0) AS files,
+           coalesce(sum(CASE WHEN type = 'file' THEN size ELSE 0 END), 0) AS bytes FROM ${from} WHERE ${where}`,
+          ...params,
+        )
+        .one();
+    const gone = totals("inodes", `ino IN ${INOS} AND born_rev > ?`, inoList, rev);
+    const back = totals("inodes_hist", `ino IN ${INOS} AND born_rev <= ? AND died_rev > ?`, inoList, rev, rev);
+    // Chunk lists born after `rev`: kept ones move to history with their references, the rest give theirs up.
+    const liveChunks = `file_chunks WHERE ino IN ${INOS} AND born_rev > ?`;
+    if (rule) {
       this.sql.exec(
-        `INSERT INTO inodes (${INODE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ino,
-        version.type,
-        version.mode,
-        version.size,
-        version.mtime_ms,
-        version.ctime_ms,
-        version.etag,
-        version.target,
-        version.entries,
-        version.uid,
-        version.gid,
-        version.mtime_nsec,
-        version.nlink,
-        this.nextRev(),
+        `INSERT INTO file_chunks_hist (ino, born_rev, idx, hash, size, died_rev)
+         SELECT ino, born_rev, idx, hash, size, ? FROM ${liveChunks} AND ${keep}`,
+        d,
+        inoList,
+        rev,
+        ...keepParams,
       );
-      if (version.type === "file") {
-        this.setChunks(ino, chunks, { fresh: true });
-        this.addMeta("size_bytes", version.size);
-        this.addMeta("file_count", 1);
-      }
-      this.addMeta("inode_count", 1);
     }
-    this.inodeCache.delete(ino);
-    this.completeDirs.delete(ino);
+    this.sql.exec(
+      `UPDATE blobs SET refs = refs - (SELECT count(*) FROM ${liveChunks.replace("file_chunks", "file_chunks f")}
+         AND NOT (${keep}) AND f.hash = blobs.hash)
+       WHERE hash IN (SELECT hash FROM ${liveChunks} AND NOT (${keep}))`,
+      inoList,
+      rev,
+      ...keepParams,
+      inoList,
+      rev,
+      ...keepParams,
+    );
+    this.sql.exec(`DELETE FROM ${liveChunks}`, inoList, rev);
+    if (rule) {
+      this.sql.exec(
+        `INSERT INTO inodes_hist (${INODE_COLUMNS}, died_rev)
+         SELECT ${INODE_COLUMNS}, ? FROM inodes WHERE ino IN ${INOS} AND born_rev > ? AND ${keep}`,
+        d,
+        inoList,
+        rev,
+        ...keepParams,
+      );
+      this.sql.exec(
+        `INSERT INTO dirents_hist (parent, name, ino, born_rev, died_rev)
+         SELECT parent, name, ino, born_rev, ? FROM dirents WHERE (parent, name) IN ${KEYS} AND born_rev > ? AND ${keep}`,
+        d,
+        keyList,
+        rev,
+        ...keepParams,
+      );
+    }
+    this.sql.exec(`DELETE FROM inodes WHERE ino IN ${INOS} AND born_rev > ?`, inoList, rev);
+    this.sql.exec(`DELETE FROM dirents WHERE (parent, name) IN ${KEYS} AND born_rev > ?`, keyList, rev);
+    const columnsBornNow = INODE_COLUMNS.replace("born_rev", "?");
+    this.sql.exec(
+      `INSERT INTO inodes (${INODE_COLUMNS}) SELECT ${columnsBornNow} FROM inodes_hist
+       WHERE ino IN ${INOS} AND born_rev <= ? AND died_rev > ?`,
+      d,
+      inoList,
+      rev,
+      rev,
+    );
+    this.sql.exec(
+      `INSERT INTO dirents (parent, name, ino, born_rev) SELECT parent, name, ino, ? FROM dirents_hist
+       WHERE (parent, name) IN ${KEYS} AND born_rev <= ? AND died_rev > ?`,
+      d,
+      keyList,
+      rev,
+      rev,
+    );
+    this.sql.exec(
+      `INSERT INTO file_chunks (ino, idx, hash, size, born_rev) SELECT ino, idx, hash, size, ? FROM file_chunks_hist
+       WHERE ino IN ${INOS} AND born_rev <= ? AND died_rev > ?`,
+      d,
+      inoList,
+      rev,
+      rev,
+    );
+    this.sql.exec(
+      `UPDATE blobs SET refs = refs + (SELECT count(*) FROM file_chunks f WHERE f.ino IN ${INOS} AND f.born_rev = ? AND f.hash = blobs.hash)
+       WHERE hash IN (SELECT hash FROM file_chunks WHERE ino IN ${INOS} AND born_rev = ?)`,
+      inoList,
+      d,
+      inoList,
+      d,
+    );
+    this.addMeta("inode_count", back.n - gone.n);
+    this.addMeta("file_count", back.files - gone.files);
+    this.addMeta("size_bytes", back.bytes - gone.bytes);
+    this.inodeCache.clear();
+    this.entryCache.clear();
+    this.completeDirs.clear();
   }
 
   // ── content ─────────────────────────────────────────────────────────────────────────────

@@ -8,7 +8,6 @@
  */
 import type { FsResult } from "../errors.ts";
 import type { Store } from "../store.ts";
-import { RevisionTree } from "./at.ts";
 import { changedRows, diff } from "./diff.ts";
 
 export function restore(store: Store, rev: number): FsResult<{ revision: number; changedPaths: number }> {
@@ -20,26 +19,12 @@ export function restore(store: Store, rev: number): FsResult<{ revision: number;
       paths.add(entry.path);
       if (entry.previousPath) paths.add(entry.previousPath);
     }
-    const tree = new RevisionTree(store.sql, rev);
     const changed = changedRows(store, rev, live);
-    // A live row born by R is R's version already; only later births need setting back.
-    const bornAfter = (table: "inodes" | "dirents", where: string, ...params: (string | number)[]) =>
-      store.sql.exec<{ born_rev: number }>(`SELECT born_rev FROM ${table} WHERE ${where}`, ...params).toArray()[0]
-        ?.born_rev ?? -1;
-    for (const { parent, name } of changed.entries) {
-      const born = bornAfter("dirents", "parent = ? AND name = ?", parent, name);
-      if (born >= 0 && born <= rev) continue;
-      const target = tree.entry(parent, name);
-      if (born < 0 && target === null) continue;
-      store.setEntry(parent, name, target);
-    }
-    for (const { ino } of changed.inodes) {
-      const born = bornAfter("inodes", "ino = ?", ino);
-      if (born >= 0 && born <= rev) continue;
-      const version = tree.inode(ino);
-      if (born < 0 && version === null) continue;
-      store.setInode(ino, version, version?.type === "file" ? tree.chunks(ino) : []);
-    }
+    store.restoreRows(
+      rev,
+      changed.inodes.map((row) => row.ino),
+      changed.entries,
+    );
     const revision = store.recordChange("restore", [...paths].sort());
     return { ok: true as const, revision, changedPaths: paths.size };
   });
