@@ -14,6 +14,7 @@ import { filesystemBench } from "./filesystem.bench.ts";
 import { gatewayBench } from "./gateway.bench.ts";
 import { javascriptBench } from "./javascript.bench.ts";
 import { shellBench } from "./shell.bench.ts";
+import { versionsBench } from "./versions.bench.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const only = process.argv[2];
@@ -25,6 +26,7 @@ const benches: Record<string, () => Promise<string>> = {
   javascript: javascriptBench,
   container: containerBench,
   box: boxBench,
+  versions: versionsBench,
 };
 
 if (only && !benches[only]) throw new Error(`no benchmark named ${only}; there are ${Object.keys(benches).join(", ")}`);

@@ -41,7 +41,8 @@ export type IdPrefix =
   | "tok"
   | "art"
   | "shr"
-  | "ses";
+  | "ses"
+  | "snap";
 
 export function newId(prefix: IdPrefix, nowMs = Date.now()): string {
   const bytes = new Uint8Array(16);

@@ -90,6 +90,114 @@ export class BenchWorkspaceDO extends WorkspaceDO {
     return { elapsedMs, ...done, statements };
   }
 
+  /**
+   * Versions benchmark (bench/versions.bench.ts), step 1: adds files `from`..`to`-1 of
+   * `bytes` each, 100 per directory, each with distinct content.
+   */
+  async versionsFill(from: number, to: number, bytes: number): Promise<{ files: number; sizeBytes: number }> {
+    const base = new Uint8Array(bytes);
+    for (let at = 0; at < bytes; at += 65_536) crypto.getRandomValues(base.subarray(at, Math.min(bytes, at + 65_536)));
+    for (let i = from; i < to; i++) {
+      const body = base.slice();
+      new DataView(body.buffer).setUint32(0, i);
+      const result = await this.vfs.write(versionPath(i), body);
+      if (!result.ok) throw new Error(`fill failed: ${JSON.stringify(result)}`);
+    }
+    return { files: this.vfs.counters().fileCount, sizeBytes: this.vfs.counters().sizeBytes };
+  }
+
+  /** Step 2: every measurement of the issue's table that this object can make, in order. */
+  async versionsMeasure(edits: number, editBytes: number): Promise<VersionsReport> {
+    const vfs = this.vfs;
+    const sqlDb = this.ctx.storage.sql;
+    const must = <T extends { ok: boolean }>(result: T, what: string): T => {
+      if (!result.ok) throw new Error(`${what} failed: ${JSON.stringify(result)}`);
+      return result;
+    };
+    // Snapshot: many in a row, each after a one-file change so each pins its own revision.
+    const snapshotMs: number[] = [];
+    const taken: string[] = [];
+    for (let i = 0; i < 101; i++) {
+      must(await vfs.write("/bench-counter", new TextEncoder().encode(String(i))), "counter");
+      const start = performance.now();
+      taken.push((await vfs.snapshot()).id);
+      snapshotMs.push(performance.now() - start);
+    }
+    const batchStart = await tick();
+    for (let i = 0; i < 100; i++) taken.push((await vfs.snapshot()).id);
+    const snapshotMeanMs = ((await tick()) - batchStart) / 100;
+    for (const id of taken) await vfs.deleteSnapshot(id);
+    await drain(vfs);
+
+    // Edits: `edits` files rewritten with `editBytes` changed, after a snapshot.
+    const sizeBefore = sqlDb.databaseSize;
+    const snap = await vfs.snapshot({ name: "before the edits" });
+    for (let i = 0; i < edits; i++) {
+      const path = versionPath(i * 7);
+      const read = must(await vfs.readBytes(path), "read");
+      const body = read.ok ? read.bytes.slice() : new Uint8Array();
+      crypto.getRandomValues(body.subarray(0, Math.min(editBytes, body.byteLength)));
+      must(await vfs.write(path, body), "edit");
+    }
+    await drain(vfs);
+    const withSnapshot = sqlDb.databaseSize;
+
+    let start = await tick();
+    const diffs = 10;
+    let changes = 0;
+    for (let i = 0; i < diffs; i++) {
+      const diff = await vfs.diff(snap.id);
+      if (diff.ok) changes = diff.entries.length;
+    }
+    const diffMeanMs = ((await tick()) - start) / diffs;
+    start = await tick();
+    const patch = await vfs.diff(snap.id, "live", { patch: true });
+    const patchMs = (await tick()) - start;
+    must(patch, "patch");
+
+    // Restore to before the edits, then forward again, then back: each undoes `edits` files.
+    const after = await vfs.snapshot({ name: "after the edits" });
+    const restoreMs: number[] = [];
+    for (const target of [snap.id, after.id, snap.id, after.id]) {
+      start = await tick();
+      must(await vfs.restore(target), "restore");
+      restoreMs.push((await tick()) - start);
+    }
+    await vfs.deleteSnapshot(after.id);
+    await vfs.deleteSnapshot(snap.id);
+    await drain(vfs);
+    const withoutSnapshot = sqlDb.databaseSize;
+
+    // The write path: small new files with nothing kept, then with the history window on.
+    const writes = 1_000;
+    const writeMs = async (dir: string) => {
+      const t = await tick();
+      for (let i = 0; i < writes; i++) must(await vfs.write(`${dir}/f${i}`, smallContent(i, 100)), "write");
+      for (let i = 0; i < writes; i++) must(await vfs.write(`${dir}/f${i}`, smallContent(i + 1, 100)), "overwrite");
+      return ((await tick()) - t) / (2 * writes);
+    };
+    const writeNoHistoryMs = await writeMs("/w0");
+    await vfs.setHistoryWindow(3_600_000);
+    const writeWithHistoryMs = await writeMs("/w1");
+    await vfs.setHistoryWindow(0);
+
+    snapshotMs.sort((a, b) => a - b);
+    return {
+      files: vfs.counters().fileCount,
+      sizeBytes: vfs.counters().sizeBytes,
+      snapshotP50Ms: snapshotMs[Math.floor(snapshotMs.length / 2)] ?? 0,
+      snapshotMeanMs,
+      changes,
+      diffMeanMs,
+      patchMs,
+      restoreMs,
+      snapshotExtraBytes: withSnapshot - withoutSnapshot,
+      databaseBytes: { before: sizeBefore, withSnapshot, withoutSnapshot },
+      writeNoHistoryMs,
+      writeWithHistoryMs,
+    };
+  }
+
   clock(): Promise<ClockProbe> {
     return clockProbe(this.ctx.storage.sql);
   }
@@ -157,6 +265,32 @@ export class BenchWorkspaceDO extends WorkspaceDO {
       }
     }
   }
+}
+
+export interface VersionsReport {
+  files: number;
+  sizeBytes: number;
+  /** One snapshot, timed alone (1 ms clock), and the mean of 100 in a row. */
+  snapshotP50Ms: number;
+  snapshotMeanMs: number;
+  /** Paths the diff of the edits listed, and its time (mean of 10), JSON and with a patch. */
+  changes: number;
+  diffMeanMs: number;
+  patchMs: number;
+  /** Four restores, each setting the edited files back or forward. */
+  restoreMs: number[];
+  /** Database bytes the snapshot kept after the edits: with it minus after it was deleted and collected. */
+  snapshotExtraBytes: number;
+  databaseBytes: { before: number; withSnapshot: number; withoutSnapshot: number };
+  /** Mean milliseconds per small write (half new files, half overwrites), without and with the history window. */
+  writeNoHistoryMs: number;
+  writeWithHistoryMs: number;
+}
+
+export const versionPath = (i: number) => `/v/d${Math.floor(i / 100)}/f${i}.bin`;
+
+async function drain(vfs: WorkspaceDO["vfs"]): Promise<void> {
+  for (let pass = 0; pass < 10_000; pass++) if (!(await vfs.maintain()).remaining) return;
 }
 
 /** 1 MiB pieces of random bytes, each made distinct so no 512 KiB chunk repeats. */

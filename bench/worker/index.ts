@@ -56,6 +56,20 @@ export default {
   async fetch(request: Request, env: BenchEnv): Promise<Response> {
     const url = new URL(request.url);
     if (url.pathname === "/healthz") return new Response("ok");
+    // bench/versions.bench.ts: fill one named workspace in steps, then measure in it.
+    if (url.pathname === "/versions/fill" && request.method === "POST") {
+      const { name, from, to, bytes } = (await request.json()) as {
+        name: string;
+        from: number;
+        to: number;
+        bytes: number;
+      };
+      return Response.json(await env.WORKSPACE.getByName(name).versionsFill(from, to, bytes));
+    }
+    if (url.pathname === "/versions/measure" && request.method === "POST") {
+      const { name, edits, editBytes } = (await request.json()) as { name: string; edits: number; editBytes: number };
+      return Response.json(await env.WORKSPACE.getByName(name).versionsMeasure(edits, editBytes));
+    }
     if (url.pathname !== "/run" || request.method !== "POST") return new Response("not found", { status: 404 });
     return Response.json(await run(env, (await request.json()) as FsBenchParams));
   },

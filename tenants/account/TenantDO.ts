@@ -37,7 +37,7 @@ import { billingOf, quotasOf } from "./ledger/statements.ts";
 import { type StorageEvent, StorageMeter } from "./ledger/storage.ts";
 import { TokenBucket } from "./ledger/tokenBucket.ts";
 import type { Meter } from "./meters.ts";
-import { containerResources, PLANS, type Plan, publicPlan } from "./plans.ts";
+import { containerResources, PLANS, type Plan, publicPlan, type VersionTerms, versionTerms } from "./plans.ts";
 import type { Admission, AdmitRequest, BillingState, Denial, Quotas, RunEnd, RunGrant, RunRequest } from "./rpc.ts";
 
 export class TenantDO extends DurableObject<Env> {
@@ -179,6 +179,11 @@ export class TenantDO extends DurableObject<Env> {
     const period = periodAt(account.anchorMs, now);
     const totals = this.events.totals(period.startMs);
     return quotasOf(account, period, totals, this.leases.reservedByMeter(now), this.storage.totalBytes);
+  }
+
+  /** The plan's history window and snapshot quota, which each workspace object applies to itself. */
+  async versionTerms(): Promise<VersionTerms> {
+    return versionTerms((await this.load()).plan);
   }
 
   async billing(): Promise<BillingState> {

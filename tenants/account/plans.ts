@@ -35,8 +35,17 @@ export interface Plan {
   container: ContainerResources;
   /** Whether a spend cap may be set (only plans that can charge overage need one). */
   spendCap: boolean;
+  /** The workspace time machine (docs/vfs.md, "Versions"): how far back every version is kept, and snapshots. */
+  versions: VersionTerms;
   /** Whether users may choose this plan through `PUT /v1/billing/plan`. */
   public: boolean;
+}
+
+export interface VersionTerms {
+  /** Every version of every file is kept this long; older ones only while a snapshot pins them. */
+  historyWindowMs: number;
+  /** Snapshots one workspace may hold at once. */
+  snapshotsPerWorkspaceMax: number;
 }
 
 const MIB = 1024 ** 2;
@@ -75,6 +84,7 @@ export const PLANS = {
       // A package cache's worth of /tmp (and as much again for home); tmpfs pages count against memory too.
       tmpBytesMax: 256 * MIB,
     },
+    versions: { historyWindowMs: HOUR_MS, snapshotsPerWorkspaceMax: 10 },
     spendCap: false,
     public: true,
   },
@@ -114,6 +124,7 @@ export const PLANS = {
       // Caches of several package managers at once.
       tmpBytesMax: GIB,
     },
+    versions: { historyWindowMs: 7 * 24 * HOUR_MS, snapshotsPerWorkspaceMax: 100 },
     spendCap: true,
     public: true,
   },
@@ -154,6 +165,7 @@ export const PLANS = {
       // Data sets unpacked to scratch space; half the computer's memory, which tmpfs pages count against.
       tmpBytesMax: 2 * GIB,
     },
+    versions: { historyWindowMs: 30 * 24 * HOUR_MS, snapshotsPerWorkspaceMax: 1_000 },
     spendCap: true,
     public: true,
   },
@@ -167,6 +179,12 @@ export const PLANS = {
 export function containerResources(plan: Plan): ContainerResources {
   const stored = plan.container as ContainerResources | undefined;
   return stored ?? (PLANS as Record<string, Plan>)[plan.id]?.container ?? PLANS.free.container;
+}
+
+/** A plan's version terms; a custom plan stored before they existed takes its namesake's, or free's. */
+export function versionTerms(plan: Plan): VersionTerms {
+  const stored = plan.versions as VersionTerms | undefined;
+  return stored ?? (PLANS as Record<string, Plan>)[plan.id]?.versions ?? PLANS.free.versions;
 }
 
 export function publicPlan(id: string): Plan | null {

@@ -22,6 +22,7 @@ import { type ContainerEnv, containerHostFor } from "../../executors/container/h
 import type { Executor } from "../../executors/contract.ts";
 import { runEgressRecorder } from "../../executors/egress/usage.ts";
 import { createExecutor, type Outbound } from "../../executors/registry.ts";
+import { PLANS, type VersionTerms } from "../account/plans.ts";
 import { type ExecRefusal, type ExecResult, ExecRunner, type RunLedger, type StartExec } from "./execs/ExecRunner.ts";
 import { ExecRecords, migrateExecs } from "./execs/records.ts";
 import { WorkspaceFsTarget } from "./execs/WorkspaceFsTarget.ts";
@@ -43,6 +44,7 @@ import type { RemoveOptions } from "./vfs/ops/remove.ts";
 import type { WriteOptions } from "./vfs/ops/write.ts";
 import type { PreciseTime } from "./vfs/times.ts";
 import { Vfs } from "./vfs/Vfs.ts";
+import type { Snapshot } from "./vfs/versions/snapshots.ts";
 
 export interface WorkspaceStats {
   sizeBytes: number;
@@ -82,9 +84,20 @@ export class WorkspaceDO extends DurableObject<Env> {
    * run (`stats`), so the gateway mirrors them into its index without asking again; storage
    * was already reported to the ledger with the run's time.
    */
-  async exec(start: StartExec): Promise<ExecRefusal | (ExecResult & { stats: WorkspaceStats })> {
+  async exec(
+    start: StartExec,
+    options: { snapshot?: "before" } = {},
+  ): Promise<ExecRefusal | (ExecResult & { stats: WorkspaceStats; snapshotId?: string })> {
+    let snapshotId: string | undefined;
+    if (options.snapshot === "before") {
+      // "Undo the agent's last command" is then one restore to this snapshot.
+      const taken = await this.createSnapshot({ description: `before ${start.execId}` }, `key:${start.keyId ?? "-"}`);
+      if (!taken.ok) return { ok: false, code: "quota_exceeded", message: taken.message };
+      snapshotId = taken.snapshot.id;
+    }
     const result = await this.execs.start(start);
-    return "ok" in result ? result : { ...result, stats: this.counters() };
+    if ("ok" in result) return result;
+    return { ...result, stats: this.counters(), ...(snapshotId ? { snapshotId } : {}) };
   }
   execRecord(execId: string) {
     return this.execs.records.get(execId);
@@ -114,7 +127,7 @@ export class WorkspaceDO extends DurableObject<Env> {
     const { tenantId, workspaceId } = this.owner();
     return createExecutor(start.executor, {
       loader: this.env.LOADER,
-      fs: new WorkspaceFsTarget(this.vfs, { pathPrefix: start.pathPrefix }),
+      fs: new WorkspaceFsTarget(this.vfs, { pathPrefix: start.pathPrefix, actor: `exec:${start.execId}` }),
       tools: new WorkspaceToolsTarget(
         this.publishing(),
         {
@@ -332,6 +345,73 @@ export class WorkspaceDO extends DurableObject<Env> {
     return this.after(this.fs(prefix).batch(ops));
   }
 
+  // ── versions (vfs/versions/, docs/vfs.md "Versions") ────────────────────────────────────
+  // Every one acts on the whole workspace: the gateway refuses them to confined credentials.
+
+  private terms: Promise<VersionTerms> | null = null;
+  /**
+   * The tenant plan's version terms, asked once per object start (on the first mutation or
+   * snapshot); the history window follows them. An object without a tenant (tests that name
+   * objects freely) keeps no history window and the free plan's snapshot quota.
+   */
+  private versionTerms(): Promise<VersionTerms> {
+    this.terms ??= (async () => {
+      const owner = parseWorkspaceObjectName(this.ctx.id.name ?? "");
+      const terms = owner
+        ? await this.env.TENANT.getByName(owner.tenantId).versionTerms()
+        : { ...PLANS.free.versions, historyWindowMs: 0 };
+      await this.vfs.setHistoryWindow(terms.historyWindowMs);
+      return terms;
+    })().catch((error) => {
+      this.terms = null;
+      throw error;
+    });
+    return this.terms;
+  }
+
+  /** Pins the current revision; refused (as a value) when the plan's snapshots per workspace are taken. */
+  async createSnapshot(
+    fields: { name?: string; description?: string },
+    actor: string | null = null,
+  ): Promise<{ ok: true; snapshot: Snapshot } | { ok: false; code: "quota_exceeded"; message: string }> {
+    const terms = await this.versionTerms();
+    if (this.vfs.snapshotCount() >= terms.snapshotsPerWorkspaceMax) {
+      return {
+        ok: false,
+        code: "quota_exceeded",
+        message: `this plan keeps at most ${terms.snapshotsPerWorkspaceMax} snapshots per workspace; delete one first`,
+      };
+    }
+    const snapshot = await this.vfs.actingAs(actor, () => this.vfs.snapshot(fields));
+    return { ok: true, snapshot };
+  }
+  listSnapshots(limit: number, cursor?: string) {
+    return this.vfs.listSnapshots({ limit, cursor });
+  }
+  getSnapshot(id: string) {
+    return this.vfs.getSnapshot(id);
+  }
+  async deleteSnapshot(id: string): Promise<boolean> {
+    const deleted = await this.vfs.deleteSnapshot(id);
+    if (deleted) await this.armMaintenance();
+    return deleted;
+  }
+  readFileAt(ref: string, path: string, options?: ReadOptions) {
+    return this.vfs.readAt(ref, path, options);
+  }
+  statAt(ref: string, path: string) {
+    return this.vfs.statAt(ref, path);
+  }
+  diff(from: string, to: string, patch: boolean) {
+    return this.vfs.diff(from, to, { patch });
+  }
+  history(path: string) {
+    return this.vfs.history(path);
+  }
+  restore(ref: string, actor: string | null = null) {
+    return this.after(this.vfs.actingAs(actor, () => this.vfs.restore(ref)));
+  }
+
   /** The filesystem as a caller confined to `prefix` sees it; the whole of it for null. */
   private fs(prefix: Prefix): VfsOps {
     return prefix === null ? this.vfs : new ConfinedVfs(this.vfs, prefix);
@@ -355,15 +435,24 @@ export class WorkspaceDO extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     const pass = await this.vfs.maintain();
     if (pass.remaining) await this.ctx.storage.setAlarm(Date.now());
+    // Kept versions age out of the history window without any write to notice it.
+    else if (this.vfs.hasHistory()) await this.ctx.storage.setAlarm(Date.now() + workspaceLimits.historyPassEveryMs);
   }
 
   /** Adds the counters to a mutation's result and arms GC if it left garbage behind. */
   private async after<T extends object>(pending: Promise<FsResult<T>> | FsResult<T>): Promise<WithStats<T>> {
+    if (!this.terms) this.ctx.waitUntil(this.versionTerms().catch((error) => console.error("version terms", error)));
     const result = await pending;
     if (!result.ok) return result;
-    if (this.vfs.hasGarbage() && (await this.ctx.storage.getAlarm()) === null) {
+    await this.armMaintenance();
+    return { ...result, stats: this.counters() };
+  }
+
+  /** Arms the alarm for garbage or kept history, unless it is armed already. */
+  private async armMaintenance(): Promise<void> {
+    if (!this.vfs.hasGarbage() && !this.vfs.hasHistory()) return;
+    if ((await this.ctx.storage.getAlarm()) === null) {
       await this.ctx.storage.setAlarm(Date.now() + workspaceLimits.gcDelayMs);
     }
-    return { ...result, stats: this.counters() };
   }
 }

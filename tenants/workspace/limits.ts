@@ -39,6 +39,16 @@ export const workspaceLimits = {
   gcChunksPerAlarm: 256,
   /** Delay before garbage is collected, so a read that started before an overwrite can finish. */
   gcDelayMs: 30_000,
+  /** Retired row versions pruned per table per maintenance pass, for the same reason as `gcChunksPerAlarm`. */
+  historyRowsPerPass: 2_000,
+  /** How often maintenance slides the history window while history exists, so it is pruned without writes. */
+  historyPassEveryMs: 10 * 60_000,
+  /** Paths one diff answers before it stops (`truncated`), so one answer stays a bounded size. */
+  diffEntriesMax: 10_000,
+  /** A file larger than this is "binary or too large" in a patch, so one patch stays a bounded size. */
+  patchFileBytesMax: 1024 * 1024,
+  /** Versions one history answer lists. */
+  historyVersionsMax: 1_000,
   /** Change-log entries kept when no reader has registered an older cursor. */
   changeLogEntriesKept: 10_000,
   /** Metadata labels are for filtering, not storage. */

@@ -27,6 +27,10 @@ const ExecResult = z
     reason: ExecRecordView.shape.reason,
     mount: ExecRecordView.shape.mount,
     conflicts: ExecRecordView.shape.conflicts,
+    snapshotId: z
+      .string()
+      .optional()
+      .openapi({ description: 'The snapshot taken before the run (`snapshot: "before"`).' }),
   })
   .openapi("ExecResult");
 
@@ -72,23 +76,26 @@ export function registerExecCreate(app: App) {
     if (replay) return replay;
     // The workspace object takes the run's slot, runs it, and meters it with the workspace's
     // size after it: one call from here, whatever the run does.
-    const started = await object.exec({
-      execId: newId("ex"),
-      executor: body.executor,
-      ...sourceOf(body),
-      ...runUser(body),
-      cwd,
-      env: body.env,
-      stdin: new TextEncoder().encode(body.stdin ?? ""),
-      timeoutMs: body.timeoutMs,
-      outputBytesMax: body.outputBytesMax,
-      egress,
-      keyId: principal.keyId,
-      background: body.background || stream,
-      pathPrefix: principal.pathPrefix,
-      baseUrl: new URL(c.req.url).origin,
-      credentialExpiresAt: principal.expiresAt,
-    });
+    const started = await object.exec(
+      {
+        execId: newId("ex"),
+        executor: body.executor,
+        ...sourceOf(body),
+        ...runUser(body),
+        cwd,
+        env: body.env,
+        stdin: new TextEncoder().encode(body.stdin ?? ""),
+        timeoutMs: body.timeoutMs,
+        outputBytesMax: body.outputBytesMax,
+        egress,
+        keyId: principal.keyId,
+        background: body.background || stream,
+        pathPrefix: principal.pathPrefix,
+        baseUrl: new URL(c.req.url).origin,
+        credentialExpiresAt: principal.expiresAt,
+      },
+      body.snapshot ? { snapshot: body.snapshot } : {},
+    );
     if ("ok" in started) {
       const retry =
         started.retryAfterSeconds === undefined

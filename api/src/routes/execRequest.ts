@@ -49,6 +49,10 @@ const runFields = {
   }),
   background: z.boolean().default(false),
   egress: EgressField,
+  snapshot: z.enum(["before"]).optional().openapi({
+    description:
+      "`before` takes a snapshot of the workspace just before the command runs (its id is `snapshotId` in the answer), so undoing the command is one restore. Counts against the plan's snapshots per workspace.",
+  }),
 };
 
 const ShellRun = z

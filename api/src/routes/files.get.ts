@@ -6,9 +6,11 @@ import { orThrow } from "../fsErrors.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, WorkspaceParams } from "../schemas.ts";
+import { requireWholeWorkspace } from "../workspaceAccess.ts";
 import { FILE_ROUTE_PATH, FilePath, workspaceObject, workspacePath } from "./filePath.ts";
 import { statHeadersResponse } from "./files.head.ts";
 import { parseRange } from "./range.ts";
+import { VersionRef } from "./versions.ts";
 
 const route = createRoute({
   method: "get",
@@ -17,11 +19,12 @@ const route = createRoute({
   tags: ["Files"],
   summary: "Read a file",
   description:
-    "Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` (a list, or `*`) answers 304 when unchanged.",
+    "Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` (a list, or `*`) answers 304 when unchanged. `at` reads a past version: a snapshot id or a revision the history window keeps (a token confined to a path prefix cannot, 403).",
   security: [{ bearer: [] }],
   middleware: [requireScope("workspaces:read"), admits("request")] as const,
   request: {
     params: WorkspaceParams.extend({ path: FilePath }),
+    query: z.object({ at: VersionRef.optional() }),
     headers: z.object({ range: z.string().optional(), "if-none-match": z.string().optional() }),
   },
   responses: {
@@ -44,7 +47,9 @@ export function registerFilesGet(app: App) {
     const path = workspacePath(rawPath);
     const headers = c.req.valid("header");
     const { object, prefix } = await workspaceObject(c, workspaceId);
-    const { stat } = orThrow(await object.stat(path, prefix));
+    const { at } = c.req.valid("query");
+    if (at !== undefined) requireWholeWorkspace(c, "a past version");
+    const { stat } = orThrow(at === undefined ? await object.stat(path, prefix) : await object.statAt(at, path));
     if (c.req.method === "HEAD") return statHeadersResponse(stat);
     if (stat.type === "dir") throw new ApiError("conflict", `EISDIR: ${path} is a directory; list it with fs/list`);
     const common = {
@@ -62,7 +67,9 @@ export function registerFilesGet(app: App) {
       });
     }
     const read = orThrow(
-      await object.readFile(path, range ? { offset: range.start, length: range.end - range.start + 1 } : {}, prefix),
+      await (at === undefined
+        ? object.readFile(path, range ? { offset: range.start, length: range.end - range.start + 1 } : {}, prefix)
+        : object.readFileAt(at, path, range ? { offset: range.start, length: range.end - range.start + 1 } : {})),
     );
     const length = read.end - read.start;
     // A fixed-length stream lets workerd send Content-Length instead of chunked encoding.

@@ -142,6 +142,50 @@ const ROUTES: SecuredRoute[] = [
     request: { json: { executor: "shell", command: "echo hi" } },
   },
   { operationId: "listExecs", method: "GET", path: "/v1/workspaces/{workspaceId}/execs", scope: "exec" },
+  {
+    operationId: "createSnapshot",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/snapshots",
+    scope: "workspaces:write",
+    request: { json: { name: "s" } },
+  },
+  {
+    operationId: "listSnapshots",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/snapshots",
+    scope: "workspaces:read",
+  },
+  {
+    operationId: "getSnapshot",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/snapshots/{snapshotId}",
+    scope: "workspaces:read",
+  },
+  {
+    operationId: "deleteSnapshot",
+    method: "DELETE",
+    path: "/v1/workspaces/{workspaceId}/snapshots/{snapshotId}",
+    scope: "workspaces:write",
+  },
+  {
+    operationId: "restoreWorkspace",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/restore",
+    scope: "workspaces:write",
+    request: { json: { snapshotId: "{snapshotId}" } },
+  },
+  {
+    operationId: "diffWorkspace",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/diff?from={snapshotId}",
+    scope: "workspaces:read",
+  },
+  {
+    operationId: "fileHistory",
+    method: "GET",
+    path: "/v1/workspaces/{workspaceId}/history?path=/seed.txt",
+    scope: "workspaces:read",
+  },
   { operationId: "getExec", method: "GET", path: "/v1/workspaces/{workspaceId}/execs/{execId}", scope: "exec" },
   {
     operationId: "getExecOutput",
@@ -226,6 +270,16 @@ function fsOp(operationId: string, op: string, scope: Scope, json: unknown): Sec
   return [{ operationId, method: "POST", path: `/v1/workspaces/{workspaceId}/fs/${op}`, scope, request: { json } }];
 }
 
+/** The snapshot made for a path, for routes that name it in their body (restore). */
+const snapshotIdOf = new Map<string, string>();
+
+/** The route's request with its body's `{snapshotId}` filled in from the snapshot made for `path`. */
+function requestFor(route: SecuredRoute, path: string): Omit<CallOptions, "key"> {
+  const id = snapshotIdOf.get(path.replace(/snap_[0-9a-z]+/, "{snapshotId}")) ?? snapshotIdOf.get(path);
+  if (!route.request || id === undefined) return route.request ?? {};
+  return JSON.parse(JSON.stringify(route.request).replaceAll("{snapshotId}", id));
+}
+
 /** Fresh resources owned by `owner` for one check, so destructive routes never disturb another. */
 async function pathFor(route: SecuredRoute, owner: TenantFixture): Promise<string> {
   let path = route.path;
@@ -239,6 +293,12 @@ async function pathFor(route: SecuredRoute, owner: TenantFixture): Promise<strin
     });
     expect(link.status).toBe(200);
     path = path.replace("{workspaceId}", workspaceId);
+    if (path.includes("{snapshotId}") || JSON.stringify(route.request ?? {}).includes("{snapshotId}")) {
+      const taken = await call("POST", `/v1/workspaces/${workspaceId}/snapshots`, { key: owner.key, json: {} });
+      expect(taken.status).toBe(201);
+      snapshotIdOf.set(path, (await json<{ id: string }>(taken)).id);
+      path = path.replace("{snapshotId}", snapshotIdOf.get(path) as string);
+    }
     if (path.includes("{execId}")) {
       const ran = await call("POST", `/v1/workspaces/${workspaceId}/exec`, {
         key: owner.key,
@@ -289,8 +349,10 @@ describe.each(ROUTES)("$method $path", (route) => {
     const detail = detailOf(problem);
     if (detail !== undefined) expect(detail).toMatch(pattern);
   };
-  const send = async (key: string | undefined, owner = alice) =>
-    call(route.method, await pathFor(route, owner), { ...route.request, key });
+  const send = async (key: string | undefined, owner = alice) => {
+    const path = await pathFor(route, owner);
+    return call(route.method, path, { ...requestFor(route, path), key });
+  };
 
   it("works with a right credential (the control for every refusal below)", async () => {
     const response = await send(alice.key);
@@ -369,7 +431,7 @@ describe.each(ROUTES)("$method $path", (route) => {
     });
   }
 
-  if (/\{(workspaceId|keyId|execId|artifactId|shareId)\}/.test(route.path)) {
+  if (/\{(workspaceId|keyId|execId|artifactId|shareId|snapshotId)\}/.test(route.path)) {
     it("answers 404 for another tenant's id", async () => {
       await expectProblem(await send(alice.key, mallory), 404, "not_found");
     });

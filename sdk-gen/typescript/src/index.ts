@@ -27,4 +27,5 @@ export { type ExecEvent, ExecStream, type ExitEvent, type OutputChunk } from "./
 export type { FileData } from "./lib/files.ts";
 export { type Page, Pager } from "./lib/pagination.ts";
 export { isRetrySafe, retryLimits } from "./lib/retry.ts";
+export { Snapshots, type VersionRef } from "./lib/versions.ts";
 export { Workspace } from "./lib/workspaces.ts";

@@ -36,6 +36,21 @@ const view = (stat: Stat): FsStat => ({
 const done = <T extends { ok: boolean }>(result: T) =>
   result.ok ? { ok: true as const } : error(result as unknown as FsFailure);
 
+/**
+ * `fs` with every call made as `actor`: mutations ask for the lock synchronously when
+ * called, which is when Vfs.actingAs records who asked. A proxy, so no operation is missed.
+ */
+function actingAs(vfs: Vfs, actor: string | null, fs: VfsOps): VfsOps {
+  if (actor === null) return fs;
+  return new Proxy(fs, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => vfs.actingAs(actor, () => value.apply(target, args));
+    },
+  });
+}
+
 export class WorkspaceFsTarget extends RpcTarget implements WorkspaceFsApi {
   /** What the run's calls go through: the whole filesystem, or the confined view of it. */
   private readonly fs: VfsOps;
@@ -49,12 +64,14 @@ export class WorkspaceFsTarget extends RpcTarget implements WorkspaceFsApi {
       onChange?: () => void;
       /** The path prefix the run's credential is confined to, or null for the whole workspace. */
       pathPrefix?: string | null;
+      /** Who the run's changes are recorded as in the history (`exec:<id>`). */
+      actor?: string | null;
     } = {},
   ) {
     super();
     this.onChange = options.onChange ?? (() => {});
     this.confined = options.pathPrefix ? new ConfinedVfs(vfs, options.pathPrefix) : null;
-    this.fs = this.confined ?? vfs;
+    this.fs = actingAs(vfs, options.actor ?? null, this.confined ?? vfs);
   }
 
   async readFile(path: string) {

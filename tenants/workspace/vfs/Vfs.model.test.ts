@@ -423,8 +423,11 @@ async function canonicalEtags(entries: readonly Stat[], model: FsModel): Promise
 /** Reference counts match the chunk lists, sizes match the chunks, and nothing is orphaned. */
 function storageInvariants(vfs: Vfs): string | null {
   const checks: Record<string, string> = {
-    "blob refs differ from chunk uses":
-      "SELECT count(*) AS n FROM blobs b WHERE refs != (SELECT count(*) FROM file_chunks f WHERE f.hash = b.hash)",
+    // A reference counts a row version, live or kept in history for a snapshot or the window.
+    "blob refs differ from chunk uses": `SELECT count(*) AS n FROM blobs b WHERE refs !=
+       (SELECT count(*) FROM file_chunks f WHERE f.hash = b.hash) + (SELECT count(*) FROM file_chunks_hist h WHERE h.hash = b.hash)`,
+    "kept chunks point at missing blobs":
+      "SELECT count(*) AS n FROM file_chunks_hist f WHERE f.hash NOT IN (SELECT hash FROM blobs)",
     "chunks point at missing blobs":
       "SELECT count(*) AS n FROM file_chunks f WHERE f.hash NOT IN (SELECT hash FROM blobs)",
     "file sizes differ from their chunks": `SELECT count(*) AS n FROM inodes i WHERE type = 'file'
@@ -467,6 +470,7 @@ type Failure = { step: number; problem: string };
 async function runSequence(
   steps: number,
   next: (model: FsModel, step: number) => ModelOp,
+  versions?: Versions,
 ): Promise<{ ops: ModelOp[]; codes: string[]; failure: Failure | null }> {
   const stub = env.WORKSPACE.getByName(`model-${crypto.randomUUID()}`);
   const ops: ModelOp[] = [];
@@ -475,7 +479,12 @@ async function runSequence(
     const vfs = instance.vfs;
     const model = new FsModel();
     const memory: Memory = { contents: new Map() };
+    if (versions?.windowMs) await vfs.setHistoryWindow(versions.windowMs);
     for (let step = 0; step < steps; step++) {
+      if (versions) {
+        const problem = await versions.step(vfs, model, ops);
+        if (problem) return { step, problem };
+      }
       const op = next(model, step);
       ops.push(op);
       const expected = model.apply(op);
@@ -494,10 +503,11 @@ async function runSequence(
       }
       const everything = step % FULL_CHECK_EVERY === FULL_CHECK_EVERY - 1 || step === steps - 1;
       if (everything) await vfs.maintain();
-      const problem = await compareTree(vfs, model, memory, everything);
+      const problem = (await compareTree(vfs, model, memory, everything)) ?? (await versions?.check(vfs));
       if (problem) return { step, problem };
     }
-    return null;
+    const end = await versions?.finish(vfs);
+    return end ? { step: steps, problem: end } : null;
   });
   return { ops, codes, failure };
 }
@@ -586,6 +596,119 @@ describe("Vfs regressions the model found", () => {
       );
       if (failure) expect.fail(report(name, ops, failure));
       expect(codes).toEqual(steps.map(([, code]) => code));
+    });
+  }
+});
+
+// ── versions: snapshots, restores and the history window ────────────────────────────────
+
+/** The whole tree at a version, as `list` would show it live: walked with `listAt`. */
+function treeAt(vfs: Vfs, ref: string): Stat[] | string {
+  const out: Stat[] = [];
+  const visit = (path: string): string | null => {
+    const listed = vfs.listAt(ref, path, { limit: workspaceLimits.listPageMax });
+    if (!listed.ok) return `listing ${path} at ${ref} failed: ${listed.code} ${listed.message}`;
+    for (const stat of listed.entries) {
+      out.push(stat);
+      if (stat.type === "dir") {
+        const problem = visit(stat.path);
+        if (problem) return problem;
+      }
+    }
+    return null;
+  };
+  return visit("/") ?? out.sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+/**
+ * Takes snapshots at random steps (remembering the model's tree then: its nodes are never
+ * mutated, so a copy of the map is the picture), restores and deletes some, and after every
+ * step reads every pinned version back whole: the tree, each file's bytes. At the end every
+ * pin goes, the window closes, and storage must return to its floor: no kept version, and
+ * every blob referenced by a live chunk list alone.
+ */
+class Versions {
+  private readonly random: () => number;
+  private readonly pinned: { id: string; nodes: Map<string, ModelNode> }[] = [];
+
+  constructor(
+    seed: number,
+    readonly windowMs = 0,
+  ) {
+    this.random = mulberry32(seed ^ 0x5eed);
+  }
+
+  async step(vfs: Vfs, model: FsModel, ops: ModelOp[]): Promise<string | null> {
+    const roll = this.random();
+    if (roll < 0.12) {
+      const snap = await vfs.snapshot();
+      this.pinned.push({ id: snap.id, nodes: new Map(model.nodes) });
+      ops.push({ op: "stat", path: `/#snapshot ${snap.id}`, follow: true });
+    } else if (roll < 0.18 && this.pinned.length > 0) {
+      const target = this.pinned[Math.floor(this.random() * this.pinned.length)] as (typeof this.pinned)[number];
+      const restored = await vfs.restore(target.id);
+      if (!restored.ok) return `restore to ${target.id} failed: ${restored.code} ${restored.message}`;
+      model.nodes = new Map(target.nodes);
+      ops.push({ op: "stat", path: `/#restore ${target.id}`, follow: true });
+    } else if (roll < 0.22 && this.pinned.length > 0) {
+      const [gone] = this.pinned.splice(Math.floor(this.random() * this.pinned.length), 1);
+      if (gone) await vfs.deleteSnapshot(gone.id);
+      ops.push({ op: "stat", path: `/#delete ${gone?.id}`, follow: true });
+    }
+    return null;
+  }
+
+  async check(vfs: Vfs): Promise<string | null> {
+    for (const { id, nodes } of this.pinned) {
+      const picture = new FsModel();
+      picture.nodes = nodes;
+      const real = treeAt(vfs, id);
+      if (typeof real === "string") return real;
+      const expected = picture.entries();
+      const listed = JSON.stringify(real.map((stat, i) => entryOf(stat, expected[i])));
+      if (listed !== JSON.stringify(expected))
+        return `snapshot ${id} differs\n  real:  ${listed}\n  model: ${JSON.stringify(expected)}`;
+      for (const [path, node] of nodes) {
+        if (node.type !== "file") continue;
+        const read = vfs.readAt(id, path);
+        if (!read.ok) return `reading ${path} at ${id} failed: ${read.code}`;
+        const bytes = new Uint8Array(await new Response(read.body).arrayBuffer());
+        if (!sameBytes(bytes, node.content)) return `content of ${path} at ${id} differs`;
+      }
+    }
+    return null;
+  }
+
+  async finish(vfs: Vfs): Promise<string | null> {
+    for (const { id } of this.pinned.splice(0)) await vfs.deleteSnapshot(id);
+    await vfs.setHistoryWindow(0);
+    for (let pass = 0; pass < 1_000; pass++) if (!(await vfs.maintain()).remaining) break;
+    const kept = vfs.store.sql
+      .exec<{ n: number }>(
+        `SELECT (SELECT count(*) FROM inodes_hist) + (SELECT count(*) FROM dirents_hist)
+         + (SELECT count(*) FROM file_chunks_hist) AS n`,
+      )
+      .one().n;
+    if (kept !== 0) return `${kept} versions kept with no pin and no window`;
+    const orphans = vfs.store.sql
+      .exec<{ n: number }>("SELECT count(*) AS n FROM blobs WHERE hash NOT IN (SELECT hash FROM file_chunks)")
+      .one().n;
+    if (orphans !== 0) return `${orphans} blobs outlive every version that used them`;
+    return storageInvariants(vfs);
+  }
+}
+
+/** 8 blocks × 10 seeds × 30 steps, half of them with the history window on. */
+describe("Vfs versions against the model", () => {
+  for (let block = 0; block < 8; block++) {
+    const first = 10_000 + block * 10;
+    it(`pinned versions read back exactly, seeds ${first}–${first + 9}`, { timeout: 120_000 }, async () => {
+      for (let seed = first; seed < first + 10; seed++) {
+        const generator = new Generator(seed);
+        const versions = new Versions(seed, seed % 2 === 0 ? 3_600_000 : 0);
+        const { ops, failure } = await runSequence(30, (model) => generator.next(model), versions);
+        if (failure) expect.fail(report(`seed ${seed}`, ops, failure));
+      }
     });
   }
 });

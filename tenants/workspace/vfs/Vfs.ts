@@ -25,6 +25,12 @@ import { type WriteOptions, write } from "./ops/write.ts";
 import { migrate } from "./schema.ts";
 import { Store } from "./store.ts";
 import type { PreciseTime } from "./times.ts";
+import { diff, patch } from "./versions/diff.ts";
+import { history } from "./versions/history.ts";
+import { listAt, readAt, statAt } from "./versions/read.ts";
+import { restore } from "./versions/restore.ts";
+import { historyWindowMs, pruneHistory, revisionOf, setHistoryWindow } from "./versions/retention.ts";
+import { createSnapshot, deleteSnapshot, getSnapshot, listSnapshots, snapshotCount } from "./versions/snapshots.ts";
 
 export interface VfsStats {
   sizeBytes: number;
@@ -51,9 +57,31 @@ export class Vfs {
    * check must run under the same lock as the mutation it guards.
    */
   exclusive<T>(fn: () => T | Promise<T>): Promise<T> {
-    const run = this.tail.then(fn, fn);
+    // The actor is the one acting when the mutation was asked for, not when it runs.
+    const actor = this.actor;
+    const inLock = () => {
+      this.store.actor = actor;
+      return fn();
+    };
+    const run = this.tail.then(inLock, inLock);
     this.tail = run.catch(() => {});
     return run.finally(() => this.announce());
+  }
+
+  private actor: string | null = null;
+
+  /**
+   * Runs `fn`, recording `actor` (`key:<id>`, `exec:<id>`) on every change and snapshot the
+   * mutations `fn` asks for synchronously make: what a file's history shows as their author.
+   */
+  actingAs<T>(actor: string | null, fn: () => T): T {
+    const before = this.actor;
+    this.actor = actor;
+    try {
+      return fn();
+    } finally {
+      this.actor = before;
+    }
   }
 
   private readonly listeners = new Set<(revision: number) => void>();
@@ -110,15 +138,66 @@ export class Vfs {
   link = (existing: string, path: string) => this.exclusive(() => link(this.store, existing, path));
   batch = (ops: readonly BatchOp[]) => this.exclusive(() => batch(this.store, ops));
 
-  /** One bounded GC and compaction pass; `remaining` says whether to run again. */
+  // Versions (versions/): snapshots, reading the past, the history window.
+  snapshot = (fields: { name?: string; description?: string } = {}) =>
+    this.exclusive(() => createSnapshot(this.store, fields));
+  listSnapshots = (options: { limit: number; cursor?: string | undefined }) => listSnapshots(this.store, options);
+  getSnapshot = (id: string) => getSnapshot(this.store, id);
+  snapshotCount = () => snapshotCount(this.store);
+  deleteSnapshot = (id: string) => this.exclusive(() => deleteSnapshot(this.store, id));
+  /** A snapshot id, a revision number or `live`, as a readable revision (retention.ts). */
+  revisionOf = (ref: string | number) => revisionOf(this.store, ref);
+  readAt = (ref: string | number, path: string, options?: ReadOptions) => {
+    const at = revisionOf(this.store, ref);
+    return at.ok ? readAt(this.store, at.revision, path, options) : at;
+  };
+  statAt = (ref: string | number, path: string, follow = true) => {
+    const at = revisionOf(this.store, ref);
+    return at.ok ? statAt(this.store, at.revision, path, follow) : at;
+  };
+  listAt = (ref: string | number, path: string, options?: { limit?: number; cursor?: string | undefined }) => {
+    const at = revisionOf(this.store, ref);
+    return at.ok ? listAt(this.store, at.revision, path, options) : at;
+  };
+  /** What changed from one version to another (`to` defaults to live); `patch` adds unified diff text. */
+  diff = async (fromRef: string | number, toRef: string | number = "live", options: { patch?: boolean } = {}) => {
+    const from = revisionOf(this.store, fromRef);
+    if (!from.ok) return from;
+    const to = revisionOf(this.store, toRef);
+    if (!to.ok) return to;
+    const result = diff(this.store, from.revision, to.revision);
+    return { ok: true as const, ...result, ...(options.patch ? { patch: await patch(this.store, result) } : {}) };
+  };
+  history = (path: string) => history(this.store, path);
+  /** Makes the live tree equal to a version's, as a new revision (so it can be undone). */
+  restore = (ref: string | number) =>
+    this.exclusive(() => {
+      const at = revisionOf(this.store, ref);
+      return at.ok ? restore(this.store, at.revision) : at;
+    });
+  /** How long every version is kept (a plan's history window; 0 keeps only snapshots). */
+  setHistoryWindow = (windowMs: number) => this.exclusive(() => setHistoryWindow(this.store, windowMs));
+  historyWindowMs = () => historyWindowMs(this.store);
+
+  /** One bounded GC, history pruning and compaction pass; `remaining` says whether to run again. */
   maintain = () =>
     this.exclusive(() => {
+      // Pruning first: the chunk references it gives back become garbage this same pass.
+      const history = pruneHistory(this.store);
       const gc = collectGarbage(this.store);
       const compacted = compactChanges(this.store);
-      return { deleted: gc.deleted, compacted, remaining: gc.remaining };
+      return {
+        deleted: gc.deleted,
+        pruned: history.pruned,
+        compacted,
+        remaining: gc.remaining || history.remaining,
+      };
     });
 
   hasGarbage = () => hasGarbage(this.store);
+
+  /** Whether any retired version is kept, so maintenance must come back to slide the window. */
+  hasHistory = () => this.store.sql.exec("SELECT 1 FROM inodes_hist LIMIT 1").toArray().length > 0;
 
   /** The exact counters that feed the index, quotas and the storage meter; cheap. */
   counters(): { sizeBytes: number; fileCount: number } {

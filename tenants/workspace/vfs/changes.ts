@@ -5,6 +5,7 @@
  */
 import { workspaceLimits } from "../limits.ts";
 import type { Store } from "./store.ts";
+import { historyFrom } from "./versions/retention.ts";
 
 export interface Change {
   rev: number;
@@ -52,6 +53,11 @@ export function hasCursor(store: Store, name: string): boolean {
 export function compactChanges(store: Store): number {
   const revision = store.meta("revision");
   const oldestCursor = store.sql.exec<{ rev: number | null }>("SELECT min(rev) AS rev FROM change_cursors").one().rev;
-  const keepFrom = Math.min(oldestCursor ?? Number.POSITIVE_INFINITY, revision - workspaceLimits.changeLogEntriesKept);
+  // Entries inside the history window say when and by whom each kept version was made.
+  const keepFrom = Math.min(
+    oldestCursor ?? Number.POSITIVE_INFINITY,
+    revision - workspaceLimits.changeLogEntriesKept,
+    historyFrom(store),
+  );
   return store.sql.exec("DELETE FROM changes WHERE rev <= ?", keepFrom).rowsWritten;
 }

@@ -81,4 +81,54 @@ describe("schema migrations", () => {
       expect(vfs.counters()).toEqual({ sizeBytes: 5, fileCount: 1 });
     });
   });
+
+  it("brings a version 3 database to versions, keeping every row, and pins it from the first snapshot", async () => {
+    const stub = env.WORKSPACE.getByName(`schema-v3-${crypto.randomUUID()}`);
+    await runInDurableObject(stub, async (_instance: WorkspaceDO, state) => {
+      const sql = state.storage.sql;
+      for (const { name } of sql
+        .exec<{ name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'",
+        )
+        .toArray())
+        sql.exec(`DROP TABLE IF EXISTS "${name}"`);
+      migrate(sql, 1_000, 3);
+      sql.exec(
+        "INSERT INTO inodes (ino, type, mode, size, mtime_ms, ctime_ms, entries, nlink) VALUES (2, 'dir', 493, 0, 2000, 2000, 1, 2)",
+      );
+      sql.exec(
+        "INSERT INTO inodes (ino, type, mode, size, mtime_ms, ctime_ms, etag, nlink, uid) VALUES (3, 'file', 420, 5, 3000, 3000, '\"e\"', 2, 0)",
+      );
+      sql.exec("INSERT INTO dirents (parent, name, ino) VALUES (1, 'd', 2), (2, 'f', 3), (1, 'hard', 3)");
+      sql.exec("UPDATE inodes SET entries = 2, nlink = 3 WHERE ino = 1");
+      sql.exec("INSERT INTO blobs (hash, size, refs, data) VALUES ('h', 5, 1, ?)", bytes("hello"));
+      sql.exec("INSERT INTO file_chunks (ino, idx, hash, size) VALUES (3, 0, 'h', 5)");
+      sql.exec("INSERT INTO changes (rev, at_ms, op, paths) VALUES (7, 3000, 'write', '[\"/d/f\"]')");
+      sql.exec(
+        "UPDATE meta SET value = CASE key WHEN 'size_bytes' THEN 5 WHEN 'file_count' THEN 1 WHEN 'inode_count' THEN 3 WHEN 'revision' THEN 7 ELSE value END",
+      );
+      const count = (table: string) => sql.exec<{ n: number }>(`SELECT count(*) AS n FROM ${table}`).one().n;
+      const before = { inodes: count("inodes"), dirents: count("dirents"), chunks: count("file_chunks") };
+
+      const vfs = new Vfs(
+        sql,
+        (fn) => state.storage.transactionSync(fn),
+        () => 9_000,
+      );
+      expect({ inodes: count("inodes"), dirents: count("dirents"), chunks: count("file_chunks") }).toEqual(before);
+      expect(sql.exec<{ n: number }>("SELECT count(*) AS n FROM inodes WHERE born_rev != 0").one().n).toBe(0);
+      expect(ok(vfs.stat("/hard")).stat).toMatchObject({ ino: 3, nlink: 2, uid: 0, size: 5 });
+      expect(vfs.changesSince(0).changes).toMatchObject([{ rev: 7, op: "write", paths: ["/d/f"] }]);
+      const snap = await vfs.snapshot();
+      expect(snap.revision).toBe(7);
+      ok(await vfs.write("/d/f", bytes("changed")));
+      ok(await vfs.remove("/hard"));
+      expect(await readText(vfs, "/d/f")).toBe("changed");
+      const old = ok(vfs.readAt(snap.id, "/hard"));
+      expect(new TextDecoder().decode(await new Response(old.body).arrayBuffer())).toBe("hello");
+      // The new inode numbers start past the history's, so none is ever reused.
+      ok(await vfs.write("/new", bytes("n")));
+      expect(ok(vfs.stat("/new")).stat.ino).toBeGreaterThan(3);
+    });
+  });
 });

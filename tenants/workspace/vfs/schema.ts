@@ -13,8 +13,12 @@
  * - `changes`: one row per mutation with the paths it touched (sync, history, watching).
  * - Hard links: several `dirents` may name one inode (`inodes.nlink` counts them); content,
  *   size, mode, owner and times belong to the inode, so they are shared by every name.
- * - Snapshots and forks (later): a snapshot copies `inodes`/`dirents`/`file_chunks` rows
- *   under a snapshot id and adds refs, never copying content; see docs/vfs.md.
+ * - Versions (4): every row of `inodes`, `dirents` and `file_chunks` records the revision
+ *   it was born in (`born_rev`). A change that ends a row version a snapshot or the history
+ *   window still needs first moves it to the matching `*_hist` table with the revision it
+ *   died in, so the live tables (and every live read) stay exactly as fast as before, and
+ *   reading at revision R is "live rows born by R, plus history rows alive at R". A
+ *   snapshot is one row naming a revision. See docs/vfs.md, "Versions".
  */
 import { BOX_DEFAULT_OWNER } from "../../../container/wire/index.ts";
 
@@ -26,6 +30,10 @@ export const ROOT_INO = 1;
  * javascript executors create as this user; container sync carries the box's own ids.
  */
 export const DEFAULT_OWNER = BOX_DEFAULT_OWNER;
+
+/** The columns of an inode row version, in the order both `inodes` and `inodes_hist` list them. */
+export const INODE_COLUMNS =
+  "ino, type, mode, size, mtime_ms, ctime_ms, etag, target, entries, uid, gid, mtime_nsec, nlink, born_rev";
 
 export const MIGRATIONS: readonly string[][] = [
   [
@@ -85,6 +93,70 @@ export const MIGRATIONS: readonly string[][] = [
     `CREATE INDEX dirents_ino ON dirents (ino)`,
     `UPDATE inodes SET nlink = 2 + (SELECT count(*) FROM dirents d JOIN inodes c ON c.ino = d.ino
        WHERE d.parent = inodes.ino AND c.type = 'dir') WHERE type = 'dir'`,
+  ],
+  // 4: versions. Live rows learn the revision they were born in (0 for everything before);
+  // retired versions live in the `_hist` tables with the revision they died in, and blob
+  // `refs` count history rows too. The born_rev indexes make a diff cost its changes.
+  [
+    `ALTER TABLE inodes ADD COLUMN born_rev INTEGER NOT NULL DEFAULT 0`,
+    `ALTER TABLE dirents ADD COLUMN born_rev INTEGER NOT NULL DEFAULT 0`,
+    `ALTER TABLE file_chunks ADD COLUMN born_rev INTEGER NOT NULL DEFAULT 0`,
+    `CREATE INDEX inodes_born ON inodes (born_rev)`,
+    `CREATE INDEX dirents_born ON dirents (born_rev)`,
+    `CREATE TABLE inodes_hist (
+      ino INTEGER NOT NULL,
+      type TEXT NOT NULL,
+      mode INTEGER NOT NULL,
+      size INTEGER NOT NULL,
+      mtime_ms INTEGER NOT NULL,
+      ctime_ms INTEGER NOT NULL,
+      etag TEXT,
+      target TEXT,
+      entries INTEGER NOT NULL,
+      uid INTEGER NOT NULL,
+      gid INTEGER NOT NULL,
+      mtime_nsec INTEGER NOT NULL,
+      nlink INTEGER NOT NULL,
+      born_rev INTEGER NOT NULL,
+      died_rev INTEGER NOT NULL,
+      PRIMARY KEY (ino, born_rev)
+    ) WITHOUT ROWID`,
+    `CREATE INDEX inodes_hist_born ON inodes_hist (born_rev)`,
+    `CREATE INDEX inodes_hist_died ON inodes_hist (died_rev)`,
+    `CREATE TABLE dirents_hist (
+      parent INTEGER NOT NULL,
+      name TEXT NOT NULL,
+      ino INTEGER NOT NULL,
+      born_rev INTEGER NOT NULL,
+      died_rev INTEGER NOT NULL,
+      PRIMARY KEY (parent, name, born_rev)
+    ) WITHOUT ROWID`,
+    `CREATE INDEX dirents_hist_ino ON dirents_hist (ino)`,
+    `CREATE INDEX dirents_hist_born ON dirents_hist (born_rev)`,
+    `CREATE INDEX dirents_hist_died ON dirents_hist (died_rev)`,
+    `CREATE TABLE file_chunks_hist (
+      ino INTEGER NOT NULL,
+      born_rev INTEGER NOT NULL,
+      idx INTEGER NOT NULL,
+      hash TEXT NOT NULL,
+      size INTEGER NOT NULL,
+      died_rev INTEGER NOT NULL,
+      PRIMARY KEY (ino, born_rev, idx)
+    ) WITHOUT ROWID`,
+    `CREATE INDEX file_chunks_hist_died ON file_chunks_hist (died_rev)`,
+    `CREATE TABLE snapshots (
+      id TEXT PRIMARY KEY,
+      rev INTEGER NOT NULL,
+      name TEXT,
+      description TEXT,
+      created_ms INTEGER NOT NULL,
+      size_bytes INTEGER NOT NULL,
+      file_count INTEGER NOT NULL,
+      actor TEXT
+    )`,
+    `CREATE INDEX snapshots_rev ON snapshots (rev)`,
+    `ALTER TABLE changes ADD COLUMN actor TEXT`,
+    `INSERT OR IGNORE INTO meta (key, value) VALUES ('history_ms', 0)`,
   ],
 ];
 

@@ -7,7 +7,7 @@
 import { workspaceLimits } from "../limits.ts";
 import { normalizePath } from "../paths.ts";
 import { FsAbort, type FsFailure, fail } from "./errors.ts";
-import { DEFAULT_OWNER, ROOT_INO } from "./schema.ts";
+import { DEFAULT_OWNER, INODE_COLUMNS, ROOT_INO } from "./schema.ts";
 import { nsText, type PreciseTime } from "./times.ts";
 
 export type InodeType = "file" | "dir" | "symlink";
@@ -31,6 +31,8 @@ export type Inode = {
   gid: number;
   /** Names of a file or link (hard links); for a directory 2 + its subdirectories. */
   nlink: number;
+  /** The revision this version of the row was born in (schema.ts, version 4). */
+  born_rev: number;
 };
 
 export interface Stat {
@@ -73,6 +75,12 @@ export interface ResolvedParent {
   existing: Inode | null;
 }
 
+/** The two questions path resolution asks of a tree, live or as it was at a revision. */
+export interface TreeReader {
+  inode(ino: number): Inode | null;
+  lookup(parent: number, name: string): Inode | null;
+}
+
 export const DEFAULT_FILE_MODE = 0o644;
 export const DEFAULT_DIR_MODE = 0o755;
 export const SYMLINK_MODE = 0o777;
@@ -84,7 +92,7 @@ const CACHE_ENTRIES_MAX = 50_000;
 /** Directories up to this size are loaded whole on their first lookup. */
 const DIRECTORY_PRELOAD_MAX = 4_096;
 
-export class Store {
+export class Store implements TreeReader {
   /**
    * Read caches for path resolution, so a stat of a warm path costs no SQL, and the first
    * lookup in a modest directory loads all of it (as the kernel's dentry cache would). Every
@@ -99,6 +107,11 @@ export class Store {
   private counters: Record<Counter, number> | null = null;
   private dirtyCounters = new Set<Counter>();
   private depth = 0;
+  /**
+   * What history must keep (versions.ts): the time window in milliseconds (0: none) and the
+   * newest snapshot's revision (-1: none). Read once; snapshot and window changes reset it.
+   */
+  private retention: { windowMs: number; newestPin: number } | null = null;
 
   constructor(
     readonly sql: SqlStorage,
@@ -134,6 +147,72 @@ export class Store {
     this.entryCache.clear();
     this.completeDirs.clear();
     this.counters = null;
+    this.retention = null;
+  }
+
+  // ── versions ────────────────────────────────────────────────────────────────────────────
+
+  /** Re-reads the retention rule after a snapshot was taken or deleted or the window changed. */
+  retentionChanged(): void {
+    this.retention = null;
+  }
+
+  private retained(): { windowMs: number; newestPin: number } {
+    if (this.retention) return this.retention;
+    const windowMs =
+      this.sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'history_ms'").toArray()[0]?.value ?? 0;
+    const newestPin = this.sql.exec<{ rev: number | null }>("SELECT max(rev) AS rev FROM snapshots").one().rev ?? -1;
+    this.retention = { windowMs, newestPin };
+    return this.retention;
+  }
+
+  /**
+   * The revision the running mutation will commit as: every row it writes is born in it,
+   * and every version it ends dies in it.
+   */
+  private nextRev(): number {
+    return this.meta("revision") + 1;
+  }
+
+  /**
+   * The condition (and its three parameters) under which a live row version about to end
+   * must be kept: it was born before this mutation, and the history window is on or a
+   * snapshot's revision is at or after its birth (a snapshot at S needs every version alive
+   * at S, and a version ending now was alive at every revision since it was born).
+   * Null when nothing is kept at all, so the common path runs no extra statement.
+   */
+  private keepRule(): [string, number, number, number] | null {
+    const { windowMs, newestPin } = this.retained();
+    if (windowMs === 0 && newestPin < 0) return null;
+    return ["born_rev < ? AND (? OR born_rev <= ?)", this.nextRev(), windowMs > 0 ? 1 : 0, newestPin];
+  }
+
+  /** Moves the live version of inode `ino` to history if it must be kept; the caller then changes or deletes it. */
+  private retireInode(ino: number): void {
+    const rule = this.keepRule();
+    if (!rule) return;
+    const [condition, ...params] = rule;
+    this.sql.exec(
+      `INSERT INTO inodes_hist (${INODE_COLUMNS}, died_rev) SELECT ${INODE_COLUMNS}, ? FROM inodes WHERE ino = ? AND ${condition}`,
+      this.nextRev(),
+      ino,
+      ...params,
+    );
+  }
+
+  /** Moves the live version of entry (parent, name) to history if it must be kept. */
+  private retireEntry(parent: number, name: string): void {
+    const rule = this.keepRule();
+    if (!rule) return;
+    const [condition, ...params] = rule;
+    this.sql.exec(
+      `INSERT INTO dirents_hist (parent, name, ino, born_rev, died_rev)
+       SELECT parent, name, ino, born_rev, ? FROM dirents WHERE parent = ? AND name = ? AND ${condition}`,
+      this.nextRev(),
+      parent,
+      name,
+      ...params,
+    );
   }
 
   // ── counters ────────────────────────────────────────────────────────────────────────────
@@ -249,8 +328,11 @@ export class Store {
     const now = this.nowMs();
     const row = this.sql
       .exec<{ ino: number }>(
-        `INSERT INTO inodes (type, mode, size, mtime_ms, mtime_nsec, ctime_ms, etag, target, uid, gid, nlink)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ino`,
+        // The number is past any a history row holds, so one inode number is one file in
+        // every version (a diff tells a rename from a delete and a create by it).
+        `INSERT INTO inodes (ino, type, mode, size, mtime_ms, mtime_nsec, ctime_ms, etag, target, uid, gid, nlink, born_rev)
+         VALUES (max(coalesce((SELECT max(ino) FROM inodes), 0), coalesce((SELECT max(ino) FROM inodes_hist), 0)) + 1,
+         ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ino`,
         type,
         mode,
         fields.size ?? 0,
@@ -262,6 +344,7 @@ export class Store {
         fields.uid ?? DEFAULT_OWNER.uid,
         fields.gid ?? DEFAULT_OWNER.gid,
         type === "dir" ? 2 : 1,
+        this.nextRev(),
       )
       .one();
     // A new directory is empty, so it is complete in the cache from the start.
@@ -279,7 +362,13 @@ export class Store {
     if ((this.inode(parent)?.entries ?? 0) >= workspaceLimits.entriesPerDirectoryMax) {
       throw new FsAbort(fail("EMLINK", `a directory holds at most ${workspaceLimits.entriesPerDirectoryMax} entries`));
     }
-    this.sql.exec("INSERT INTO dirents (parent, name, ino) VALUES (?, ?, ?)", parent, name, ino);
+    this.sql.exec(
+      "INSERT INTO dirents (parent, name, ino, born_rev) VALUES (?, ?, ?, ?)",
+      parent,
+      name,
+      ino,
+      this.nextRev(),
+    );
     this.entryCache.set(`${parent}/${name}`, ino);
     this.countEntries(parent, 1, type === "dir" ? 1 : 0);
   }
@@ -300,6 +389,7 @@ export class Store {
    * caller) goes with its one name.
    */
   unlink(parent: number, name: string, child: Inode): void {
+    this.retireEntry(parent, name);
     this.sql.exec("DELETE FROM dirents WHERE parent = ? AND name = ?", parent, name);
     this.entryCache.set(`${parent}/${name}`, null);
     this.countEntries(parent, -1, child.type === "dir" ? -1 : 0);
@@ -308,10 +398,12 @@ export class Store {
 
   /** Moves an entry to another directory and name: the one-row rename. */
   relink(ino: number, type: InodeType, from: { parent: number; name: string }, to: { parent: number; name: string }) {
+    this.retireEntry(from.parent, from.name);
     this.sql.exec(
-      "UPDATE dirents SET parent = ?, name = ? WHERE parent = ? AND name = ?",
+      "UPDATE dirents SET parent = ?, name = ?, born_rev = ? WHERE parent = ? AND name = ?",
       to.parent,
       to.name,
+      this.nextRev(),
       from.parent,
       from.name,
     );
@@ -327,6 +419,7 @@ export class Store {
    * go of the inode it names, which lives on if a name outside the subtree holds it.
    */
   dropEntry(entry: { parent: number; name: string; ino: number }): void {
+    this.retireEntry(entry.parent, entry.name);
     this.sql.exec("DELETE FROM dirents WHERE parent = ? AND name = ?", entry.parent, entry.name);
     this.entryCache.set(`${entry.parent}/${entry.name}`, null);
     this.release(entry.ino);
@@ -342,12 +435,15 @@ export class Store {
 
   private countEntries(dir: number, delta: number, subdirDelta: number): void {
     const now = this.nowMs();
+    this.retireInode(dir);
     this.sql.exec(
-      "UPDATE inodes SET entries = entries + ?, nlink = nlink + ?, mtime_ms = ?, mtime_nsec = 0, ctime_ms = ? WHERE ino = ?",
+      `UPDATE inodes SET entries = entries + ?, nlink = nlink + ?, mtime_ms = ?, mtime_nsec = 0, ctime_ms = ?, born_rev = ?
+       WHERE ino = ?`,
       delta,
       subdirDelta,
       now,
       now,
+      this.nextRev(),
       dir,
     );
     this.inodeCache.delete(dir);
@@ -383,6 +479,7 @@ export class Store {
       this.addMeta("size_bytes", -inode.size);
       this.addMeta("file_count", -1);
     }
+    this.retireInode(inode.ino);
     this.sql.exec("DELETE FROM inodes WHERE ino = ?", inode.ino);
     this.inodeCache.delete(inode.ino);
     this.completeDirs.delete(inode.ino);
@@ -414,9 +511,10 @@ export class Store {
         : fields.mtime
           ? fields.mtime
           : { ms: inode.mtime_ms, nsec: inode.mtime_nsec };
+    this.retireInode(ino);
     this.sql.exec(
       `UPDATE inodes SET mode = ?, size = ?, etag = ?, mtime_ms = ?, mtime_nsec = ?, ctime_ms = ?, uid = ?, gid = ?,
-       nlink = ? WHERE ino = ?`,
+       nlink = ?, born_rev = ? WHERE ino = ?`,
       fields.mode ?? inode.mode,
       fields.size ?? inode.size,
       fields.etag ?? inode.etag,
@@ -426,9 +524,121 @@ export class Store {
       fields.uid ?? inode.uid,
       fields.gid ?? inode.gid,
       fields.nlink ?? inode.nlink,
+      this.nextRev(),
       ino,
     );
     this.inodeCache.delete(ino);
+  }
+
+  // ── restore (versions/restore.ts) ───────────────────────────────────────────────────────
+
+  /**
+   * Restore's row work, set-wise (a few statements whatever the number of rows): every
+   * live row of `inos` and `entries` born after `rev` ends (kept in history by the usual
+   * rule), and each one's version at `rev` comes back as a new version; chunk references
+   * and counters move with them. Rows born by `rev` are that revision's already and stay.
+   */
+  restoreRows(rev: number, inos: readonly number[], entries: readonly { parent: number; name: string }[]): void {
+    const d = this.nextRev();
+    const rule = this.keepRule();
+    const [keep, ...keepParams] = rule ?? ["0"];
+    const inoList = JSON.stringify(inos);
+    const keyList = JSON.stringify(entries.map((e) => [e.parent, e.name]));
+    const INOS = "(SELECT value FROM json_each(?))";
+    const KEYS = "(SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))";
+    const totals = (from: string, where: string, ...params: (string | number)[]) =>
+      this.sql
+        .exec<{ n: number; files: number; bytes: number }>(
+          `SELECT count(*) AS n, coalesce(sum(type = 'file'), 0) AS files,
+           coalesce(sum(CASE WHEN type = 'file' THEN size ELSE 0 END), 0) AS bytes FROM ${from} WHERE ${where}`,
+          ...params,
+        )
+        .one();
+    const gone = totals("inodes", `ino IN ${INOS} AND born_rev > ?`, inoList, rev);
+    const back = totals("inodes_hist", `ino IN ${INOS} AND born_rev <= ? AND died_rev > ?`, inoList, rev, rev);
+    // Chunk lists born after `rev`: kept ones move to history with their references, the rest give theirs up.
+    const liveChunks = `file_chunks WHERE ino IN ${INOS} AND born_rev > ?`;
+    if (rule) {
+      this.sql.exec(
+        `INSERT INTO file_chunks_hist (ino, born_rev, idx, hash, size, died_rev)
+         SELECT ino, born_rev, idx, hash, size, ? FROM ${liveChunks} AND ${keep}`,
+        d,
+        inoList,
+        rev,
+        ...keepParams,
+      );
+    }
+    this.sql.exec(
+      `UPDATE blobs SET refs = refs - (SELECT count(*) FROM ${liveChunks.replace("file_chunks", "file_chunks f")}
+         AND NOT (${keep}) AND f.hash = blobs.hash)
+       WHERE hash IN (SELECT hash FROM ${liveChunks} AND NOT (${keep}))`,
+      inoList,
+      rev,
+      ...keepParams,
+      inoList,
+      rev,
+      ...keepParams,
+    );
+    this.sql.exec(`DELETE FROM ${liveChunks}`, inoList, rev);
+    if (rule) {
+      this.sql.exec(
+        `INSERT INTO inodes_hist (${INODE_COLUMNS}, died_rev)
+         SELECT ${INODE_COLUMNS}, ? FROM inodes WHERE ino IN ${INOS} AND born_rev > ? AND ${keep}`,
+        d,
+        inoList,
+        rev,
+        ...keepParams,
+      );
+      this.sql.exec(
+        `INSERT INTO dirents_hist (parent, name, ino, born_rev, died_rev)
+         SELECT parent, name, ino, born_rev, ? FROM dirents WHERE (parent, name) IN ${KEYS} AND born_rev > ? AND ${keep}`,
+        d,
+        keyList,
+        rev,
+        ...keepParams,
+      );
+    }
+    this.sql.exec(`DELETE FROM inodes WHERE ino IN ${INOS} AND born_rev > ?`, inoList, rev);
+    this.sql.exec(`DELETE FROM dirents WHERE (parent, name) IN ${KEYS} AND born_rev > ?`, keyList, rev);
+    const columnsBornNow = INODE_COLUMNS.replace("born_rev", "?");
+    this.sql.exec(
+      `INSERT INTO inodes (${INODE_COLUMNS}) SELECT ${columnsBornNow} FROM inodes_hist
+       WHERE ino IN ${INOS} AND born_rev <= ? AND died_rev > ?`,
+      d,
+      inoList,
+      rev,
+      rev,
+    );
+    this.sql.exec(
+      `INSERT INTO dirents (parent, name, ino, born_rev) SELECT parent, name, ino, ? FROM dirents_hist
+       WHERE (parent, name) IN ${KEYS} AND born_rev <= ? AND died_rev > ?`,
+      d,
+      keyList,
+      rev,
+      rev,
+    );
+    this.sql.exec(
+      `INSERT INTO file_chunks (ino, idx, hash, size, born_rev) SELECT ino, idx, hash, size, ? FROM file_chunks_hist
+       WHERE ino IN ${INOS} AND born_rev <= ? AND died_rev > ?`,
+      d,
+      inoList,
+      rev,
+      rev,
+    );
+    this.sql.exec(
+      `UPDATE blobs SET refs = refs + (SELECT count(*) FROM file_chunks f WHERE f.ino IN ${INOS} AND f.born_rev = ? AND f.hash = blobs.hash)
+       WHERE hash IN (SELECT hash FROM file_chunks WHERE ino IN ${INOS} AND born_rev = ?)`,
+      inoList,
+      d,
+      inoList,
+      d,
+    );
+    this.addMeta("inode_count", back.n - gone.n);
+    this.addMeta("file_count", back.files - gone.files);
+    this.addMeta("size_bytes", back.bytes - gone.bytes);
+    this.inodeCache.clear();
+    this.entryCache.clear();
+    this.completeDirs.clear();
   }
 
   // ── content ─────────────────────────────────────────────────────────────────────────────
@@ -464,17 +674,38 @@ export class Store {
     if (!fresh) this.releaseChunks(ino);
     chunks.forEach((chunk, idx) => {
       this.sql.exec(
-        "INSERT INTO file_chunks (ino, idx, hash, size) VALUES (?, ?, ?, ?)",
+        "INSERT INTO file_chunks (ino, idx, hash, size, born_rev) VALUES (?, ?, ?, ?, ?)",
         ino,
         idx,
         chunk.hash,
         chunk.size,
+        this.nextRev(),
       );
       this.sql.exec("UPDATE blobs SET refs = refs + 1 WHERE hash = ?", chunk.hash);
     });
   }
 
+  /**
+   * Ends a file's chunk list. Rows history must keep move to `file_chunks_hist` with their
+   * references (a reference counts a row version, live or not); the others give theirs up.
+   * A list is always replaced whole, so its rows share one birth and one fate.
+   */
   releaseChunks(ino: number): void {
+    const rule = this.keepRule();
+    if (rule) {
+      const [condition, ...params] = rule;
+      const moved = this.sql.exec(
+        `INSERT INTO file_chunks_hist (ino, born_rev, idx, hash, size, died_rev)
+         SELECT ino, born_rev, idx, hash, size, ? FROM file_chunks WHERE ino = ? AND ${condition}`,
+        this.nextRev(),
+        ino,
+        ...params,
+      ).rowsWritten;
+      if (moved > 0) {
+        this.sql.exec("DELETE FROM file_chunks WHERE ino = ?", ino);
+        return;
+      }
+    }
     // One statement, so a chunk a file uses twice loses both of its references.
     this.sql.exec(
       `UPDATE blobs SET refs = refs - (SELECT count(*) FROM file_chunks f WHERE f.ino = ? AND f.hash = blobs.hash)
@@ -487,16 +718,23 @@ export class Store {
 
   // ── change log ──────────────────────────────────────────────────────────────────────────
 
+  /**
+   * Who the mutations being run are for (`key:<id>`, `exec:<id>`, `sync`), recorded on each
+   * change so a file's history says who made every version. Set by Vfs under its lock.
+   */
+  actor: string | null = null;
+
   recordChange(op: string, paths: readonly string[]): number {
     const revision = this.meta("revision") + 1;
     this.counterValues().revision = revision;
     this.dirtyCounters.add("revision");
     this.sql.exec(
-      "INSERT INTO changes (rev, at_ms, op, paths) VALUES (?, ?, ?, ?)",
+      "INSERT INTO changes (rev, at_ms, op, paths, actor) VALUES (?, ?, ?, ?, ?)",
       revision,
       this.nowMs(),
       op,
       JSON.stringify(paths),
+      this.actor,
     );
     if (this.depth === 0) this.flushCounters();
     return revision;
@@ -508,8 +746,9 @@ export class Store {
    * Walks `path` from the root. Symlinks in the middle are always followed; the last one
    * only when `follow`. Relative link targets resolve against the link's directory;
    * absolute ones against the workspace root, so no link leads outside the workspace.
+   * `reader` is the tree to walk: the live one, or a past revision's (versions/at.ts).
    */
-  resolve(rawPath: string, follow: boolean): Resolved | FsFailure {
+  resolve(rawPath: string, follow: boolean, reader: TreeReader = this): Resolved | FsFailure {
     const start = this.split(rawPath);
     if (!start.ok) return start;
     let pending = start.segments;
@@ -520,9 +759,9 @@ export class Store {
     let done: string[] = [];
     while (pending.length > 0) {
       const [segment, ...rest] = pending as [string, ...string[]];
-      const dir = this.inode(ino);
+      const dir = reader.inode(ino);
       if (dir?.type !== "dir") return fail("ENOTDIR", `not a directory: /${done.join("/")}`, `/${done.join("/")}`);
-      const child = this.lookup(ino, segment);
+      const child = reader.lookup(ino, segment);
       if (!child) return fail("ENOENT", `no such file or directory: /${[...done, segment].join("/")}`, rawPath);
       if (child.type === "symlink" && (rest.length > 0 || follow)) {
         if (++hops > workspaceLimits.symlinkHopsMax)
@@ -544,7 +783,7 @@ export class Store {
       done = [...done, segment];
       pending = rest;
     }
-    const inode = this.inode(ino);
+    const inode = reader.inode(ino);
     if (!inode) return fail("ENOENT", `no such file or directory: ${rawPath}`, rawPath);
     return { ok: true, path: `/${done.join("/")}`, ino, inode, parent, name };
   }

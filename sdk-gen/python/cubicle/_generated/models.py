@@ -39,8 +39,12 @@ __all__ = [
     "CopyRequest",
     "CreateKeyRequest",
     "CreateShareRequest",
+    "CreateSnapshotRequest",
     "CreateTokenRequest",
     "CreateWorkspaceRequest",
+    "Diff",
+    "DiffEntry",
+    "DiffSide",
     "DirectoryPage",
     "Egress",
     "EgressObject",
@@ -53,6 +57,8 @@ __all__ = [
     "ExecResult",
     "ExecResultUsage",
     "FeeLine",
+    "FileHistory",
+    "FileHistoryVersion",
     "FileInfo",
     "FindRequest",
     "FindResult",
@@ -82,6 +88,8 @@ __all__ = [
     "ReadlinkRequest",
     "ReadlinkResponse",
     "Removed",
+    "RestoreResult",
+    "RestoreWorkspaceRequest",
     "Scope",
     "ScopedToken",
     "SetSpendCapRequest",
@@ -90,6 +98,8 @@ __all__ = [
     "ShellRun",
     "SignupRequest",
     "SignupResponse",
+    "Snapshot",
+    "SnapshotPage",
     "StatPathRequest",
     "SymlinkRequest",
     "Tenant",
@@ -715,6 +725,263 @@ class BatchResultResultMove:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Snapshot:
+    """The `Snapshot` object."""
+
+    id: str
+    revision: int
+    """The filesystem revision the snapshot pins."""
+    name: str | None
+    description: str | None
+    created_at: str
+    size_bytes: int
+    """The workspace's logical size at the revision."""
+    file_count: int
+    actor: str | None
+    """Who took it: `key:<id>` or `exec:<id>`."""
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            id=data["id"],
+            revision=data["revision"],
+            name=data["name"],
+            description=data["description"],
+            created_at=data["createdAt"],
+            size_bytes=data["sizeBytes"],
+            file_count=data["fileCount"],
+            actor=data["actor"],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        return {
+            "id": self.id,
+            "revision": self.revision,
+            "name": self.name,
+            "description": self.description,
+            "createdAt": self.created_at,
+            "sizeBytes": self.size_bytes,
+            "fileCount": self.file_count,
+            "actor": self.actor,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class SnapshotPage:
+    """The `SnapshotPage` object."""
+
+    data: list[Snapshot]
+    next_cursor: str | None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            data=[Snapshot.from_dict(x0) for x0 in data["data"]],
+            next_cursor=data["nextCursor"],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        return {"data": [x0.to_dict() for x0 in self.data], "nextCursor": self.next_cursor}
+
+
+@dataclass(frozen=True, kw_only=True)
+class RestoreResult:
+    """The `RestoreResult` object."""
+
+    revision: int
+    """The new revision the restore made."""
+    changed_paths: int
+    """Paths that differed and were set back."""
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            revision=data["revision"],
+            changed_paths=data["changedPaths"],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        return {"revision": self.revision, "changedPaths": self.changed_paths}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Diff:
+    """The `Diff` object."""
+
+    from_: int
+    to: int
+    entries: list[DiffEntry]
+    truncated: bool
+    patch: str | None = None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            from_=data["from"],
+            to=data["to"],
+            entries=[DiffEntry.from_dict(x0) for x0 in data["entries"]],
+            truncated=data["truncated"],
+            patch=data.get("patch"),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        out: dict[str, Any] = {
+            "from": self.from_,
+            "to": self.to,
+            "entries": [x0.to_dict() for x0 in self.entries],
+            "truncated": self.truncated,
+        }
+        if self.patch is not None:
+            out["patch"] = self.patch
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class DiffEntry:
+    """The `DiffEntry` object."""
+
+    path: str
+    status: Literal["added", "modified", "deleted", "renamed"]
+    previous_path: str | None = None
+    before: DiffSide | None = None
+    after: DiffSide | None = None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            path=data["path"],
+            status=data["status"],
+            previous_path=data.get("previousPath"),
+            before=None if data.get("before") is None else DiffSide.from_dict(data["before"]),
+            after=None if data.get("after") is None else DiffSide.from_dict(data["after"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        out: dict[str, Any] = {"path": self.path, "status": self.status}
+        if self.previous_path is not None:
+            out["previousPath"] = self.previous_path
+        if self.before is not None:
+            out["before"] = self.before.to_dict()
+        if self.after is not None:
+            out["after"] = self.after.to_dict()
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class DiffSide:
+    """The `DiffSide` object."""
+
+    type: Literal["file", "dir", "symlink"]
+    size: int
+    mode: int
+    etag: str | None = None
+    target: str | None = None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            type=data["type"],
+            size=data["size"],
+            mode=data["mode"],
+            etag=data.get("etag"),
+            target=data.get("target"),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        out: dict[str, Any] = {"type": self.type, "size": self.size, "mode": self.mode}
+        if self.etag is not None:
+            out["etag"] = self.etag
+        if self.target is not None:
+            out["target"] = self.target
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class FileHistory:
+    """The `FileHistory` object."""
+
+    path: str
+    versions: list[FileHistoryVersion]
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            path=data["path"],
+            versions=[FileHistoryVersion.from_dict(x0) for x0 in data["versions"]],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        return {"path": self.path, "versions": [x0.to_dict() for x0 in self.versions]}
+
+
+@dataclass(frozen=True, kw_only=True)
+class FileHistoryVersion:
+    """The `FileHistoryVersion` object."""
+
+    revision: int
+    until: int | None
+    at: str | None
+    actor: str | None
+    op: str | None
+    type: Literal["file", "dir", "symlink"]
+    size: int
+    mode: int
+    ino: int
+    etag: str | None = None
+    target: str | None = None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            revision=data["revision"],
+            until=data["until"],
+            at=data["at"],
+            actor=data["actor"],
+            op=data["op"],
+            type=data["type"],
+            size=data["size"],
+            mode=data["mode"],
+            etag=data.get("etag"),
+            target=data.get("target"),
+            ino=data["ino"],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        out: dict[str, Any] = {
+            "revision": self.revision,
+            "until": self.until,
+            "at": self.at,
+            "actor": self.actor,
+            "op": self.op,
+            "type": self.type,
+            "size": self.size,
+            "mode": self.mode,
+            "ino": self.ino,
+        }
+        if self.etag is not None:
+            out["etag"] = self.etag
+        if self.target is not None:
+            out["target"] = self.target
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
 class ExecResult:
     """The `ExecResult` object."""
 
@@ -735,6 +1002,8 @@ class ExecResult:
     conflicts: list[ExecConflict]
     """container: paths the box changed that had meanwhile changed on the workspace (docs/container-sync.md, "Conflicts"). The workspace's version stays at `path`; the box's version was saved at `savedAs`, or `savedAs` is null when the box's change was a removal or a mode change, which was dropped. Nothing of either side is lost. Empty for other executors and runs without conflicts; at most 1,000 are listed."""
     result: Any = None
+    snapshot_id: str | None = None
+    """The snapshot taken before the run (`snapshot: "before"`)."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
@@ -753,6 +1022,7 @@ class ExecResult:
             reason=data["reason"],
             mount=data["mount"],
             conflicts=[ExecConflict.from_dict(x0) for x0 in data["conflicts"]],
+            snapshot_id=data.get("snapshotId"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -773,6 +1043,8 @@ class ExecResult:
         }
         if self.result is not None:
             out["result"] = self.result
+        if self.snapshot_id is not None:
+            out["snapshotId"] = self.snapshot_id
         return out
 
 
@@ -834,6 +1106,8 @@ class ShellRun:
     background: bool | None = None
     egress: Egress | None = None
     """Network access, on plans that include egress. `false` (the default): none. `true`: any public host. `{ allow: [...] }`: only these hosts; any other request, redirect hops included, gets a 403 whose body starts `cubicle egress: refused <origin>: not in this run's allow list`, and is not billed. Private and loopback addresses are refused either way."""
+    snapshot: Literal["before"] | None = None
+    """`before` takes a snapshot of the workspace just before the command runs (its id is `snapshotId` in the answer), so undoing the command is one restore. Counts against the plan's snapshots per workspace."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
@@ -848,6 +1122,7 @@ class ShellRun:
             output_bytes_max=data.get("outputBytesMax"),
             background=data.get("background"),
             egress=None if data.get("egress") is None else parse_egress(data["egress"]),
+            snapshot=data.get("snapshot"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -867,6 +1142,8 @@ class ShellRun:
             out["background"] = self.background
         if self.egress is not None:
             out["egress"] = dump_egress(self.egress)
+        if self.snapshot is not None:
+            out["snapshot"] = self.snapshot
         return out
 
 
@@ -909,6 +1186,8 @@ class JavascriptRun:
     background: bool | None = None
     egress: Egress | None = None
     """Network access, on plans that include egress. `false` (the default): none. `true`: any public host. `{ allow: [...] }`: only these hosts; any other request, redirect hops included, gets a 403 whose body starts `cubicle egress: refused <origin>: not in this run's allow list`, and is not billed. Private and loopback addresses are refused either way."""
+    snapshot: Literal["before"] | None = None
+    """`before` takes a snapshot of the workspace just before the command runs (its id is `snapshotId` in the answer), so undoing the command is one restore. Counts against the plan's snapshots per workspace."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
@@ -924,6 +1203,7 @@ class JavascriptRun:
             output_bytes_max=data.get("outputBytesMax"),
             background=data.get("background"),
             egress=None if data.get("egress") is None else parse_egress(data["egress"]),
+            snapshot=data.get("snapshot"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -945,6 +1225,8 @@ class JavascriptRun:
             out["background"] = self.background
         if self.egress is not None:
             out["egress"] = dump_egress(self.egress)
+        if self.snapshot is not None:
+            out["snapshot"] = self.snapshot
         return out
 
 
@@ -966,6 +1248,8 @@ class ContainerRun:
     background: bool | None = None
     egress: Egress | None = None
     """Network access, on plans that include egress. `false` (the default): none. `true`: any public host. `{ allow: [...] }`: only these hosts; any other request, redirect hops included, gets a 403 whose body starts `cubicle egress: refused <origin>: not in this run's allow list`, and is not billed. Private and loopback addresses are refused either way."""
+    snapshot: Literal["before"] | None = None
+    """`before` takes a snapshot of the workspace just before the command runs (its id is `snapshotId` in the answer), so undoing the command is one restore. Counts against the plan's snapshots per workspace."""
     user: Literal["user", "root"] | None = None
     """Who the command runs as in its sandbox: `user` (uid 1000, the default) or `root` (uid 0 there: it may chown files, switch to any uid and install system packages into writable paths, and is still unprivileged on the host)."""
 
@@ -982,6 +1266,7 @@ class ContainerRun:
             output_bytes_max=data.get("outputBytesMax"),
             background=data.get("background"),
             egress=None if data.get("egress") is None else parse_egress(data["egress"]),
+            snapshot=data.get("snapshot"),
             user=data.get("user"),
         )
 
@@ -1002,6 +1287,8 @@ class ContainerRun:
             out["background"] = self.background
         if self.egress is not None:
             out["egress"] = dump_egress(self.egress)
+        if self.snapshot is not None:
+            out["snapshot"] = self.snapshot
         if self.user is not None:
             out["user"] = self.user
         return out
@@ -2515,6 +2802,56 @@ class BatchRequestOpMove:
         out: dict[str, Any] = {"op": self.op, "from": self.from_, "to": self.to}
         if self.overwrite is not None:
             out["overwrite"] = self.overwrite
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class CreateSnapshotRequest:
+    """The `CreateSnapshotRequest` object."""
+
+    name: str | None = None
+    description: str | None = None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            name=data.get("name"),
+            description=data.get("description"),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        out: dict[str, Any] = {}
+        if self.name is not None:
+            out["name"] = self.name
+        if self.description is not None:
+            out["description"] = self.description
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class RestoreWorkspaceRequest:
+    """The `RestoreWorkspaceRequest` object."""
+
+    snapshot_id: str | None = None
+    revision: int | None = None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            snapshot_id=data.get("snapshotId"),
+            revision=data.get("revision"),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        out: dict[str, Any] = {}
+        if self.snapshot_id is not None:
+            out["snapshotId"] = self.snapshot_id
+        if self.revision is not None:
+            out["revision"] = self.revision
         return out
 
 

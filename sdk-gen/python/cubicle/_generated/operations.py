@@ -16,11 +16,13 @@ from .models import (
     BatchResult,
     BillingState,
     ChangePage,
+    Diff,
     DirectoryPage,
     Egress,
     ExecRecord,
     ExecRecordPage,
     ExecResult,
+    FileHistory,
     FileInfo,
     FindResult,
     GrepResult,
@@ -33,10 +35,13 @@ from .models import (
     Quotas,
     ReadlinkResponse,
     Removed,
+    RestoreResult,
     Scope,
     ScopedToken,
     SharePage,
     SignupResponse,
+    Snapshot,
+    SnapshotPage,
     Tenant,
     UpcomingInvoice,
     UsageEventPage,
@@ -55,12 +60,16 @@ __all__ = [
     "copy",
     "create_key",
     "create_share",
+    "create_snapshot",
     "create_token",
     "create_workspace",
     "delete_file",
+    "delete_snapshot",
     "delete_workspace",
+    "diff_workspace",
     "download_artifact",
     "exec",
+    "file_history",
     "find",
     "get_account",
     "get_artifact",
@@ -69,6 +78,7 @@ __all__ = [
     "get_exec_output",
     "get_file",
     "get_quotas",
+    "get_snapshot",
     "get_upcoming_invoice",
     "get_usage",
     "get_workspace",
@@ -83,6 +93,7 @@ __all__ = [
     "list_keys",
     "list_path",
     "list_shares",
+    "list_snapshots",
     "list_usage_events",
     "list_workspaces",
     "mkdir",
@@ -90,6 +101,7 @@ __all__ = [
     "publish_artifact",
     "put_file",
     "readlink",
+    "restore_workspace",
     "revoke_key",
     "revoke_share",
     "set_spend_cap",
@@ -428,19 +440,24 @@ def get_file(
     *,
     workspace_id: str,
     path: str,
+    at: str | None = None,
     range: str | None = None,
     if_none_match: str | None = None,
     timeout: float | None = None,
 ) -> bytes:
     """Read a file
 
-    Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` (a list, or `*`) answers 304 when unchanged.
+    Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` (a list, or `*`) answers 304 when unchanged. `at` reads a past version: a snapshot id or a revision the history window keeps (a token confined to a path prefix cannot, 403).
 
     Args:
         path: The file's path inside the workspace, without the leading slash; `/` separators are allowed. No control characters, empty segments (`//`) or `..` segments; names of at most 255 UTF-8 bytes.
+        at: A snapshot id (`snap_…`), a revision number, or `live`.
 
     `GET /v1/workspaces/{workspaceId}/files/{path}` (`getFile`). Retry-safe: yes.
     """
+    query: dict[str, str] = {}
+    if at is not None:
+        query["at"] = encode_query_value(at)
     headers: dict[str, str] = {}
     if range is not None:
         headers["Range"] = range
@@ -450,6 +467,7 @@ def get_file(
         Request(
             method="GET",
             path=f"/v1/workspaces/{quote_segment(workspace_id)}/files/{quote_path(path)}",
+            query=query,
             headers=headers,
             retry_safe=True,
             timeout=timeout,
@@ -1092,6 +1110,208 @@ def batch(
     return BatchResult.from_dict(response.json())
 
 
+def list_snapshots(
+    transport: Transport,
+    *,
+    workspace_id: str,
+    limit: int | None = None,
+    cursor: str | None = None,
+    timeout: float | None = None,
+) -> SnapshotPage:
+    """List snapshots
+
+    Newest first.
+
+    `GET /v1/workspaces/{workspaceId}/snapshots` (`listSnapshots`). Retry-safe: yes.
+    """
+    query: dict[str, str] = {}
+    if limit is not None:
+        query["limit"] = encode_query_value(limit)
+    if cursor is not None:
+        query["cursor"] = encode_query_value(cursor)
+    response = transport.request(
+        Request(
+            method="GET",
+            path=f"/v1/workspaces/{quote_segment(workspace_id)}/snapshots",
+            query=query,
+            retry_safe=True,
+            timeout=timeout,
+        )
+    )
+    return SnapshotPage.from_dict(response.json())
+
+
+def create_snapshot(
+    transport: Transport,
+    *,
+    workspace_id: str,
+    name: str | None = None,
+    description: str | None = None,
+    timeout: float | None = None,
+) -> Snapshot:
+    """Take a snapshot
+
+    Pins the workspace's current revision: no byte is copied, and everything it reaches is kept until the snapshot is deleted. Taking one costs the same whatever the workspace's size. Each plan keeps a number of snapshots per workspace; past it, 429 `quota_exceeded`.
+
+    `POST /v1/workspaces/{workspaceId}/snapshots` (`createSnapshot`). Retry-safe: no.
+    """
+    body: dict[str, Any] = {}
+    if name is not None:
+        body["name"] = name
+    if description is not None:
+        body["description"] = description
+    response = transport.request(
+        Request(
+            method="POST",
+            path=f"/v1/workspaces/{quote_segment(workspace_id)}/snapshots",
+            json=body,
+            retry_safe=False,
+            timeout=timeout,
+        )
+    )
+    return Snapshot.from_dict(response.json())
+
+
+def get_snapshot(
+    transport: Transport,
+    *,
+    workspace_id: str,
+    snapshot_id: str,
+    timeout: float | None = None,
+) -> Snapshot:
+    """Get a snapshot
+
+    `GET /v1/workspaces/{workspaceId}/snapshots/{snapshotId}` (`getSnapshot`). Retry-safe: yes.
+    """
+    response = transport.request(
+        Request(
+            method="GET",
+            path=f"/v1/workspaces/{quote_segment(workspace_id)}/snapshots/{quote_segment(snapshot_id)}",
+            retry_safe=True,
+            timeout=timeout,
+        )
+    )
+    return Snapshot.from_dict(response.json())
+
+
+def delete_snapshot(
+    transport: Transport,
+    *,
+    workspace_id: str,
+    snapshot_id: str,
+    timeout: float | None = None,
+) -> None:
+    """Delete a snapshot
+
+    Unpins its revision. What only it kept is freed by the workspace's next maintenance pass (within a minute), unless the history window still covers it.
+
+    `DELETE /v1/workspaces/{workspaceId}/snapshots/{snapshotId}` (`deleteSnapshot`). Retry-safe: yes.
+    """
+    transport.request(
+        Request(
+            method="DELETE",
+            path=f"/v1/workspaces/{quote_segment(workspace_id)}/snapshots/{quote_segment(snapshot_id)}",
+            retry_safe=True,
+            timeout=timeout,
+        )
+    )
+
+
+def restore_workspace(
+    transport: Transport,
+    *,
+    workspace_id: str,
+    snapshot_id: str | None = None,
+    revision: int | None = None,
+    timeout: float | None = None,
+) -> RestoreResult:
+    """Restore a version
+
+    Makes the live tree equal to a snapshot's or a kept revision's. The restore is itself a new revision, so restoring the revision before it undoes it; a running container sees it like any other change. Its cost follows what changed since that version, not the workspace's size.
+
+    `POST /v1/workspaces/{workspaceId}/restore` (`restoreWorkspace`). Retry-safe: no.
+    """
+    body: dict[str, Any] = {}
+    if snapshot_id is not None:
+        body["snapshotId"] = snapshot_id
+    if revision is not None:
+        body["revision"] = revision
+    response = transport.request(
+        Request(
+            method="POST",
+            path=f"/v1/workspaces/{quote_segment(workspace_id)}/restore",
+            json=body,
+            retry_safe=False,
+            timeout=timeout,
+        )
+    )
+    return RestoreResult.from_dict(response.json())
+
+
+def diff_workspace(
+    transport: Transport,
+    *,
+    workspace_id: str,
+    from_: str,
+    to: str | None = None,
+    format: Literal["json", "patch"] | None = None,
+    timeout: float | None = None,
+) -> Diff:
+    """What changed between two versions
+
+    Each changed path once, `added`, `modified`, `deleted` or `renamed` (same file, new name; a renamed directory is one entry), with sizes and ETags on each side. `format=patch` adds a unified diff of the text files (binary or over 1 MiB: `Binary files … differ`). Its cost grows with the number of changes, not the workspace's size.
+
+    Args:
+        from_: A snapshot id (`snap_…`), a revision number, or `live`.
+        to: A snapshot id (`snap_…`), a revision number, or `live`.
+
+    `GET /v1/workspaces/{workspaceId}/diff` (`diffWorkspace`). Retry-safe: yes.
+    """
+    query: dict[str, str] = {}
+    query["from"] = encode_query_value(from_)
+    if to is not None:
+        query["to"] = encode_query_value(to)
+    if format is not None:
+        query["format"] = encode_query_value(format)
+    response = transport.request(
+        Request(
+            method="GET",
+            path=f"/v1/workspaces/{quote_segment(workspace_id)}/diff",
+            query=query,
+            retry_safe=True,
+            timeout=timeout,
+        )
+    )
+    return Diff.from_dict(response.json())
+
+
+def file_history(
+    transport: Transport,
+    *,
+    workspace_id: str,
+    path: str,
+    timeout: float | None = None,
+) -> FileHistory:
+    """A path's versions
+
+    Every kept version of what the path has named, newest first: the revision that made it and the one that ended it, when, by which key or exec, its size and ETag. Versions are kept for the plan's history window and while a snapshot pins them.
+
+    `GET /v1/workspaces/{workspaceId}/history` (`fileHistory`). Retry-safe: yes.
+    """
+    query: dict[str, str] = {}
+    query["path"] = encode_query_value(path)
+    response = transport.request(
+        Request(
+            method="GET",
+            path=f"/v1/workspaces/{quote_segment(workspace_id)}/history",
+            query=query,
+            retry_safe=True,
+            timeout=timeout,
+        )
+    )
+    return FileHistory.from_dict(response.json())
+
+
 def exec(
     transport: Transport,
     *,
@@ -1108,6 +1328,7 @@ def exec(
     output_bytes_max: int | None = None,
     background: bool | None = None,
     egress: Egress | None = None,
+    snapshot: Literal["before"] | None = None,
     idempotency_key: str | None = None,
     timeout: float | None = None,
 ) -> ExecResult:
@@ -1124,6 +1345,7 @@ def exec(
         stdin: UTF-8 text fed to standard input.
         output_bytes_max: Output kept for this run; past it a truncation marker is written and output is dropped.
         egress: Network access, on plans that include egress. `false` (the default): none. `true`: any public host. `{ allow: [...] }`: only these hosts; any other request, redirect hops included, gets a 403 whose body starts `cubicle egress: refused <origin>: not in this run's allow list`, and is not billed. Private and loopback addresses are refused either way.
+        snapshot: `before` takes a snapshot of the workspace just before the command runs (its id is `snapshotId` in the answer), so undoing the command is one restore. Counts against the plan's snapshots per workspace.
         idempotency_key: Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again. 1 to 255 visible ASCII characters.
 
     `POST /v1/workspaces/{workspaceId}/exec` (`exec`). Retry-safe: yes; an Idempotency-Key is always sent, generated when not given.
@@ -1154,6 +1376,8 @@ def exec(
         body["background"] = background
     if egress is not None:
         body["egress"] = dump_egress(egress)
+    if snapshot is not None:
+        body["snapshot"] = snapshot
     response = transport.request(
         Request(
             method="POST",

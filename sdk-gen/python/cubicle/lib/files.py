@@ -45,12 +45,18 @@ class Files:
             if_none_match=if_none_match,
         )
 
-    def read(self, path: str, *, range: str | None = None) -> bytes:
-        """A file's bytes; ``range`` is an HTTP Range (``bytes=0-99``)."""
-        return ops.get_file(self._transport, workspace_id=self._workspace_id, path=path, range=range)
+    def read(self, path: str, *, range: str | None = None, at: str | int | None = None) -> bytes:
+        """A file's bytes; ``range`` is an HTTP Range (``bytes=0-99``), ``at`` a past version (snapshot id or revision)."""
+        return ops.get_file(
+            self._transport,
+            workspace_id=self._workspace_id,
+            path=path,
+            range=range,
+            at=None if at is None else str(at),
+        )
 
-    def read_text(self, path: str, *, encoding: str = "utf-8") -> str:
-        return self.read(path).decode(encoding)
+    def read_text(self, path: str, *, encoding: str = "utf-8", at: str | int | None = None) -> str:
+        return self.read(path, at=at).decode(encoding)
 
     def stat(self, path: str, *, follow_symlinks: bool = True) -> FileInfo:
         return ops.stat_path(

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Literal
 
 from .._generated import operations as ops
+from .._generated.models import Diff, FileHistory, RestoreResult
 from .._generated.models import Workspace as WorkspaceData
 from .artifacts import Shares, WorkspaceArtifacts
 from .execs import Exec, Execs
@@ -12,6 +14,7 @@ from .files import Files
 from .http import HttpTransport
 from .pager import Page, Pager
 from .transport import NOT_GIVEN, NotGiven
+from .versions import Snapshots
 
 
 class Workspace:
@@ -23,6 +26,7 @@ class Workspace:
     execs: Execs
     artifacts: WorkspaceArtifacts
     shares: Shares
+    snapshots: Snapshots
 
     def __init__(self, transport: HttpTransport, data: WorkspaceData) -> None:
         self._transport = transport
@@ -33,6 +37,7 @@ class Workspace:
         self.execs = Execs(transport, data.id)
         self.artifacts = WorkspaceArtifacts(transport, data.id)
         self.shares = Shares(transport, data.id)
+        self.snapshots = Snapshots(transport, data.id)
 
     @property
     def id(self) -> str:
@@ -65,6 +70,20 @@ class Workspace:
     def delete(self) -> None:
         """Deletes the workspace with all its files and records."""
         ops.delete_workspace(self._transport, workspace_id=self.id)
+
+    def restore(self, *, snapshot_id: str | None = None, revision: int | None = None) -> RestoreResult:
+        """Makes the live tree equal to a snapshot's or a kept revision's, as a new revision (so it can be undone)."""
+        return ops.restore_workspace(self._transport, workspace_id=self.id, snapshot_id=snapshot_id, revision=revision)
+
+    def diff(
+        self, from_: str | int, *, to: str | int = "live", format: Literal["json", "patch"] = "json"
+    ) -> Diff:
+        """What changed between two versions (snapshot ids, revisions or ``"live"``); ``format="patch"`` adds a unified diff."""
+        return ops.diff_workspace(self._transport, workspace_id=self.id, from_=str(from_), to=str(to), format=format)
+
+    def history(self, path: str) -> FileHistory:
+        """Every kept version of what ``path`` has named, newest first."""
+        return ops.file_history(self._transport, workspace_id=self.id, path=path)
 
     def __repr__(self) -> str:
         return f"Workspace(id={self.id!r}, name={self.name!r})"

@@ -3,7 +3,7 @@
 
 import { client } from './client.gen.ts';
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client/index.ts';
-import type { BatchData, BatchErrors, BatchResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, ChmodData, ChmodErrors, ChmodResponses, ChownData, ChownErrors, ChownResponses, CopyData, CopyErrors, CopyResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateShareData, CreateShareErrors, CreateShareResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateWorkspaceData, CreateWorkspaceErrors, CreateWorkspaceResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, DeleteWorkspaceData, DeleteWorkspaceErrors, DeleteWorkspaceResponses, DownloadArtifactData, DownloadArtifactErrors, DownloadArtifactResponses, ExecData, ExecErrors, ExecResponses, FindData, FindErrors, FindResponses, GetAccountData, GetAccountErrors, GetAccountResponses, GetArtifactData, GetArtifactErrors, GetArtifactResponses, GetBillingData, GetBillingErrors, GetBillingResponses, GetExecData, GetExecErrors, GetExecOutputData, GetExecOutputErrors, GetExecOutputResponses, GetExecResponses, GetFileData, GetFileErrors, GetFileResponses, GetQuotasData, GetQuotasErrors, GetQuotasResponses, GetUpcomingInvoiceData, GetUpcomingInvoiceErrors, GetUpcomingInvoiceResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWorkspaceData, GetWorkspaceErrors, GetWorkspaceResponses, GrepData, GrepErrors, GrepResponses, HeadFileData, HeadFileErrors, HeadFileResponses, KillExecData, KillExecErrors, KillExecResponses, LinkData, LinkErrors, LinkResponses, ListArtifactsData, ListArtifactsErrors, ListArtifactsResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListExecsData, ListExecsErrors, ListExecsResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListPathData, ListPathErrors, ListPathResponses, ListSharesData, ListSharesErrors, ListSharesResponses, ListUsageEventsData, ListUsageEventsErrors, ListUsageEventsResponses, ListWorkspacesData, ListWorkspacesErrors, ListWorkspacesResponses, MkdirData, MkdirErrors, MkdirResponses, MoveData, MoveErrors, MoveResponses, PublishArtifactData, PublishArtifactErrors, PublishArtifactResponses, PutFileData, PutFileErrors, PutFileResponses, ReadlinkData, ReadlinkErrors, ReadlinkResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RevokeShareData, RevokeShareErrors, RevokeShareResponses, SetSpendCapData, SetSpendCapErrors, SetSpendCapResponses, SignupData, SignupErrors, SignupResponses, StatPathData, StatPathErrors, StatPathResponses, SymlinkData, SymlinkErrors, SymlinkResponses, TruncateData, TruncateErrors, TruncateResponses, UpdateWorkspaceData, UpdateWorkspaceErrors, UpdateWorkspaceResponses, UtimesData, UtimesErrors, UtimesResponses } from './types.gen.ts';
+import type { BatchData, BatchErrors, BatchResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, ChmodData, ChmodErrors, ChmodResponses, ChownData, ChownErrors, ChownResponses, CopyData, CopyErrors, CopyResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateShareData, CreateShareErrors, CreateShareResponses, CreateSnapshotData, CreateSnapshotErrors, CreateSnapshotResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateWorkspaceData, CreateWorkspaceErrors, CreateWorkspaceResponses, DeleteFileData, DeleteFileErrors, DeleteFileResponses, DeleteSnapshotData, DeleteSnapshotErrors, DeleteSnapshotResponses, DeleteWorkspaceData, DeleteWorkspaceErrors, DeleteWorkspaceResponses, DiffWorkspaceData, DiffWorkspaceErrors, DiffWorkspaceResponses, DownloadArtifactData, DownloadArtifactErrors, DownloadArtifactResponses, ExecData, ExecErrors, ExecResponses, FileHistoryData, FileHistoryErrors, FileHistoryResponses, FindData, FindErrors, FindResponses, GetAccountData, GetAccountErrors, GetAccountResponses, GetArtifactData, GetArtifactErrors, GetArtifactResponses, GetBillingData, GetBillingErrors, GetBillingResponses, GetExecData, GetExecErrors, GetExecOutputData, GetExecOutputErrors, GetExecOutputResponses, GetExecResponses, GetFileData, GetFileErrors, GetFileResponses, GetQuotasData, GetQuotasErrors, GetQuotasResponses, GetSnapshotData, GetSnapshotErrors, GetSnapshotResponses, GetUpcomingInvoiceData, GetUpcomingInvoiceErrors, GetUpcomingInvoiceResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWorkspaceData, GetWorkspaceErrors, GetWorkspaceResponses, GrepData, GrepErrors, GrepResponses, HeadFileData, HeadFileErrors, HeadFileResponses, KillExecData, KillExecErrors, KillExecResponses, LinkData, LinkErrors, LinkResponses, ListArtifactsData, ListArtifactsErrors, ListArtifactsResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListExecsData, ListExecsErrors, ListExecsResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListPathData, ListPathErrors, ListPathResponses, ListSharesData, ListSharesErrors, ListSharesResponses, ListSnapshotsData, ListSnapshotsErrors, ListSnapshotsResponses, ListUsageEventsData, ListUsageEventsErrors, ListUsageEventsResponses, ListWorkspacesData, ListWorkspacesErrors, ListWorkspacesResponses, MkdirData, MkdirErrors, MkdirResponses, MoveData, MoveErrors, MoveResponses, PublishArtifactData, PublishArtifactErrors, PublishArtifactResponses, PutFileData, PutFileErrors, PutFileResponses, ReadlinkData, ReadlinkErrors, ReadlinkResponses, RestoreWorkspaceData, RestoreWorkspaceErrors, RestoreWorkspaceResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RevokeShareData, RevokeShareErrors, RevokeShareResponses, SetSpendCapData, SetSpendCapErrors, SetSpendCapResponses, SignupData, SignupErrors, SignupResponses, StatPathData, StatPathErrors, StatPathResponses, SymlinkData, SymlinkErrors, SymlinkResponses, TruncateData, TruncateErrors, TruncateResponses, UpdateWorkspaceData, UpdateWorkspaceErrors, UpdateWorkspaceResponses, UtimesData, UtimesErrors, UtimesResponses } from './types.gen.ts';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -167,7 +167,7 @@ export const deleteFile = <ThrowOnError extends boolean = false>(options: Option
 /**
  * Read a file
  *
- * Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` (a list, or `*`) answers 304 when unchanged.
+ * Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` (a list, or `*`) answers 304 when unchanged. `at` reads a past version: a snapshot id or a revision the history window keeps (a token confined to a path prefix cannot, 403).
  */
 export const getFile = <ThrowOnError extends boolean = false>(options: Options<GetFileData, ThrowOnError>): RequestResult<GetFileResponses, GetFileErrors, ThrowOnError> => (options.client ?? client).get<GetFileResponses, GetFileErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -428,6 +428,89 @@ export const batch = <ThrowOnError extends boolean = false>(options: Options<Bat
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * List snapshots
+ *
+ * Newest first.
+ */
+export const listSnapshots = <ThrowOnError extends boolean = false>(options: Options<ListSnapshotsData, ThrowOnError>): RequestResult<ListSnapshotsResponses, ListSnapshotsErrors, ThrowOnError> => (options.client ?? client).get<ListSnapshotsResponses, ListSnapshotsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/snapshots',
+    ...options
+});
+
+/**
+ * Take a snapshot
+ *
+ * Pins the workspace's current revision: no byte is copied, and everything it reaches is kept until the snapshot is deleted. Taking one costs the same whatever the workspace's size. Each plan keeps a number of snapshots per workspace; past it, 429 `quota_exceeded`.
+ */
+export const createSnapshot = <ThrowOnError extends boolean = false>(options: Options<CreateSnapshotData, ThrowOnError>): RequestResult<CreateSnapshotResponses, CreateSnapshotErrors, ThrowOnError> => (options.client ?? client).post<CreateSnapshotResponses, CreateSnapshotErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/snapshots',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a snapshot
+ *
+ * Unpins its revision. What only it kept is freed by the workspace's next maintenance pass (within a minute), unless the history window still covers it.
+ */
+export const deleteSnapshot = <ThrowOnError extends boolean = false>(options: Options<DeleteSnapshotData, ThrowOnError>): RequestResult<DeleteSnapshotResponses, DeleteSnapshotErrors, ThrowOnError> => (options.client ?? client).delete<DeleteSnapshotResponses, DeleteSnapshotErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/snapshots/{snapshotId}',
+    ...options
+});
+
+/**
+ * Get a snapshot
+ */
+export const getSnapshot = <ThrowOnError extends boolean = false>(options: Options<GetSnapshotData, ThrowOnError>): RequestResult<GetSnapshotResponses, GetSnapshotErrors, ThrowOnError> => (options.client ?? client).get<GetSnapshotResponses, GetSnapshotErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/snapshots/{snapshotId}',
+    ...options
+});
+
+/**
+ * Restore a version
+ *
+ * Makes the live tree equal to a snapshot's or a kept revision's. The restore is itself a new revision, so restoring the revision before it undoes it; a running container sees it like any other change. Its cost follows what changed since that version, not the workspace's size.
+ */
+export const restoreWorkspace = <ThrowOnError extends boolean = false>(options: Options<RestoreWorkspaceData, ThrowOnError>): RequestResult<RestoreWorkspaceResponses, RestoreWorkspaceErrors, ThrowOnError> => (options.client ?? client).post<RestoreWorkspaceResponses, RestoreWorkspaceErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/restore',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * What changed between two versions
+ *
+ * Each changed path once, `added`, `modified`, `deleted` or `renamed` (same file, new name; a renamed directory is one entry), with sizes and ETags on each side. `format=patch` adds a unified diff of the text files (binary or over 1 MiB: `Binary files … differ`). Its cost grows with the number of changes, not the workspace's size.
+ */
+export const diffWorkspace = <ThrowOnError extends boolean = false>(options: Options<DiffWorkspaceData, ThrowOnError>): RequestResult<DiffWorkspaceResponses, DiffWorkspaceErrors, ThrowOnError> => (options.client ?? client).get<DiffWorkspaceResponses, DiffWorkspaceErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/diff',
+    ...options
+});
+
+/**
+ * A path's versions
+ *
+ * Every kept version of what the path has named, newest first: the revision that made it and the one that ended it, when, by which key or exec, its size and ETag. Versions are kept for the plan's history window and while a snapshot pins them.
+ */
+export const fileHistory = <ThrowOnError extends boolean = false>(options: Options<FileHistoryData, ThrowOnError>): RequestResult<FileHistoryResponses, FileHistoryErrors, ThrowOnError> => (options.client ?? client).get<FileHistoryResponses, FileHistoryErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/workspaces/{workspaceId}/history',
+    ...options
 });
 
 /**

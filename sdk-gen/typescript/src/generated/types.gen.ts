@@ -202,6 +202,81 @@ export type BatchResult = {
     }>;
 };
 
+export type Snapshot = {
+    id: string;
+    /**
+     * The filesystem revision the snapshot pins.
+     */
+    revision: number;
+    name: string | null;
+    description: string | null;
+    createdAt: string;
+    /**
+     * The workspace's logical size at the revision.
+     */
+    sizeBytes: number;
+    fileCount: number;
+    /**
+     * Who took it: `key:<id>` or `exec:<id>`.
+     */
+    actor: string | null;
+};
+
+export type SnapshotPage = {
+    data: Array<Snapshot>;
+    nextCursor: string | null;
+};
+
+export type RestoreResult = {
+    /**
+     * The new revision the restore made.
+     */
+    revision: number;
+    /**
+     * Paths that differed and were set back.
+     */
+    changedPaths: number;
+};
+
+export type Diff = {
+    from: number;
+    to: number;
+    entries: Array<{
+        path: string;
+        status: 'added' | 'modified' | 'deleted' | 'renamed';
+        previousPath?: string;
+        before?: DiffSide;
+        after?: DiffSide;
+    }>;
+    truncated: boolean;
+    patch?: string;
+};
+
+export type DiffSide = {
+    type: 'file' | 'dir' | 'symlink';
+    size: number;
+    mode: number;
+    etag?: string;
+    target?: string;
+};
+
+export type FileHistory = {
+    path: string;
+    versions: Array<{
+        revision: number;
+        until: number | null;
+        at: string | null;
+        actor: string | null;
+        op: string | null;
+        type: 'file' | 'dir' | 'symlink';
+        size: number;
+        mode: number;
+        etag?: string;
+        target?: string;
+        ino: number;
+    }>;
+};
+
 export type ExecResult = {
     id: string;
     status: 'running' | 'completed' | 'failed' | 'cancelled' | 'timed_out';
@@ -231,6 +306,10 @@ export type ExecResult = {
      * container: paths the box changed that had meanwhile changed on the workspace (docs/container-sync.md, "Conflicts"). The workspace's version stays at `path`; the box's version was saved at `savedAs`, or `savedAs` is null when the box's change was a removal or a mode change, which was dropped. Nothing of either side is lost. Empty for other executors and runs without conflicts; at most 1,000 are listed.
      */
     conflicts: Array<ExecConflict>;
+    /**
+     * The snapshot taken before the run (`snapshot: "before"`).
+     */
+    snapshotId?: string;
 };
 
 export type ExecConflict = {
@@ -270,6 +349,10 @@ export type ShellRun = {
     outputBytesMax?: number;
     background?: boolean;
     egress?: Egress;
+    /**
+     * `before` takes a snapshot of the workspace just before the command runs (its id is `snapshotId` in the answer), so undoing the command is one restore. Counts against the plan's snapshots per workspace.
+     */
+    snapshot?: 'before';
 };
 
 /**
@@ -310,6 +393,10 @@ export type JavascriptRun = {
     outputBytesMax?: number;
     background?: boolean;
     egress?: Egress;
+    /**
+     * `before` takes a snapshot of the workspace just before the command runs (its id is `snapshotId` in the answer), so undoing the command is one restore. Counts against the plan's snapshots per workspace.
+     */
+    snapshot?: 'before';
 };
 
 export type ContainerRun = {
@@ -336,6 +423,10 @@ export type ContainerRun = {
     outputBytesMax?: number;
     background?: boolean;
     egress?: Egress;
+    /**
+     * `before` takes a snapshot of the workspace just before the command runs (its id is `snapshotId` in the answer), so undoing the command is one restore. Counts against the plan's snapshots per workspace.
+     */
+    snapshot?: 'before';
     /**
      * Who the command runs as in its sandbox: `user` (uid 1000, the default) or `root` (uid 0 there: it may chown files, switch to any uid and install system packages into writable paths, and is still unprivileged on the host).
      */
@@ -1368,7 +1459,12 @@ export type GetFileData = {
          */
         path: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * A snapshot id (`snap_…`), a revision number, or `live`.
+         */
+        at?: string;
+    };
     url: '/v1/workspaces/{workspaceId}/files/{path}';
 };
 
@@ -2753,6 +2849,406 @@ export type BatchResponses = {
 };
 
 export type BatchResponse = BatchResponses[keyof BatchResponses];
+
+export type ListSnapshotsData = {
+    body?: never;
+    path: {
+        workspaceId: string;
+    };
+    query?: {
+        limit?: number;
+        cursor?: string;
+    };
+    url: '/v1/workspaces/{workspaceId}/snapshots';
+};
+
+export type ListSnapshotsErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
+};
+
+export type ListSnapshotsError = ListSnapshotsErrors[keyof ListSnapshotsErrors];
+
+export type ListSnapshotsResponses = {
+    /**
+     * A page
+     */
+    200: SnapshotPage;
+};
+
+export type ListSnapshotsResponse = ListSnapshotsResponses[keyof ListSnapshotsResponses];
+
+export type CreateSnapshotData = {
+    body?: {
+        name?: string;
+        description?: string;
+    };
+    path: {
+        workspaceId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/snapshots';
+};
+
+export type CreateSnapshotErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * The body is larger than 1 MiB
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
+};
+
+export type CreateSnapshotError = CreateSnapshotErrors[keyof CreateSnapshotErrors];
+
+export type CreateSnapshotResponses = {
+    /**
+     * Taken
+     */
+    201: Snapshot;
+};
+
+export type CreateSnapshotResponse = CreateSnapshotResponses[keyof CreateSnapshotResponses];
+
+export type DeleteSnapshotData = {
+    body?: never;
+    path: {
+        workspaceId: string;
+        snapshotId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/snapshots/{snapshotId}';
+};
+
+export type DeleteSnapshotErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
+};
+
+export type DeleteSnapshotError = DeleteSnapshotErrors[keyof DeleteSnapshotErrors];
+
+export type DeleteSnapshotResponses = {
+    /**
+     * Deleted
+     */
+    204: void;
+};
+
+export type DeleteSnapshotResponse = DeleteSnapshotResponses[keyof DeleteSnapshotResponses];
+
+export type GetSnapshotData = {
+    body?: never;
+    path: {
+        workspaceId: string;
+        snapshotId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/snapshots/{snapshotId}';
+};
+
+export type GetSnapshotErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
+};
+
+export type GetSnapshotError = GetSnapshotErrors[keyof GetSnapshotErrors];
+
+export type GetSnapshotResponses = {
+    /**
+     * The snapshot
+     */
+    200: Snapshot;
+};
+
+export type GetSnapshotResponse = GetSnapshotResponses[keyof GetSnapshotResponses];
+
+export type RestoreWorkspaceData = {
+    body: {
+        snapshotId?: string;
+        revision?: number;
+    };
+    path: {
+        workspaceId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/restore';
+};
+
+export type RestoreWorkspaceErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * The body is larger than 1 MiB
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
+    /**
+     * Insufficient storage
+     */
+    507: Problem;
+};
+
+export type RestoreWorkspaceError = RestoreWorkspaceErrors[keyof RestoreWorkspaceErrors];
+
+export type RestoreWorkspaceResponses = {
+    /**
+     * Restored
+     */
+    200: RestoreResult;
+};
+
+export type RestoreWorkspaceResponse = RestoreWorkspaceResponses[keyof RestoreWorkspaceResponses];
+
+export type DiffWorkspaceData = {
+    body?: never;
+    path: {
+        workspaceId: string;
+    };
+    query: {
+        /**
+         * A snapshot id (`snap_…`), a revision number, or `live`.
+         */
+        from: string;
+        /**
+         * A snapshot id (`snap_…`), a revision number, or `live`.
+         */
+        to?: string;
+        format?: 'json' | 'patch';
+    };
+    url: '/v1/workspaces/{workspaceId}/diff';
+};
+
+export type DiffWorkspaceErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
+};
+
+export type DiffWorkspaceError = DiffWorkspaceErrors[keyof DiffWorkspaceErrors];
+
+export type DiffWorkspaceResponses = {
+    /**
+     * The differences
+     */
+    200: Diff;
+};
+
+export type DiffWorkspaceResponse = DiffWorkspaceResponses[keyof DiffWorkspaceResponses];
+
+export type FileHistoryData = {
+    body?: never;
+    path: {
+        workspaceId: string;
+    };
+    query: {
+        path: string;
+    };
+    url: '/v1/workspaces/{workspaceId}/history';
+};
+
+export type FileHistoryErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
+};
+
+export type FileHistoryError = FileHistoryErrors[keyof FileHistoryErrors];
+
+export type FileHistoryResponses = {
+    /**
+     * The versions
+     */
+    200: FileHistory;
+};
+
+export type FileHistoryResponse = FileHistoryResponses[keyof FileHistoryResponses];
 
 export type ExecData = {
     body: ExecRequest;

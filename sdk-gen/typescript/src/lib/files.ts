@@ -55,18 +55,19 @@ export class Files {
     return info as FileInfo;
   }
 
-  /** A file's bytes. */
-  async read(path: string, options: RequestOptions = {}): Promise<Uint8Array> {
+  /** A file's bytes; `at` (a snapshot id or a kept revision) reads a past version. */
+  async read(path: string, options: RequestOptions & { at?: string | number } = {}): Promise<Uint8Array> {
     const { data } = await getFile({
       ...this.core.options(options),
       path: { ...this.path, path: routePath(path) },
+      ...(options.at === undefined ? {} : { query: { at: String(options.at) } }),
       parseAs: "arrayBuffer",
     });
     return new Uint8Array(data as unknown as ArrayBuffer);
   }
 
   /** A file's content decoded as UTF-8. */
-  async readText(path: string, options: RequestOptions = {}): Promise<string> {
+  async readText(path: string, options: RequestOptions & { at?: string | number } = {}): Promise<string> {
     return new TextDecoder().decode(await this.read(path, options));
   }
 

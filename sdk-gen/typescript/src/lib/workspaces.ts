@@ -3,15 +3,21 @@ import {
   createShare,
   createWorkspace,
   deleteWorkspace,
+  diffWorkspace,
+  fileHistory,
   getWorkspace,
   listWorkspaces,
   publishArtifact,
+  restoreWorkspace,
   updateWorkspace,
 } from "../generated/sdk.gen.ts";
 import type {
   CreateShareData,
   CreateWorkspaceData,
+  Diff,
+  FileHistory,
   PublishArtifactData,
+  RestoreResult,
   UpdateWorkspaceData,
   Workspace as WorkspaceData,
 } from "../generated/types.gen.ts";
@@ -19,12 +25,14 @@ import type { Core, IdempotentOptions, RequestOptions } from "./core.ts";
 import { type ExecFn, Execs, execFn } from "./exec.ts";
 import { Files } from "./files.ts";
 import { Pager } from "./pagination.ts";
+import { Snapshots, type VersionRef } from "./versions.ts";
 
 /** One workspace: its last-fetched fields, and its files and runs. */
 export class Workspace {
   readonly files: Files;
   readonly exec: ExecFn;
   readonly execs: Execs;
+  readonly snapshots: Snapshots;
   /** The workspace as the server last described it; `refresh()` fetches it again. */
   data: WorkspaceData;
 
@@ -36,6 +44,7 @@ export class Workspace {
     this.files = new Files(core, data.id);
     this.exec = execFn(core, data.id);
     this.execs = new Execs(core, data.id);
+    this.snapshots = new Snapshots(core, data.id);
   }
 
   get id(): string {
@@ -66,6 +75,42 @@ export class Workspace {
   /** Deletes the workspace with its files and run records. */
   async delete(options: RequestOptions = {}): Promise<void> {
     await deleteWorkspace({ ...this.core.options(options), path: { workspaceId: this.id } });
+  }
+
+  /** Makes the live tree equal to a snapshot's or a kept revision's, as a new revision (so it can be undone). */
+  async restore(
+    to: { snapshotId: string } | { revision: number },
+    options: RequestOptions = {},
+  ): Promise<RestoreResult> {
+    const { data } = await restoreWorkspace({
+      ...this.core.options(options),
+      path: { workspaceId: this.id },
+      body: to,
+    });
+    return data as RestoreResult;
+  }
+
+  /** What changed from one version to another (`to` defaults to live); `format: "patch"` adds a unified diff. */
+  async diff(
+    from: VersionRef,
+    options: RequestOptions & { to?: VersionRef; format?: "json" | "patch" } = {},
+  ): Promise<Diff> {
+    const { data } = await diffWorkspace({
+      ...this.core.options(options),
+      path: { workspaceId: this.id },
+      query: { from: String(from), to: String(options.to ?? "live"), format: options.format ?? "json" },
+    });
+    return data as Diff;
+  }
+
+  /** Every kept version of what `path` has named, newest first. */
+  async history(path: string, options: RequestOptions = {}): Promise<FileHistory> {
+    const { data } = await fileHistory({
+      ...this.core.options(options),
+      path: { workspaceId: this.id },
+      query: { path },
+    });
+    return data as FileHistory;
   }
 
   /** Publishes files as an immutable artifact. */

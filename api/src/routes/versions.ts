@@ -1,0 +1,188 @@
+/**
+ * The rest of the time machine: `POST …/restore`, `GET …/diff` and `GET …/history`
+ * (docs/vfs.md, "Versions"). A version is named by a snapshot id, a revision number, or
+ * `live`; a revision neither a snapshot nor the plan's history window keeps is 400.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import type { App } from "../app.ts";
+import { orThrow } from "../fsErrors.ts";
+import { admits } from "../middleware/admits.ts";
+import { requireScope } from "../middleware/requireScope.ts";
+import { errorResponses, Timestamp, WorkspaceParams } from "../schemas.ts";
+import { requireWholeWorkspace } from "../workspaceAccess.ts";
+import { workspaceObject } from "./filePath.ts";
+
+export const VersionRef = z
+  .string()
+  .max(64)
+  .regex(/^(live|\d{1,15}|snap_[0-9a-z]{1,40})$/, "a snapshot id, a revision number or `live`")
+  .openapi({
+    description: "A snapshot id (`snap_…`), a revision number, or `live`.",
+    example: "snap_01kb1m2x3y4z5a6b7c8d9e0f1g",
+  });
+
+const restoreRoute = createRoute({
+  method: "post",
+  path: "/v1/workspaces/{workspaceId}/restore",
+  operationId: "restoreWorkspace",
+  tags: ["Versions"],
+  summary: "Restore a version",
+  description:
+    "Makes the live tree equal to a snapshot's or a kept revision's. The restore is itself a new revision, so restoring the revision before it undoes it; a running container sees it like any other change. Its cost follows what changed since that version, not the workspace's size.",
+  security: [{ bearer: [] }],
+  middleware: [requireScope("workspaces:write"), admits("write")] as const,
+  request: {
+    params: WorkspaceParams,
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: z
+            .object({ snapshotId: z.string().max(64).optional(), revision: z.number().int().min(0).optional() })
+            .refine((b) => (b.snapshotId === undefined) !== (b.revision === undefined), "give snapshotId or revision"),
+        },
+      },
+    },
+  },
+  responses: {
+    200: {
+      description: "Restored",
+      content: {
+        "application/json": {
+          schema: z
+            .object({
+              revision: z.number().int().openapi({ description: "The new revision the restore made." }),
+              changedPaths: z.number().int().openapi({ description: "Paths that differed and were set back." }),
+            })
+            .openapi("RestoreResult"),
+        },
+      },
+    },
+    ...errorResponses(404, 507),
+  },
+});
+
+const DiffSide = z
+  .object({
+    type: z.enum(["file", "dir", "symlink"]),
+    size: z.number().int(),
+    mode: z.number().int(),
+    etag: z.string().optional(),
+    target: z.string().optional(),
+  })
+  .openapi("DiffSide");
+
+const diffRoute = createRoute({
+  method: "get",
+  path: "/v1/workspaces/{workspaceId}/diff",
+  operationId: "diffWorkspace",
+  tags: ["Versions"],
+  summary: "What changed between two versions",
+  description:
+    "Each changed path once, `added`, `modified`, `deleted` or `renamed` (same file, new name; a renamed directory is one entry), with sizes and ETags on each side. `format=patch` adds a unified diff of the text files (binary or over 1 MiB: `Binary files … differ`). Its cost grows with the number of changes, not the workspace's size.",
+  security: [{ bearer: [] }],
+  middleware: [requireScope("workspaces:read"), admits("request")] as const,
+  request: {
+    params: WorkspaceParams,
+    query: z.object({
+      from: VersionRef,
+      to: VersionRef.default("live"),
+      format: z.enum(["json", "patch"]).default("json"),
+    }),
+  },
+  responses: {
+    200: {
+      description: "The differences",
+      content: {
+        "application/json": {
+          schema: z
+            .object({
+              from: z.number().int(),
+              to: z.number().int(),
+              entries: z.array(
+                z.object({
+                  path: z.string(),
+                  status: z.enum(["added", "modified", "deleted", "renamed"]),
+                  previousPath: z.string().optional(),
+                  before: DiffSide.optional(),
+                  after: DiffSide.optional(),
+                }),
+              ),
+              truncated: z.boolean(),
+              patch: z.string().optional(),
+            })
+            .openapi("Diff"),
+        },
+      },
+    },
+    ...errorResponses(404),
+  },
+});
+
+const historyRoute = createRoute({
+  method: "get",
+  path: "/v1/workspaces/{workspaceId}/history",
+  operationId: "fileHistory",
+  tags: ["Versions"],
+  summary: "A path's versions",
+  description:
+    "Every kept version of what the path has named, newest first: the revision that made it and the one that ended it, when, by which key or exec, its size and ETag. Versions are kept for the plan's history window and while a snapshot pins them.",
+  security: [{ bearer: [] }],
+  middleware: [requireScope("workspaces:read"), admits("request")] as const,
+  request: { params: WorkspaceParams, query: z.object({ path: z.string().min(1).max(4096) }) },
+  responses: {
+    200: {
+      description: "The versions",
+      content: {
+        "application/json": {
+          schema: z
+            .object({
+              path: z.string(),
+              versions: z.array(
+                z.object({
+                  revision: z.number().int(),
+                  until: z.number().int().nullable(),
+                  at: Timestamp.nullable(),
+                  actor: z.string().nullable(),
+                  op: z.string().nullable(),
+                  type: z.enum(["file", "dir", "symlink"]),
+                  size: z.number().int(),
+                  mode: z.number().int(),
+                  etag: z.string().optional(),
+                  target: z.string().optional(),
+                  ino: z.number().int(),
+                }),
+              ),
+            })
+            .openapi("FileHistory"),
+        },
+      },
+    },
+    ...errorResponses(404),
+  },
+});
+
+export function registerVersions(app: App) {
+  app.openapi(restoreRoute, async (c) => {
+    const workspace = await workspaceObject(c, c.req.valid("param").workspaceId);
+    requireWholeWorkspace(c, "a restore");
+    const body = c.req.valid("json");
+    const ref = body.snapshotId ?? String(body.revision);
+    const result = orThrow(await workspace.object.restore(ref, `key:${c.get("principal").keyId}`));
+    await workspace.recordStats(result.stats);
+    return c.json({ revision: result.revision, changedPaths: result.changedPaths }, 200);
+  });
+  app.openapi(diffRoute, async (c) => {
+    const { object } = await workspaceObject(c, c.req.valid("param").workspaceId);
+    requireWholeWorkspace(c, "a diff");
+    const { from, to, format } = c.req.valid("query");
+    const { ok: _ok, ...result } = orThrow(await object.diff(from, to, format === "patch"));
+    return c.json(result, 200);
+  });
+  app.openapi(historyRoute, async (c) => {
+    const { object } = await workspaceObject(c, c.req.valid("param").workspaceId);
+    requireWholeWorkspace(c, "a file's history");
+    const { ok: _ok, ...result } = orThrow(await object.history(c.req.valid("query").path));
+    return c.json(result, 200);
+  });
+}

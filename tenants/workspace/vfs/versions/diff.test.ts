@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { bytes, ok, readText, withVfs } from "../test/withVfs.ts";
+
+describe("diff", () => {
+  it("names each changed path added, modified, deleted or renamed, with sizes and etags", async () => {
+    await withVfs(async (vfs) => {
+      ok(await vfs.write("/src/a.txt", bytes("alpha\n")));
+      ok(await vfs.write("/src/b.txt", bytes("beta\n")));
+      ok(await vfs.write("/src/c.txt", bytes("gamma\n")));
+      ok(await vfs.write("/docs/x.md", bytes("x\n")));
+      const snap = await vfs.snapshot();
+      ok(await vfs.write("/src/a.txt", bytes("alpha\nmore\n")));
+      ok(await vfs.remove("/src/b.txt"));
+      ok(await vfs.move("/src/c.txt", "/src/d.txt"));
+      ok(await vfs.move("/docs", "/manual"));
+      ok(await vfs.write("/new.bin", new Uint8Array([0, 1, 2])));
+      const result = ok(await vfs.diff(snap.id, "live", { patch: true }));
+      expect(result.entries.map((e) => [e.status, e.path, e.previousPath])).toEqual([
+        ["renamed", "/manual", "/docs"],
+        ["added", "/new.bin", undefined],
+        ["modified", "/src/a.txt", undefined],
+        ["deleted", "/src/b.txt", undefined],
+        ["renamed", "/src/d.txt", "/src/c.txt"],
+      ]);
+      const modified = result.entries[2];
+      expect(modified?.before).toMatchObject({ size: 6 });
+      expect(modified?.after).toMatchObject({ size: 11 });
+      expect(modified?.before?.etag).not.toBe(modified?.after?.etag);
+      expect(result.patch).toContain("--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1,1 +1,2 @@\n alpha\n+more\n");
+      expect(result.patch).toContain("--- a/src/b.txt\n+++ /dev/null\n");
+      expect(result.patch).toContain("Binary files /dev/null and b/new.bin differ");
+      expect(result.patch).toContain("rename from src/c.txt\nrename to src/d.txt\n");
+    });
+  });
+
+  it("between two revisions in the history window, and nothing between a version and itself", async () => {
+    await withVfs(async (vfs) => {
+      await vfs.setHistoryWindow(3_600_000);
+      ok(await vfs.write("/f", bytes("1")));
+      const r1 = vfs.revision();
+      ok(await vfs.write("/f", bytes("2")));
+      ok(await vfs.chmod("/f", 0o600));
+      const r3 = vfs.revision();
+      expect(ok(await vfs.diff(r1, r3)).entries).toMatchObject([
+        { path: "/f", status: "modified", before: { mode: 0o644 }, after: { mode: 0o600 } },
+      ]);
+      expect(ok(await vfs.diff(r3, "live")).entries).toEqual([]);
+      expect(await vfs.diff("snap_nope")).toMatchObject({ ok: false, code: "ENOENT" });
+      expect(await vfs.diff(r3 + 5)).toMatchObject({ ok: false, code: "EINVAL" });
+    });
+  });
+});
+
+describe("restore", () => {
+  it("makes the live tree the version's as a new revision, which is itself undone by restoring", async () => {
+    await withVfs(async (vfs) => {
+      ok(await vfs.write("/keep.txt", bytes("keep")));
+      ok(await vfs.write("/dir/edit.txt", bytes("before")));
+      ok(await vfs.link("/keep.txt", "/dir/hard"));
+      const snap = await vfs.snapshot();
+      ok(await vfs.write("/dir/edit.txt", bytes("after")));
+      ok(await vfs.remove("/dir/hard"));
+      ok(await vfs.move("/keep.txt", "/moved.txt"));
+      ok(await vfs.write("/extra/new.txt", bytes("new")));
+      const beforeRestore = await vfs.snapshot();
+      const restored = ok(await vfs.restore(snap.id));
+      expect(restored.revision).toBe(beforeRestore.revision + 1);
+      expect(await readText(vfs, "/dir/edit.txt")).toBe("before");
+      expect(await readText(vfs, "/keep.txt")).toBe("keep");
+      expect(ok(vfs.stat("/dir/hard")).stat).toMatchObject({ nlink: 2, ino: ok(vfs.stat("/keep.txt")).stat.ino });
+      expect(vfs.stat("/moved.txt")).toMatchObject({ ok: false, code: "ENOENT" });
+      expect(vfs.stat("/extra")).toMatchObject({ ok: false, code: "ENOENT" });
+      expect(vfs.counters()).toEqual({ sizeBytes: 10, fileCount: 2 });
+      expect(ok(await vfs.diff(snap.id)).entries).toEqual([]);
+      // The change log names every path that differs, so a container's sync pulls them.
+      const last = vfs.changesSince(restored.revision - 1).changes.at(-1);
+      expect(last).toMatchObject({ op: "restore" });
+      expect(last?.paths).toEqual(
+        expect.arrayContaining(["/dir/edit.txt", "/dir/hard", "/keep.txt", "/moved.txt", "/extra"]),
+      );
+      ok(await vfs.restore(beforeRestore.id));
+      expect(await readText(vfs, "/extra/new.txt")).toBe("new");
+      expect(await readText(vfs, "/dir/edit.txt")).toBe("after");
+      expect(vfs.stat("/keep.txt")).toMatchObject({ ok: false, code: "ENOENT" });
+    });
+  });
+});
+
+describe("history", () => {
+  it("lists a path's versions newest first with revision, size, etag and who made each", async () => {
+    await withVfs(async (vfs) => {
+      await vfs.setHistoryWindow(3_600_000);
+      await vfs.actingAs("key:key_1", () => vfs.write("/notes.md", bytes("one")));
+      await vfs.actingAs("exec:ex_2", () => vfs.write("/notes.md", bytes("two!")));
+      ok(await vfs.remove("/notes.md"));
+      ok(await vfs.write("/notes.md", bytes("three")));
+      const { versions } = ok(vfs.history("/notes.md"));
+      expect(versions.map((v) => [v.size, v.actor, v.op])).toEqual([
+        [5, null, "write"],
+        [4, "exec:ex_2", "write"],
+        [3, "key:key_1", "write"],
+      ]);
+      expect(versions[1]?.until).toBe(versions[1] && versions[1].revision + 1);
+      expect(versions[0]?.until).toBeNull();
+      expect(versions[0]?.ino).not.toBe(versions[1]?.ino);
+    });
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * Snapshots: a name for a revision. Taking one writes one row (O(1) whatever the
+ * workspace's size) and from then on the store keeps every row version alive at that
+ * revision (store.ts `keepRule`), so it reads back exactly until the snapshot is deleted.
+ */
+import { newId } from "../../../ids.ts";
+import type { Store } from "../store.ts";
+
+export interface Snapshot {
+  id: string;
+  revision: number;
+  name: string | null;
+  description: string | null;
+  createdAt: string;
+  /** The workspace's logical size and file count at the revision. */
+  sizeBytes: number;
+  fileCount: number;
+  /** Who took it (`key:<id>`, `exec:<id>`), when known. */
+  actor: string | null;
+}
+
+type SnapshotRow = {
+  id: string;
+  rev: number;
+  name: string | null;
+  description: string | null;
+  created_ms: number;
+  size_bytes: number;
+  file_count: number;
+  actor: string | null;
+};
+
+function snapshotOf(row: SnapshotRow): Snapshot {
+  return {
+    id: row.id,
+    revision: row.rev,
+    name: row.name,
+    description: row.description,
+    createdAt: new Date(row.created_ms).toISOString(),
+    sizeBytes: row.size_bytes,
+    fileCount: row.file_count,
+    actor: row.actor,
+  };
+}
+
+/** Pins the current revision. Runs under the mutation lock, so the revision is the tree's. */
+export function createSnapshot(store: Store, fields: { name?: string; description?: string }): Snapshot {
+  const nowMs = store.nowMs();
+  const row: SnapshotRow = {
+    id: newId("snap", nowMs),
+    rev: store.meta("revision"),
+    name: fields.name ?? null,
+    description: fields.description ?? null,
+    created_ms: nowMs,
+    size_bytes: store.meta("size_bytes"),
+    file_count: store.meta("file_count"),
+    actor: store.actor,
+  };
+  store.sql.exec(
+    `INSERT INTO snapshots (id, rev, name, description, created_ms, size_bytes, file_count, actor)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    row.id,
+    row.rev,
+    row.name,
+    row.description,
+    row.created_ms,
+    row.size_bytes,
+    row.file_count,
+    row.actor,
+  );
+  store.retentionChanged();
+  return snapshotOf(row);
+}
+
+export function snapshotCount(store: Store): number {
+  return store.sql.exec<{ n: number }>("SELECT count(*) AS n FROM snapshots").one().n;
+}
+
+/** Newest first; `cursor` is the last id of the previous page (ids sort by creation time). */
+export function listSnapshots(
+  store: Store,
+  options: { limit: number; cursor?: string | undefined },
+): { snapshots: Snapshot[]; nextCursor: string | null } {
+  const rows = store.sql
+    .exec<SnapshotRow>(
+      "SELECT * FROM snapshots WHERE ? IS NULL OR id < ? ORDER BY id DESC LIMIT ?",
+      options.cursor ?? null,
+      options.cursor ?? null,
+      options.limit + 1,
+    )
+    .toArray();
+  const page = rows.slice(0, options.limit);
+  return {
+    snapshots: page.map(snapshotOf),
+    nextCursor: rows.length > options.limit ? (page.at(-1)?.id ?? null) : null,
+  };
+}
+
+export function getSnapshot(store: Store, id: string): Snapshot | null {
+  const row = store.sql.exec<SnapshotRow>("SELECT * FROM snapshots WHERE id = ?", id).toArray()[0];
+  return row ? snapshotOf(row) : null;
+}
+
+/** Unpins; the versions only it kept become garbage for the next maintenance pass. */
+export function deleteSnapshot(store: Store, id: string): boolean {
+  const deleted = store.sql.exec("DELETE FROM snapshots WHERE id = ?", id).rowsWritten > 0;
+  if (deleted) store.retentionChanged();
+  return deleted;
+}
