@@ -132,11 +132,11 @@ describe("/mcp", () => {
     // Dot segments reach the route as they are (a URL would resolve them into another route's path).
     const dots = await client.callTool({ name: "file_write", arguments: { workspaceId, path: "..", content: "x" } });
     expect(answerOf(dots)).toMatchObject({ status: 400, code: "validation_failed" });
-    const escape = await client.callTool({
+    const traversal = await client.callTool({
       name: "file_write",
       arguments: { workspaceId, path: "../../../billing/plan", content: '{"plan":"pro"}' },
     });
-    expect(answerOf(escape)).toMatchObject({ status: 400, code: "invalid_path" });
+    expect(answerOf(traversal)).toMatchObject({ status: 400, code: "invalid_path" });
     const dotId = await client.callTool({ name: "file_list", arguments: { workspaceId: ".." } });
     expect(answerOf(dotId)).toMatchObject({ status: 400, code: "validation_failed" });
     const missing = await client.callTool({ name: "file_read", arguments: { path: "a.txt" } });
