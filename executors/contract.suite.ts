@@ -4,6 +4,7 @@
  * An executor passes the contract when every facet below holds.
  */
 import { describe, expect, it } from "vitest";
+import type { ExecutorName } from "./contract.ts";
 
 /**
  * How the suite reaches the API: inside workerd (api/test/client.ts) for the shell and
@@ -53,7 +54,7 @@ export interface ContractPrograms {
 type Field = "command" | "code";
 
 export function executorContract(
-  executor: "shell" | "javascript" | "container",
+  executor: ExecutorName,
   field: Field,
   programs: ContractPrograms,
   client: ContractClient,

@@ -8,14 +8,14 @@ import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, IdempotencyHeaders, WorkspaceParams } from "../schemas.ts";
 import { egressPolicy } from "./execEgress.ts";
 import { ExecBody, runUser, sourceOf } from "./execRequest.ts";
-import { ExecRecordView, execCwd, SSE_HEADERS, wantsEventStream, withResult } from "./execShared.ts";
+import { ExecRecordView, ExecStatusView, execCwd, SSE_HEADERS, wantsEventStream, withResult } from "./execShared.ts";
 import { execStartedFrame, withFirstEvent } from "./execStartedEvent.ts";
 import { workspaceObject } from "./filePath.ts";
 
 const ExecResult = z
   .object({
     id: z.string(),
-    status: z.enum(["running", "completed", "failed", "cancelled", "timed_out"]),
+    status: ExecStatusView,
     exitCode: z.number().int().nullable(),
     stdout: z.string(),
     stderr: z.string(),
