@@ -37,7 +37,7 @@ export interface ExecutorContext {
   container: { link: ComputerLink; pathPrefix: string | null; egress: ContainerEgress | null } | null;
 }
 
-/** An outbound path for a sandbox: the egress gateway (egress/EgressGateway.ts) with its props bound. */
+/** An outbound path for a sandbox: the egress gateway (egress/MeteredOutbound.ts, exported as EgressGateway) with its props bound. */
 export interface Outbound {
   /** Becomes the sandbox's `globalOutbound`: every fetch it makes goes here. */
   fetcher: Fetcher;
