@@ -1,10 +1,10 @@
 /**
- * The gateway app factory. Order matters and reads top to bottom: request id, refusals
- * the headers alone decide (too many headers, a declared body over the limit), error
- * mapping, public routes, then for everything else under /v1: body limit, authentication,
- * admission (rate, quotas, spend and storage caps; the request is counted there), text
- * checks, and the routes themselves (each declares its scope and, with `admits`, what
- * admission checks for it).
+ * The gateway app factory. Order matters and reads top to bottom: request id, the request's
+ * services (built once, read as `c.var.services`), refusals the headers alone decide (too
+ * many headers, a declared body over the limit), error mapping, public routes, then for
+ * everything else under /v1: body limit, authentication, admission (rate, quotas, spend and
+ * storage caps; the request is counted there), text checks, and the routes themselves (each
+ * declares its scope and, with `admits`, what admission checks for it).
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
@@ -17,6 +17,7 @@ import { bodyLimit } from "./middleware/bodyLimit.ts";
 import { settleIdempotency } from "./middleware/idempotency.ts";
 import { refuseByHeaders } from "./middleware/refuseByHeaders.ts";
 import { requestId } from "./middleware/requestId.ts";
+import { provideServices } from "./middleware/services.ts";
 import { wellFormedText } from "./middleware/wellFormedText.ts";
 import { notFoundOrWrongMethod } from "./notFound.ts";
 import { isFileUpload } from "./requestShape.ts";
@@ -90,6 +91,7 @@ export interface AppOptions {
 export function createApp(options: AppOptions = {}): App {
   const app: App = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", requestId());
+  app.use("*", provideServices());
   // Before anything reads a credential or a body: too many headers, or a declared body over the limit.
   app.use("*", refuseByHeaders());
   app.onError(onError);

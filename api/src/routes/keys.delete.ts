@@ -26,7 +26,7 @@ const route = createRoute({
 export function registerKeysDelete(app: App) {
   app.openapi(route, async (c) => {
     const { keyId } = c.req.valid("param");
-    await revokeKeyAs(c.env, c.get("principal"), keyId);
+    await revokeKeyAs(c.var.services.apiKeys, c.get("principal"), keyId);
     return c.body(null, 204);
   });
 }

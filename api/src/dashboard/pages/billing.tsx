@@ -11,7 +11,6 @@ import type { FeeLine, InvoiceLine } from "../../../../tenants/account/ledger/in
 import type { ClosedInvoice, Usage } from "../../../../tenants/account/usage.ts";
 import { PUBLIC_PLAN_IDS } from "../../routes/billingShared.ts";
 import { Id } from "../../schemas.ts";
-import { services } from "../../services.ts";
 import { type DashboardContext, type DashboardEnv, hasScope } from "../context.ts";
 import { accountOf, type DashboardData } from "../data.ts";
 import { date, dateTime, meterLabel, money, price, quantity, timeLeft } from "../format.ts";
@@ -50,7 +49,7 @@ export function registerBillingPages(dashboard: Hono<DashboardEnv>) {
     if (!canManageBilling(c)) return renderBilling(c, 403, { notice: LACKS_BILLING_MANAGE });
     const form = await c.req.parseBody();
     const plan = typeof form.plan === "string" ? form.plan.slice(0, billingFormLimits.planIdLengthMax) : "";
-    const result = await services(c.env).usage.changePlan(c.get("principal").tenantId, plan);
+    const result = await c.var.services.usage.changePlan(c.get("principal").tenantId, plan);
     if (!result.ok) return renderBilling(c, 400, { notice: { kind: "error", text: result.detail } });
     return c.redirect("/dashboard/billing", 303);
   });
@@ -64,7 +63,7 @@ export function registerBillingPages(dashboard: Hono<DashboardEnv>) {
       const text = "Write the spend cap in dollars and cents, like 50 or 50.00, or remove the cap.";
       return renderBilling(c, 400, { notice: { kind: "error", text }, capTyped: typed });
     }
-    const result = await services(c.env).usage.setSpendCap(c.get("principal").tenantId, amountMicros);
+    const result = await c.var.services.usage.setSpendCap(c.get("principal").tenantId, amountMicros);
     // Well formed but not for this account as it stands (its plan or its fee): the API's 409.
     if (!result.ok) return renderBilling(c, 409, { notice: { kind: "error", text: result.detail }, capTyped: typed });
     return c.redirect("/dashboard/billing", 303);
@@ -91,12 +90,12 @@ interface RenderOptions {
 
 async function renderBilling(c: DashboardContext, status: ContentfulStatusCode, options: RenderOptions) {
   const { tenantId } = c.get("principal");
-  const { usage } = services(c.env);
+  const { usage } = c.var.services;
   // A cursor is the last invoice id of the page before; anything else starts from the first.
   const after = options.after && InvoiceId.safeParse(options.after).success ? options.after : undefined;
   const limit = dashboardLimits.pageRowsMax;
   const [account, billing, upcoming, rows] = await Promise.all([
-    accountOf(c.env, tenantId),
+    accountOf(c.var.services.accounts, tenantId),
     usage.billing(tenantId),
     usage.upcomingInvoice(tenantId),
     // One more than shown tells whether a later page exists, as `GET /v1/billing/invoices` does.
