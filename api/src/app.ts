@@ -8,7 +8,7 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "./context.ts";
+import type { App, AppEnv } from "./context.ts";
 import { registerDashboard } from "./dashboard/index.tsx";
 import { onError, validationHook } from "./handleErrors.ts";
 import { admit } from "./middleware/admit.ts";
@@ -76,8 +76,6 @@ import { registerWorkspacesDelete } from "./routes/workspaces.delete.ts";
 import { registerWorkspacesGet } from "./routes/workspaces.get.ts";
 import { registerWorkspacesList } from "./routes/workspaces.list.ts";
 import { registerWorkspacesUpdate } from "./routes/workspaces.update.ts";
-
-export type App = OpenAPIHono<AppEnv>;
 
 export interface AppOptions {
   /**

@@ -2,6 +2,7 @@
  * The types every handler and middleware shares: the Worker's bindings (from
  * `wrangler types`) and the per-request variables, declared once and read with `c.get`.
  */
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { Principal } from "../../tenants/account/scopes.ts";
 import type { Workspace } from "../../tenants/workspace/workspaces.ts";
@@ -36,3 +37,9 @@ export interface AppEnv {
 }
 
 export type AppContext = Context<AppEnv>;
+
+/**
+ * The gateway app as routes register on it (app.ts builds it). It lives here, not in app.ts,
+ * so that a route never imports the factory that imports it.
+ */
+export type App = OpenAPIHono<AppEnv>;

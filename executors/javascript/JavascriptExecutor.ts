@@ -12,6 +12,8 @@
  * The Worker has no bindings; its `globalOutbound` is the egress gateway for runs that may
  * reach the network and null (fetch fails at once) for the rest, never the default.
  */
+
+import type { ExecutorContext } from "../context.ts";
 import {
   COMPATIBILITY_DATE,
   type ExecOutcome,
@@ -21,7 +23,6 @@ import {
   type OutputSink,
 } from "../contract.ts";
 import { execLimits } from "../limits.ts";
-import type { ExecutorContext } from "../registry.ts";
 import { builtinModules } from "./builtins.ts";
 import { entryModule } from "./entryModule.ts";
 import { javascriptLimits } from "./limits.ts";

@@ -8,7 +8,7 @@
 import { Hono } from "hono";
 import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import type { DashboardEnv } from "./context.ts";
 import { accountOf, requestsOverDefaultRange } from "./data.ts";
 import { dashboardLimits } from "./limits.ts";

@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { admits } from "../middleware/admits.ts";
 import { errorResponses, Tenant } from "../schemas.ts";

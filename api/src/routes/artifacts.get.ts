@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { artifactInfo } from "../../../tenants/artifacts/artifacts.ts";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";

@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireAccountWide } from "../middleware/requireAccountWide.ts";
 import { requireScope } from "../middleware/requireScope.ts";

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { newId } from "../../../tenants/ids.ts";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { admits } from "../middleware/admits.ts";
 import { replayOrClaim } from "../middleware/idempotency.ts";

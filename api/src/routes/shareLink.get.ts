@@ -9,8 +9,7 @@
  */
 import type { Context } from "hono";
 import { shareLimits } from "../../../tenants/shares/limits.ts";
-import type { App } from "../app.ts";
-import type { AppEnv } from "../context.ts";
+import type { App, AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { contentTypeOf, sharedFileHeaders } from "./contentType.ts";
 import { parseRange } from "./range.ts";

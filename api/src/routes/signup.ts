@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { regexes } from "zod";
 import { accountLimits } from "../../../tenants/account/limits.ts";
-import type { App } from "../app.ts";
 import { clientAddress } from "../clientAddress.ts";
+import type { App } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { wellFormedText } from "../middleware/wellFormedText.ts";
 import { NewApiKey, Problem, Tenant } from "../schemas.ts";

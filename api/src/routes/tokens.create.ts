@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { accountLimits } from "../../../tenants/account/limits.ts";
 import { narrowToken } from "../../../tenants/account/narrowing.ts";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { admits } from "../middleware/admits.ts";
 import { errorResponses, Id, Scope, Timestamp, WorkspacePathField } from "../schemas.ts";

@@ -1,7 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ledgerLimits } from "../../../tenants/account/ledger/limits.ts";
-import type { App } from "../app.ts";
-import type { AppContext } from "../context.ts";
+import type { App, AppContext } from "../context.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireAccountWide } from "../middleware/requireAccountWide.ts";
 import { requireScope } from "../middleware/requireScope.ts";

@@ -8,20 +8,9 @@
  */
 
 import { featureCases } from "./features/index.ts";
-import { sh } from "./sh.ts";
+import { type CorpusScript, sh } from "./sh.ts";
 
-export interface CorpusScript {
-  /** Unique and kebab-case; differences.ts refers to scripts by it. */
-  name: string;
-  /** Run as `bash -c script` in the working directory. */
-  script: string;
-  /** Files created in the working directory before the run, by relative path. */
-  files?: Record<string, string>;
-  /** Standard input, then EOF; empty when absent. */
-  stdin?: string;
-  /** Variables added to the environment. */
-  env?: Record<string, string>;
-}
+export type { CorpusScript } from "./sh.ts";
 
 const salesCsv = sh`
 date,region,product,units,price
