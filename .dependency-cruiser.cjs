@@ -2,20 +2,23 @@
  * The rooms' import rules (docs/DESIGN's layout), checked by `npm run check`:
  *   api → tenants → executors → container/wire;  container/src → container/wire.
  * A room may import those to its right, never those to its left; container/wire, the
- * contract both sides of a container session share, imports no other room. Tests and test
- * harnesses are left out for now: several executor tests still borrow api/test's harness,
- * which is to move to a top-level test/ (issue 21). No module may import itself through
- * others (no-circular), in any room, tests included: a cycle means neither side can be read,
+ * contract both sides of a container session share, imports no other room. A room's tests
+ * follow its rules too; what a test needs from a room it may not import comes through the
+ * shared harness, test/ (and the end-to-end suites, api/e2e), which may import any room and
+ * which no production source imports. No module may import itself through others
+ * (no-circular), in any room, tests included: a cycle means neither side can be read,
  * tested or moved alone, and a runtime one loads half-initialised modules.
  */
-const tests = "(\\.test\\.ts$|/testing/|testing\\.ts$|^api/test/|^api/e2e/)";
+const harnesses = "(^test/|^api/e2e/)";
+/** Tests, suites and test-only helpers inside the rooms. */
+const testFiles = "(\\.test\\.ts$|\\.suite\\.ts$|/testing/|testing\\.ts$|/test/)";
 
-/** A rule that `from` may not import `to`, production sources only. */
+/** A rule that `from` may not import `to`, for sources and their tests alike. */
 const forbid = (name, comment, from, to) => ({
   name,
   comment,
   severity: "error",
-  from: { path: from, pathNot: tests },
+  from: { path: from, pathNot: harnesses },
   to: { path: to },
 });
 
@@ -28,6 +31,14 @@ module.exports = {
       severity: "error",
       from: {},
       to: { circular: true },
+    },
+    {
+      name: "harness-only-in-tests",
+      comment:
+        "test/ stands in for the platform around a test (fake AI, crafted tokens, fixtures); production code never runs it",
+      severity: "error",
+      from: { path: "^(api|tenants|executors|container)/", pathNot: `${testFiles}|${harnesses}` },
+      to: { path: "^test/" },
     },
     forbid("tenants-not-api", "tenants serve the gateway; they never reach back into it", "^tenants/", "^api/"),
     forbid(

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { ExecutorName } from "./contract.ts";
 
 /**
- * How the suite reaches the API: inside workerd (api/test/client.ts) for the shell and
+ * How the suite reaches the API: inside workerd (test/client.ts) for the shell and
  * javascript executors, over HTTP against `npm start` (api/e2e/httpClient.ts) for the
  * container, whose host runs outside the Worker.
  */
