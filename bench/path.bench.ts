@@ -10,6 +10,7 @@
  * connection's cost (the same for every row) and so shows the platform's own work.
  */
 import { execFile } from "node:child_process";
+import { loadavg } from "node:os";
 import { promisify } from "node:util";
 import { newWorkspace, signUp, startPlatform } from "../api/e2e/platform.ts";
 import { choosePlan, ms, table } from "./stats.ts";
@@ -92,6 +93,10 @@ const answered = (check?: (body: Record<string, unknown>) => boolean) => (status
   status >= 200 && status < 300 && (!check || check(JSON.parse(text)));
 
 export async function pathBench(): Promise<string> {
+  // The machine is shared; a busy one slows every row, and the ratios less than the times.
+  const loadAtStart = loadavg()
+    .map((load) => load.toFixed(2))
+    .join(", ");
   const platform = await startPlatform();
   try {
     const url = platform.url;
@@ -158,10 +163,11 @@ export async function pathBench(): Promise<string> {
     return [
       "## Request path (issue 21)",
       "",
-      `One platform; per client, ${rounds} rounds of one request of each kind, taking turns (after`,
-      `${warmupRounds} warm-up rounds). curl opens a connection per request, as the issue's first`,
-      "table was measured, and its time is curl's own `time_total`; fetch is Node's, over a kept-alive",
-      "connection. Ratio: the row's p50 over `GET /v1/account`'s, from the same client.",
+      `One platform; per client, ${rounds} rounds of one request of each kind, taking turns, after ${warmupRounds}`,
+      "warm-up rounds. curl opens a connection per request, as the issue's first table was measured,",
+      "and its time is curl's own `time_total`; fetch is Node's, over a kept-alive connection. Ratio:",
+      "the row's p50 over `GET /v1/account`'s, from the same client. The machine's load average",
+      `when the run began: ${loadAtStart}.`,
       "",
       table(["request", "curl p50", "curl ratio", "fetch p50", "fetch ratio", "ratio in the issue", "target"], rows),
     ].join("\n");
