@@ -2,25 +2,44 @@
  * The rooms' import rules (docs/DESIGN's layout), checked by `npm run check`:
  *   api → tenants → executors → container/wire;  container/src → container/wire.
  * A room may import those to its right, never those to its left; container/wire, the
- * contract both sides of a container session share, imports no other room. Tests and test
- * harnesses are left out for now: several executor tests still borrow api/test's harness,
- * which is to move to a top-level test/ (issue 21). Cycles inside a room (app.ts and its
- * routes import each other's types; the shell corpus's feature files and their index) are
- * not checked yet: a no-circular rule comes once they are broken.
+ * contract both sides of a container session share, imports no other room. A room's tests
+ * follow its rules too; what a test needs from a room it may not import comes through the
+ * shared harness, test/ (and the end-to-end suites, api/e2e), which may import any room and
+ * which no production source imports. No module may import itself through others
+ * (no-circular), in any room, tests included: a cycle means neither side can be read,
+ * tested or moved alone, and a runtime one loads half-initialised modules.
  */
-const tests = "(\\.test\\.ts$|/testing/|testing\\.ts$|^api/test/|^api/e2e/)";
+const harnesses = "(^test/|^api/e2e/)";
+/** Tests, suites and test-only helpers inside the rooms. */
+const testFiles = "(\\.test\\.ts$|\\.suite\\.ts$|/testing/|testing\\.ts$|/test/)";
 
-/** A rule that `from` may not import `to`, production sources only. */
+/** A rule that `from` may not import `to`, for sources and their tests alike. */
 const forbid = (name, comment, from, to) => ({
   name,
   comment,
   severity: "error",
-  from: { path: from, pathNot: tests },
+  from: { path: from, pathNot: harnesses },
   to: { path: to },
 });
 
 module.exports = {
   forbidden: [
+    {
+      name: "no-circular",
+      comment:
+        "a cycle, even of types only, ties its files together: move the shared type or value to a file both import (as context.ts holds App, executors/context.ts ExecutorContext)",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "harness-only-in-tests",
+      comment:
+        "test/ stands in for the platform around a test (fake AI, crafted tokens, fixtures); production code never runs it",
+      severity: "error",
+      from: { path: "^(api|tenants|executors|container)/", pathNot: `${testFiles}|${harnesses}` },
+      to: { path: "^test/" },
+    },
     forbid("tenants-not-api", "tenants serve the gateway; they never reach back into it", "^tenants/", "^api/"),
     forbid(
       "executors-not-up",
@@ -51,6 +70,7 @@ module.exports = {
     doNotFollow: { path: "node_modules" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    exclude: { path: "(^node_modules|^\\.build|^sdk/|^\\.wrangler)" },
+    // Generated code (the SDK's client, by @hey-api/openapi-ts) is checked by its generator's tests, not here.
+    exclude: { path: "(node_modules|^\\.build|^\\.wrangler|^sdk-gen/typescript/src/generated/|/dist/)" },
   },
 };

@@ -8,7 +8,7 @@ import { availableParallelism } from "node:os";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defaultClientConditions, defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
-import { testUpstream } from "./api/test/upstream.ts";
+import { testUpstream } from "./test/upstream.ts";
 
 // The repository runs the TypeScript SDK from its sources, through the `cubicle-source`
 // export condition of sdk-gen/typescript/package.json; users get its built dist/.
@@ -50,7 +50,7 @@ export default defineConfig({
             // The SDK as a user's Worker would run it.
             "sdk-gen/**/*.workerd.test.ts",
           ],
-          setupFiles: ["./api/test/applyMigrations.ts"],
+          setupFiles: ["./test/applyMigrations.ts"],
           globalSetup: ["./scripts/test-global-setup.ts"],
         },
       },

@@ -13,6 +13,7 @@ import { benchmarksDoc } from "./doc.ts";
 import { filesystemBench } from "./filesystem.bench.ts";
 import { gatewayBench } from "./gateway.bench.ts";
 import { javascriptBench } from "./javascript.bench.ts";
+import { pathBench } from "./path.bench.ts";
 import { shellBench } from "./shell.bench.ts";
 import { versionsBench } from "./versions.bench.ts";
 
@@ -25,6 +26,8 @@ const benches: Record<string, () => Promise<string>> = {
   shell: shellBench,
   javascript: javascriptBench,
   container: containerBench,
+  // After the executors' own: the whole request path of each, as ratios (issue 21).
+  path: pathBench,
   box: boxBench,
   versions: versionsBench,
 };

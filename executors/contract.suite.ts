@@ -4,9 +4,10 @@
  * An executor passes the contract when every facet below holds.
  */
 import { describe, expect, it } from "vitest";
+import type { ExecutorName } from "./contract.ts";
 
 /**
- * How the suite reaches the API: inside workerd (api/test/client.ts) for the shell and
+ * How the suite reaches the API: inside workerd (test/client.ts) for the shell and
  * javascript executors, over HTTP against `npm start` (api/e2e/httpClient.ts) for the
  * container, whose host runs outside the Worker.
  */
@@ -53,7 +54,7 @@ export interface ContractPrograms {
 type Field = "command" | "code";
 
 export function executorContract(
-  executor: "shell" | "javascript" | "container",
+  executor: ExecutorName,
   field: Field,
   programs: ContractPrograms,
   client: ContractClient,

@@ -10,7 +10,28 @@
  * through `kill` — the executor never decides alone that nobody is listening.
  */
 
-import type { ContainerResources } from "../container/wire/index.ts";
+import type { ContainerResources, ExecStatus, ExecStopReason, MountMode } from "../container/wire/exec.ts";
+
+// How a run ends, named once for every side (computerd too, so it lives in container/wire).
+export {
+  EXEC_STATUSES,
+  EXEC_STOP_REASONS,
+  type ExecStatus,
+  type ExecStopReason,
+  exitCodes,
+  MOUNT_MODES,
+} from "../container/wire/exec.ts";
+
+/** The executors, in the order the API documents them. */
+export const EXECUTORS = ["shell", "javascript", "container"] as const;
+export type ExecutorName = (typeof EXECUTORS)[number];
+
+/**
+ * The Workers compatibility date of the gateway (wrangler.toml's `compatibility_date`) and of
+ * every Dynamic Worker the executors load, so module code sees the runtime the gateway does.
+ * scripts/compatibilityDate.test.ts holds wrangler.toml to it.
+ */
+export const COMPATIBILITY_DATE = "2026-11-01";
 
 /** What crosses the API as a structured value: JSON. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -31,7 +52,7 @@ export interface ExecRequest {
   env: Record<string, string>;
   /** Bytes fed to standard input, then EOF. Empty when absent. */
   stdin: Uint8Array;
-  /** Wall-clock limit; past it the run ends with status `timed_out` and exit code 124. */
+  /** Wall-clock limit; past it the run ends with status `timed_out` and `exitCodes.timedOut` (124). */
   timeoutMs: number;
   /** Output (stdout + stderr) the executor need not produce past; the object also caps what it stores. */
   outputBytesMax: number;
@@ -55,11 +76,9 @@ export interface OutputSink {
   write(stream: OutputStream, data: Uint8Array): Promise<void>;
 }
 
-export type ExecStatus = "completed" | "failed" | "cancelled" | "timed_out";
-
 /** How a run ended. */
 export interface ExecOutcome {
-  /** `completed`: exit code 0; `failed`: non-zero; `timed_out`: 124; `cancelled`: killed (128 + signal). */
+  /** `completed`: exit code 0; `failed`: non-zero; `timed_out`: 124; `cancelled`: killed (137). See `exitCodes`. */
   status: ExecStatus;
   exitCode: number;
   /** javascript: the module's return value, as JSON. */
@@ -85,10 +104,7 @@ export interface ExecConflict {
 }
 
 /** How the container executor's box saw the workspace: a native local filesystem, or the FUSE fallback. */
-export type WorkspaceMount = "native" | "fuse";
-
-/** Resource limits that end a run: the container's memory and process limits (its cgroup). */
-export type ExecStopReason = "memory_limit" | "pids_limit";
+export type WorkspaceMount = MountMode;
 
 /**
  * The file capability an executor's sandbox gets: the workspace tree and nothing else.
@@ -235,6 +251,3 @@ export interface Executor {
 }
 
 export type ExecutorReadiness = { ok: true } | { ok: false; retryAfterSeconds: number; message: string };
-
-export const EXECUTORS = ["shell", "javascript", "container"] as const;
-export type ExecutorName = (typeof EXECUTORS)[number];

@@ -1,13 +1,13 @@
 /**
  * openapi/openapi.json states the rules the gateway enforces: every request the gateway
- * refuses in api/src/routes/contract.test.ts (the table in api/test/contractCases.ts) is
+ * refuses in api/src/routes/contract.test.ts (the table in test/contractCases.ts) is
  * invalid under the document's own schemas, checked with a JSON Schema validator, so an
  * SDK or a client validating against the document learns the rule before sending.
  */
 import { describe, expect, it } from "vitest";
 import { loadSpec } from "../api/e2e/contract/spec.ts";
 import { createValidator } from "../api/e2e/contract/validator.ts";
-import { REFUSED } from "../api/test/contractCases.ts";
+import { REFUSED } from "../test/contractCases.ts";
 
 const spec = loadSpec();
 const validator = createValidator(spec);

@@ -1,6 +1,6 @@
 /**
  * The API over real HTTP against a platform started by `npm start`'s script: the same
- * helpers as api/test/client.ts, for suites that run outside workerd (the container
+ * helpers as test/client.ts, for suites that run outside workerd (the container
  * executor's host is a process beside wrangler dev, reachable only through it).
  */
 import type { ContractClient } from "../../executors/contract.suite.ts";

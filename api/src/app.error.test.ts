@@ -1,6 +1,6 @@
 /** The gateway's error model: every failure is problem+json with a stable code and the request id. */
 import { describe, expect, it } from "vitest";
-import { call, expectProblem, signup } from "../test/client.ts";
+import { call, expectProblem, signup } from "../../test/client.ts";
 
 describe("gateway errors", () => {
   it("answers 404 problem+json for an unknown route", async () => {

@@ -6,7 +6,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, createWorkspace, expectProblem, json, signup } from "../test/client.ts";
+import { call, createWorkspace, expectProblem, json, signup } from "../../test/client.ts";
 import { createApp } from "./app.ts";
 import { crashResponse } from "./handleErrors.ts";
 import { gatewayLimits } from "./limits.ts";

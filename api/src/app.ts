@@ -1,14 +1,14 @@
 /**
- * The gateway app factory. Order matters and reads top to bottom: request id, refusals
- * the headers alone decide (too many headers, a declared body over the limit), error
- * mapping, public routes, then for everything else under /v1: body limit, authentication,
- * admission (rate, quotas, spend and storage caps; the request is counted there), text
- * checks, and the routes themselves (each declares its scope and, with `admits`, what
- * admission checks for it).
+ * The gateway app factory. Order matters and reads top to bottom: request id, the request's
+ * services (built once, read as `c.var.services`), refusals the headers alone decide (too
+ * many headers, a declared body over the limit), error mapping, public routes, then for
+ * everything else under /v1: body limit, authentication, admission (rate, quotas, spend and
+ * storage caps; the request is counted there), text checks, and the routes themselves (each
+ * declares its scope and, with `admits`, what admission checks for it).
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "./context.ts";
+import type { App, AppEnv } from "./context.ts";
 import { registerDashboard } from "./dashboard/index.tsx";
 import { onError, validationHook } from "./handleErrors.ts";
 import { registerMcp } from "./mcp/route.ts";
@@ -18,6 +18,7 @@ import { bodyLimit } from "./middleware/bodyLimit.ts";
 import { settleIdempotency } from "./middleware/idempotency.ts";
 import { refuseByHeaders } from "./middleware/refuseByHeaders.ts";
 import { requestId } from "./middleware/requestId.ts";
+import { provideServices } from "./middleware/services.ts";
 import { wellFormedText } from "./middleware/wellFormedText.ts";
 import { notFoundOrWrongMethod } from "./notFound.ts";
 import { isFileUpload } from "./requestShape.ts";
@@ -79,8 +80,6 @@ import { registerWorkspacesGet } from "./routes/workspaces.get.ts";
 import { registerWorkspacesList } from "./routes/workspaces.list.ts";
 import { registerWorkspacesUpdate } from "./routes/workspaces.update.ts";
 
-export type App = OpenAPIHono<AppEnv>;
-
 export interface AppOptions {
   /**
    * The stage that turns a credential into a principal and admits the request. Production
@@ -93,6 +92,7 @@ export interface AppOptions {
 export function createApp(options: AppOptions = {}): App {
   const app: App = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", requestId());
+  app.use("*", provideServices());
   // Before anything reads a credential or a body: too many headers, or a declared body over the limit.
   app.use("*", refuseByHeaders());
   app.onError(onError);

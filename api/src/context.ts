@@ -2,13 +2,23 @@
  * The types every handler and middleware shares: the Worker's bindings (from
  * `wrangler types`) and the per-request variables, declared once and read with `c.get`.
  */
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { Principal } from "../../tenants/account/scopes.ts";
 import type { Workspace } from "../../tenants/workspace/workspaces.ts";
-import type { IdempotencyClaim } from "./middleware/idempotency.ts";
+import type { Services } from "./services.ts";
+
+/** A claimed `Idempotency-Key`, settled by `settleIdempotency()` (middleware/idempotency.ts) once the handler has answered. */
+export interface IdempotencyClaim {
+  tenantId: string;
+  operation: string;
+  storedKey: string;
+}
 
 export interface Variables {
   requestId: string;
+  /** The storage and account services, built once per request by `provideServices()` (middleware/services.ts). */
+  services: Services;
   /** Set by `authenticate()`; absent on the few routes that take no credential. */
   principal: Principal;
   /** Set by a handler that claimed an `Idempotency-Key`; settled after it answers (middleware/idempotency.ts). */
@@ -27,3 +37,9 @@ export interface AppEnv {
 }
 
 export type AppContext = Context<AppEnv>;
+
+/**
+ * The gateway app as routes register on it (app.ts builds it). It lives here, not in app.ts,
+ * so that a route never imports the factory that imports it.
+ */
+export type App = OpenAPIHono<AppEnv>;

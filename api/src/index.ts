@@ -6,7 +6,7 @@ import { createApp } from "./app.ts";
 import { crashResponse } from "./handleErrors.ts";
 
 export { Computer } from "../../executors/container/Computer.ts";
-export { EgressGateway } from "../../executors/egress/EgressGateway.ts";
+export { EgressGateway } from "../../tenants/account/EgressGateway.ts";
 export { TenantDO } from "../../tenants/account/TenantDO.ts";
 export { WorkspaceDO } from "../../tenants/workspace/WorkspaceDO.ts";
 

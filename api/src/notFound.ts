@@ -5,8 +5,7 @@
  */
 import type { NotFoundHandler } from "hono";
 import { PatternRouter } from "hono/router/pattern-router";
-import type { App } from "./app.ts";
-import type { AppEnv } from "./context.ts";
+import type { App, AppEnv } from "./context.ts";
 import { ApiError, problemResponse } from "./errors.ts";
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;

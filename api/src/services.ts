@@ -4,6 +4,7 @@
  */
 import { Accounts } from "../../tenants/account/accounts.ts";
 import { ApiKeys } from "../../tenants/account/apiKeys.ts";
+import { Idempotency } from "../../tenants/account/idempotency.ts";
 import { SigningKeys } from "../../tenants/account/signingKeys.ts";
 import { Tokens } from "../../tenants/account/tokens.ts";
 import { Usage } from "../../tenants/account/usage.ts";
@@ -26,5 +27,10 @@ export function services(env: Env) {
     usage: new Usage(env.TENANT, db),
     artifacts: new Artifacts(db, env.ARTIFACTS),
     shares: new Shares(db, signingKeys, apiKeys),
+    /** Stored answers to `Idempotency-Key` retries (middleware/idempotency.ts). */
+    idempotency: new Idempotency(db),
   };
 }
+
+/** What `provideServices` (middleware/services.ts) puts on every request as `c.var.services`. */
+export type Services = ReturnType<typeof services>;

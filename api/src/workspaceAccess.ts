@@ -7,7 +7,6 @@ import { canAccessWorkspace } from "../../tenants/account/scopes.ts";
 import type { Workspace } from "../../tenants/workspace/workspaces.ts";
 import type { AppContext } from "./context.ts";
 import { ApiError } from "./errors.ts";
-import { services } from "./services.ts";
 
 export async function loadWorkspace(c: AppContext, workspaceId: string): Promise<Workspace> {
   const workspace = await findWorkspace(c, workspaceId);
@@ -24,7 +23,7 @@ export async function findWorkspace(c: AppContext, workspaceId: string): Promise
   if (cached?.id === workspaceId) return cached.workspace;
   const principal = c.get("principal");
   const workspace = canAccessWorkspace(principal, workspaceId)
-    ? await services(c.env).workspaces.get(principal.tenantId, workspaceId)
+    ? await c.var.services.workspaces.get(principal.tenantId, workspaceId)
     : null;
   c.set("workspaceLookup", { id: workspaceId, workspace });
   return workspace;

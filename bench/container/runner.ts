@@ -5,6 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { request } from "node:http";
+import { exitCodes } from "../../container/wire/index.ts";
 
 export interface RunResult {
   exitCode: number;
@@ -88,7 +89,7 @@ export function apiRunner(url: string, auth: Record<string, string>, workspaceId
     }
     const result = JSON.parse(response.text) as ExecResult;
     return {
-      exitCode: result.exitCode ?? (result.status === "timed_out" ? 124 : 1),
+      exitCode: result.exitCode ?? (result.status === "timed_out" ? exitCodes.timedOut : 1),
       stdout: result.stdout,
       stderr: result.stderr,
       wallMs,

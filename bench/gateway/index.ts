@@ -18,7 +18,7 @@ import { SCOPES } from "../../tenants/account/scopes.ts";
 import { TenantDO as ProductionTenantDO } from "../../tenants/account/TenantDO.ts";
 
 export { Computer } from "../../executors/container/Computer.ts";
-export { EgressGateway } from "../../executors/egress/EgressGateway.ts";
+export { EgressGateway } from "../../tenants/account/EgressGateway.ts";
 export { WorkspaceDO } from "../../tenants/workspace/WorkspaceDO.ts";
 
 /** The production object plus a method that does nothing: the floor an admission's RPC stands on. */

@@ -1,7 +1,8 @@
 /**
  * The capnweb interface between a workspace object (executors/container) and computerd
  * (container/src), shared by both sides. This file is the contract: read it before
- * changing either end. It imports nothing, so both a Worker and Node can use it.
+ * changing either end (with exec.ts, its part about one command). It imports nothing outside
+ * container/wire, so both a Worker and Node can use it.
  *
  * One session = one WebSocket, always opened by the workspace object (in production with
  * `fetch` into the Cloudflare Container; locally to the port the supervisor reports), at
@@ -23,6 +24,11 @@
  * of each path the container changed (`apply`), so applying the same op twice gives the
  * same tree (idempotent), and a crash between two pushes only repeats work.
  */
+
+import type { ContainerExecOutcome, ContainerExecRequest, MountMode, OutputSinkApi } from "./exec.ts";
+
+// One command's request and outcome, and the statuses and exit codes every side shares.
+export * from "./exec.ts";
 
 /** Seconds a session token is valid; both sides refuse older ones. */
 export const SESSION_TOKEN_TTL_SECONDS = 60;
@@ -240,102 +246,6 @@ export interface WorkspaceSyncApi {
   apply(ops: SyncOp[]): Promise<ApplyResult | WireError>;
 }
 
-/** Where a command's output goes; the object's durable exec record. `write` resolves when stored. */
-export interface OutputSinkApi {
-  write(stream: "stdout" | "stderr", data: Uint8Array): Promise<void>;
-}
-
-export interface ContainerExecRequest {
-  execId: string;
-  /** Run by `/bin/sh -c`. */
-  command: string;
-  /** Absolute, under the mount (`/workspace/...`). */
-  cwd: string;
-  /** Added to computerd's allow-listed environment (PATH, HOME, LANG, TERM, TZ…). */
-  env: Record<string, string>;
-  stdin: Uint8Array;
-  /** Past it: SIGTERM to the process group, SIGKILL `killGraceMs` later; status timed_out, exit 124. */
-  timeoutMs: number;
-  /** computerd stops forwarding output past this many bytes (stdout + stderr). */
-  outputBytesMax: number;
-  /**
-   * Whether the command may reach the network: asked for by the run and allowed by the plan.
-   * With it, the command's traffic leaves only through a proxy computerd starts for this exec
-   * (container/src/egress), which refuses the platform's own network and meters the bytes;
-   * without it, the command's box has no network at all.
-   */
-  egress: boolean;
-  /**
-   * The run's normalised allow list (./egress/allowList.ts): with egress, the proxy refuses
-   * every host not on it. Null lets every public host through; ignored without egress.
-   */
-  allow: string[] | null;
-  /**
-   * The computer's limits under the tenant's plan. Every exec carries them, so a plan change
-   * applies from the next command on. Absent only from an object older than this field:
-   * computerd then keeps the limits it has (its defaults before the first request).
-   */
-  resources?: ContainerResources;
-  /**
-   * Who the command runs as in its box: `user` (uid 1000, the default, also when absent) or
-   * `root` (uid 0 of the computer's user namespace: it owns and may chown the box's files and
-   * switch to any box uid, with Docker's default capabilities, and is still an unprivileged
-   * host uid of the computer's own range; docs/container-sandbox.md).
-   */
-  user?: "user" | "root";
-}
-
-/**
- * A computer's resource limits, as the tenant's plan sets them (tenants/account/plans.ts).
- * computerd enforces the first three with cgroups (container/src/sandbox/cgroup.ts) and the
- * last with the size of the box's tmpfs mounts. The first three are shared by every command
- * the computer runs at once, and each single command may use all of them.
- */
-export interface ContainerResources {
-  /**
-   * Memory of the computer's commands together, page cache and tmpfs pages included, with no
-   * swap beyond it. Past it the kernel kills a process of the command that asked; computerd
-   * ends that command with exit 137 and reason `memory_limit`.
-   */
-  memoryBytesMax: number;
-  /** Processes and threads at once. A command whose fork or clone fails on it is killed: exit 137, reason `pids_limit`. */
-  pidsMax: number;
-  /** CPU time per wall-clock time, in thousandths of a core (1000 = one full core); past it the commands wait. */
-  cpuMillicores: number;
-  /** Size of the box's private /tmp and of its home, each. What they hold counts against memoryBytesMax as well. */
-  tmpBytesMax: number;
-}
-
-export interface ContainerExecOutcome {
-  status: "completed" | "failed" | "cancelled" | "timed_out";
-  /** Exit status; 128 + n for a signal n; 124 on timeout; 137 when killed on request. */
-  exitCode: number;
-  /** The signal that ended the process, if one did (SIGKILL…). */
-  signal?: string;
-  /** The object's revision once every change the command made was applied there. */
-  revision: number;
-  /** How long the command ran, for `container_ms`. */
-  durationMs: number;
-  /**
-   * Bytes that crossed this exec's egress proxy, both ways, for `egress_bytes`: what it
-   * relayed through CONNECT tunnels after its 200 (TLS records included) plus the request and
-   * response bodies of plain http requests; never a refused request, the headers, or TCP/IP
-   * overhead (container/src/egress/proxy.ts says exactly). 0 without egress.
-   */
-  egressBytes: number;
-  /** Set when a limit of the computer ended the command (exit 137): which one. */
-  reason?: "memory_limit" | "pids_limit";
-  /** How the workspace was mounted while the command ran. Absent from a computerd older than this field. */
-  mount?: MountMode;
-  /**
-   * Changes of the container that met a newer version on the object while this command ran
-   * (or since the last command answered), oldest first: the object's version stayed at
-   * `path`, the container's is at `savedAs` (null: a removal or mode change, dropped).
-   */
-  conflicts?: { path: string; savedAs: string | null }[];
-  error?: string;
-}
-
 /** computerd's main object. */
 export interface ComputerApi {
   /**
@@ -431,6 +341,3 @@ export const COMPUTERD_ENV = {
    */
   boxScratch: "COMPUTERD_BOX_SCRATCH",
 } as const;
-
-/** How computerd mounts the workspace; health and every exec outcome say which one ran. */
-export type MountMode = "native" | "fuse";

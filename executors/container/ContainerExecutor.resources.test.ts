@@ -6,7 +6,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ContainerExecOutcome, ContainerExecRequest } from "../../container/wire/index.ts";
-import { PLANS } from "../../tenants/account/plans.ts";
 import type { ExecRequest } from "../contract.ts";
 import type { ComputerLink } from "./ComputerLink.ts";
 import { createContainerExecutor } from "./ContainerExecutor.ts";
@@ -48,6 +47,8 @@ describe("container run resources", () => {
       keyId: null,
     });
     if (!grant.ok) throw new Error(grant.detail);
+    // The pro plan's limits (tenants/account/TenantDO.resources.test.ts holds the grant to the plan).
+    expect(grant.resources?.memoryBytesMax).toBeGreaterThan(0);
     const { link, requests } = recordingComputer();
     const executor = createContainerExecutor(link, { pathPrefix: null, egress: null });
     await executor.run(
@@ -56,7 +57,7 @@ describe("container run resources", () => {
         write: async () => {},
       },
     );
-    expect(requests).toEqual([expect.objectContaining({ execId, resources: PLANS.pro.container })]);
+    expect(requests).toEqual([expect.objectContaining({ execId, resources: grant.resources })]);
   });
 
   it("are left out for a request that has none, and computerd keeps its own", async () => {

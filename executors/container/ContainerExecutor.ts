@@ -11,14 +11,15 @@
  */
 import { RpcTarget } from "capnweb";
 import type { OutputSinkApi } from "../../container/wire/index.ts";
-import type {
-  ExecConflict,
-  ExecOutcome,
-  ExecRequest,
-  Executor,
-  ExecutorReadiness,
-  OutputSink,
-  OutputStream,
+import {
+  type ExecConflict,
+  type ExecOutcome,
+  type ExecRequest,
+  type Executor,
+  type ExecutorReadiness,
+  exitCodes,
+  type OutputSink,
+  type OutputStream,
 } from "../contract.ts";
 import type { ComputerLink } from "./ComputerLink.ts";
 import { ComputerStarting } from "./ComputerStarting.ts";
@@ -58,13 +59,17 @@ export function createContainerExecutor(link: ComputerLink, options: ContainerRu
         const error = `the container mounts the whole workspace; a credential confined to ${options.pathPrefix} cannot run it`;
         // On stderr too: the run's answer shows its output, and this is the only word on why.
         await sink.write("stderr", new TextEncoder().encode(`cubicle: ${error}\n`));
-        return { status: "failed", exitCode: 126, error };
+        return { status: "failed", exitCode: exitCodes.refused, error };
       }
       let computer: Awaited<ReturnType<ComputerLink["computer"]>>;
       try {
         computer = await link.computer();
       } catch (error) {
-        return { status: "failed", exitCode: 125, error: `the container did not start: ${(error as Error).message}` };
+        return {
+          status: "failed",
+          exitCode: exitCodes.notStarted,
+          error: `the container did not start: ${(error as Error).message}`,
+        };
       }
       const egress = request.egress ? options.egress : null;
       const outcome = await computer.exec(
@@ -108,7 +113,7 @@ export function createContainerExecutor(link: ComputerLink, options: ContainerRu
         if (error instanceof ComputerStarting) {
           return { ok: false, retryAfterSeconds: error.retryAfterSeconds, message: error.message };
         }
-        // Any other failure is the run's to report (exit 125), as when it happens later.
+        // Any other failure is the run's to report (`exitCodes.notStarted`), as when it happens later.
         return { ok: true };
       }
     },

@@ -31,8 +31,12 @@ export function requestEgressId(): string {
   return `egr_${crypto.randomUUID().replaceAll("-", "")}`;
 }
 
-/** Where egress events go: the tenant object's `record` (a repeated id counts once). */
-export interface EgressLedger {
+/**
+ * Where an executor's usage events go: the tenant's ledger (its object's `record`, where a
+ * repeated id counts once). The tenants room binds it and hands it down; executors never
+ * reach the ledger's binding themselves, so they stay usable wherever a recorder exists.
+ */
+export interface UsageRecorder {
   record(event: ReturnType<typeof egressEvent>): Promise<unknown>;
 }
 
@@ -42,7 +46,7 @@ export interface EgressLedger {
  * run's (`egr_<execId>`), so recording the same run again counts once.
  */
 export function runEgressRecorder(
-  ledger: EgressLedger,
+  ledger: UsageRecorder,
   run: EgressAttribution & { execId: string },
 ): (bytes: number) => Promise<void> {
   return async (bytes) => {

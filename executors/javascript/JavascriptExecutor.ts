@@ -12,18 +12,23 @@
  * The Worker has no bindings; its `globalOutbound` is the egress gateway for runs that may
  * reach the network and null (fetch fails at once) for the rest, never the default.
  */
-import type { ExecOutcome, ExecRequest, Executor, OutputSink } from "../contract.ts";
+
+import type { ExecutorContext } from "../context.ts";
+import {
+  COMPATIBILITY_DATE,
+  type ExecOutcome,
+  type ExecRequest,
+  type Executor,
+  exitCodes,
+  type OutputSink,
+} from "../contract.ts";
 import { execLimits } from "../limits.ts";
-import type { ExecutorContext } from "../registry.ts";
 import { builtinModules } from "./builtins.ts";
 import { entryModule } from "./entryModule.ts";
 import { javascriptLimits } from "./limits.ts";
 import { resolveModules } from "./modules.ts";
 import { type JavascriptGuestStub, type JavascriptJob, memoryLimitMessage, moduleNames } from "./protocol.ts";
 import { javascriptRuntimeCode } from "./runtimeCode.ts";
-
-/** The gateway's compatibility date; nodejs_compat gives module code node:util, node:buffer, node:crypto… */
-const compatibilityDate = "2026-11-01";
 
 const encoder = new TextEncoder();
 
@@ -68,12 +73,12 @@ export function createJavascriptExecutor(context: ExecutorContext): Executor {
     }
     const graph = await resolveModules(code, request.cwd || "/workspace", context.fs, guard);
     if (!graph.ok) return fail(sink, graph.message);
-    if (killed.has(request.execId))
-      return { status: "cancelled", exitCode: javascriptLimits.killedExitCode, error: "killed" };
+    if (killed.has(request.execId)) return { status: "cancelled", exitCode: exitCodes.killed, error: "killed" };
     const cpuMs = Math.min(request.timeoutMs, execLimits.javascriptCpuMsMax);
     const { runtimeSource, gitSource } = javascriptRuntimeCode;
     const worker = context.loader.load({
-      compatibilityDate,
+      // The gateway's date; nodejs_compat gives module code node:util, node:buffer, node:crypto…
+      compatibilityDate: COMPATIBILITY_DATE,
       compatibilityFlags: ["nodejs_compat"],
       mainModule: moduleNames.runtime,
       modules: {

@@ -11,7 +11,7 @@
  * the end wrong in the safe direction is harmless: stopping early only where the rest could
  * not have continued the expression anyway is exactly what a semicolon would do.
  */
-import type { Token } from "./instrument.ts";
+import type { Token } from "./tokens.ts";
 
 /** Words after which an expression has not ended (`typeof`, `new`, …): a line break there is no semicolon. */
 const operatorWords = new Set([

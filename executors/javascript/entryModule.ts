@@ -18,7 +18,8 @@
  * outside the request (README.md).
  */
 import { init, parse } from "es-module-lexer/js";
-import { applyEdits, type Edit, matchBrackets, type Token, tokenize } from "./instrument.ts";
+import { applyEdits, type Edit } from "./instrument.ts";
+import { matchBrackets, type Token, tokenize } from "./tokens.ts";
 
 const lexerReady = init();
 

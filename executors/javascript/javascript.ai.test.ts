@@ -4,14 +4,11 @@
  * workspace object gets a stand-in binding that answers `run(model, inputs)` as the SDXL
  * models do, with a PNG stream; everything above that call is the deployed code.
  */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, createWorkspace, json, signup } from "../../api/test/client.ts";
-import { drawsWith, fakeAi, FAKE_IMAGE_MODEL as MODEL, png } from "../../api/test/fakeAi.ts";
 import { DRAW_PNG, HEIGHT, PROMPT, WIDTH } from "../../examples/image-link/draw.ts";
-import { PLANS } from "../../tenants/account/plans.ts";
-import type { AiRunner } from "../../tenants/workspace/images.ts";
-import { pngSize } from "../../tenants/workspace/images.ts";
+import { call, createWorkspace, json, signup } from "../../test/client.ts";
+import { type AiRunner, drawsWith, fakeAi, FAKE_IMAGE_MODEL as MODEL, png, pngSize } from "../../test/fakeAi.ts";
+import { imageQuota } from "../../test/fixtures.ts";
 import { js } from "./testing.ts";
 
 /** A fresh tenant and workspace whose object draws with `ai` (null: no model, as under `npm start`). */
@@ -108,10 +105,7 @@ describe("javascript: ws:ai", () => {
   it("stops at the plan's image quota with EDQUOT", async () => {
     const { ai, calls } = fakeAi();
     const ws = await workspaceWith(ai);
-    await env.TENANT.getByName(ws.tenantId).setPlan({
-      ...PLANS.free,
-      meters: { ...PLANS.free.meters, ai_images: { included: 2, overage: null } },
-    });
+    await imageQuota(ws.tenantId, 2);
     const codes: unknown[] = [];
     for (let i = 0; i < 3; i++) {
       const result = await js(tryImage("{ prompt: 'x', width: 256, height: 256 }"), {}, ws);

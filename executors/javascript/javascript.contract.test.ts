@@ -1,5 +1,5 @@
 /** The javascript executor against the shared executor contract, through the real API. */
-import { call, createWorkspace, signup } from "../../api/test/client.ts";
+import { call, createWorkspace, signup } from "../../test/client.ts";
 import { executorContract } from "../contract.suite.ts";
 
 executorContract(

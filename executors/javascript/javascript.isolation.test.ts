@@ -1,6 +1,6 @@
 /** What a module cannot reach, through the real API: other workspaces, the network, the platform. */
 import { describe, expect, it } from "vitest";
-import { call, createKey, mintToken } from "../../api/test/client.ts";
+import { call, createKey, mintToken } from "../../test/client.ts";
 import { js, put, workspace } from "./testing.ts";
 
 describe("javascript: isolation", () => {

@@ -1,6 +1,6 @@
 /** Limits and endings of a javascript run: each breach ends it with a clear status and message. */
 import { describe, expect, it } from "vitest";
-import { call, json } from "../../api/test/client.ts";
+import { call, json } from "../../test/client.ts";
 import { execLimits } from "../limits.ts";
 import { Guard, RunStopped } from "./guest/guard.ts";
 import { js, workspace } from "./testing.ts";

@@ -27,11 +27,10 @@ export const javascriptLimits = {
   memorySampleIntervalMs: 25,
   memorySampleCostFactor: 4,
   /**
-   * Exit codes, as a shell reports them: killed (128 + SIGKILL), timed out (coreutils
-   * `timeout`), CPU (128 + SIGXCPU), memory (128 + SIGABRT, as `node` exits when its heap runs out).
+   * Exit codes of this executor's own limits, as a shell reports them: CPU (128 + SIGXCPU),
+   * memory (128 + SIGABRT, as `node` exits when its heap runs out). Killed and timed out are
+   * every executor's (`exitCodes` in ../contract.ts).
    */
-  killedExitCode: 137,
-  timedOutExitCode: 124,
   cpuExitCode: 152,
   memoryExitCode: 134,
 } as const;

@@ -1,5 +1,5 @@
 /** Test only: runs javascript through the real API (gateway, workspace object, Dynamic Worker). */
-import { call, createWorkspace, json, signup } from "../../api/test/client.ts";
+import { call, createWorkspace, json, signup } from "../../test/client.ts";
 
 export interface JsResult {
   id: string;

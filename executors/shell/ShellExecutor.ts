@@ -5,8 +5,9 @@
  * (workspace, key and allow list), because the isolate's outbound bills whoever it was
  * created for and lets through only what that run was allowed.
  */
+
+import type { ExecutorContext } from "../context.ts";
 import type { ExecOutcome, ExecRequest, Executor, OutputSink } from "../contract.ts";
-import type { ExecutorContext } from "../registry.ts";
 import { shellGuestCode } from "./guestCode.ts";
 import { shellGuest } from "./loadGuest.ts";
 

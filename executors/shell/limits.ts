@@ -25,10 +25,6 @@ export const shellLimits = {
   sinkFlushDelayMs: 20,
   /** After the timeout, how long the shell gets to stop at a statement boundary before the run is given up on. */
   stopGraceMs: 2_000,
-  /** Exit code of a killed run: 128 + SIGKILL, what a shell reports for a process killed with `kill -9`. */
-  killedExitCode: 137,
-  /** Exit code of a run stopped at its timeout, as coreutils `timeout` reports it. */
-  timedOutExitCode: 124,
   /** Workspace paths longer than this are refused before an RPC (the workspace refuses them too). */
   symlinkDepthMax: 40,
 } as const;

@@ -14,7 +14,14 @@
  * RpcTarget (the workspace object's own), scoped to that run. The isolate itself holds no
  * binding, so a warm isolate shared by a tenant's workspaces can reach none of them alone.
  */
-import type { ExecOutcome, ExecRequest, OutputSink, WorkspaceFsApi, WorkspaceToolsApi } from "../contract.ts";
+import {
+  COMPATIBILITY_DATE,
+  type ExecOutcome,
+  type ExecRequest,
+  type OutputSink,
+  type WorkspaceFsApi,
+  type WorkspaceToolsApi,
+} from "../contract.ts";
 
 export interface ShellGuestOptions {
   /** Which warm isolate to reuse (see above and registry.ts); never shown to the guest. */
@@ -43,13 +50,11 @@ export interface ShellGuestStub {
   kill(execId: string): Promise<void>;
 }
 
-/** The same date as the gateway's; the guest needs `nodejs_compat` for just-bash's gzip (node:zlib). */
-const compatibilityDate = "2026-11-01";
-
 export function shellGuest(loader: WorkerLoader, options: ShellGuestOptions): ShellGuestStub {
   const id = `shell:${options.version}:${options.isolateKey}:${options.outbound ? "net" : "nonet"}`;
   const worker = loader.get(id, () => ({
-    compatibilityDate,
+    // The gateway's date; the guest needs `nodejs_compat` for just-bash's gzip (node:zlib).
+    compatibilityDate: COMPATIBILITY_DATE,
     compatibilityFlags: ["nodejs_compat"],
     mainModule: "guest.js",
     modules: { "guest.js": { js: options.guestSource } },

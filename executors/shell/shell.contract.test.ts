@@ -1,6 +1,6 @@
 /** The shell executor against the shared executor contract, through the real API. */
 import { describe, expect, it } from "vitest";
-import { call, createWorkspace, json, signup } from "../../api/test/client.ts";
+import { call, createWorkspace, json, signup } from "../../test/client.ts";
 import { executorContract } from "../contract.suite.ts";
 
 executorContract(

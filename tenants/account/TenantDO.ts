@@ -54,7 +54,7 @@ export class TenantDO extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    migrateLedger(ctx.storage.sql);
+    migrateLedger(ctx.storage);
     this.hooks = tenantHooks(ctx.id.name ?? "");
     this.events = new Events(ctx.storage.sql);
     this.storage = new StorageMeter(ctx.storage.sql);

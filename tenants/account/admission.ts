@@ -4,9 +4,11 @@
  * leases and storage) and records what was admitted; here is only the decision, so every
  * rule can be read, and tested, without an object or a clock.
  */
+
+import type { ExecutorName } from "../../executors/contract.ts";
 import type { Period } from "./ledger/periods.ts";
 import type { Meter } from "./meters.ts";
-import type { ExecutorName, Plan } from "./plans.ts";
+import type { Plan } from "./plans.ts";
 import type { AdmissionNeed, Denial } from "./rpc.ts";
 
 /** What every decision reads about the tenant at one instant. */

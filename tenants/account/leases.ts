@@ -5,8 +5,9 @@
  * crashed cannot hold a slot forever. `reserved_ms` is the time a run may still use on a
  * plan with a hard cap on its executor's time (0 where overage is billed).
  */
+
+import type { ExecutorName } from "../../executors/contract.ts";
 import { ledgerLimits } from "./ledger/limits.ts";
-import type { ExecutorName } from "./plans.ts";
 
 export interface Lease {
   reservedMs: number;

@@ -6,9 +6,8 @@
  * fractions of a micro-dollar per unit stay exact (amounts round up once per line).
  */
 import type { ContainerResources } from "../../container/wire/index.ts";
+import type { ExecutorName } from "../../executors/contract.ts";
 import type { Meter } from "./meters.ts";
-
-export type ExecutorName = "shell" | "javascript" | "container";
 
 export interface MeterTerms {
   /** Units included each period. On a plan without overage this is a hard cap. */

@@ -4,8 +4,8 @@
  * caller can name them without importing the object's module.
  */
 import type { ContainerResources } from "../../container/wire/index.ts";
+import type { ExecutorName } from "../../executors/contract.ts";
 import type { Meter } from "./meters.ts";
-import type { ExecutorName } from "./plans.ts";
 
 /** What admission checks for a request: the rate and request quota only, or also the storage caps (api/src/middleware/admits.ts). */
 export type AdmissionNeed = "request" | "write" | "exec";

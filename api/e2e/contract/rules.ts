@@ -5,7 +5,13 @@
  * for any other reason is a contract defect the fuzzer reports. Keep this list short:
  * a rule that a schema can state belongs in the schema.
  */
-import type { ProblemBody } from "./verdict.ts";
+/** A problem+json answer, as the rules (and verdict.ts) read it. */
+export interface ProblemBody {
+  code?: string;
+  fsCode?: string;
+  detail?: string;
+  errors?: { in: string; pointer: string; detail: string }[];
+}
 
 export interface CrossFieldRule {
   /** The operations it applies to; `*` for all. */

@@ -4,7 +4,7 @@
  * its schema; and a schema-valid request refused (400, 413) only for a rule the documents
  * name as one a schema cannot state (rules.ts). Returns the broken promise, or null.
  */
-import { findRule } from "./rules.ts";
+import { findRule, type ProblemBody } from "./rules.ts";
 import type { Operation } from "./spec.ts";
 import type { Validator } from "./validator.ts";
 
@@ -69,13 +69,6 @@ function checkBody(
   }
   const problems = validator.problems(schema as Record<string, unknown>, value);
   return problems ? `the body does not match its schema: ${problems}` : null;
-}
-
-export interface ProblemBody {
-  code?: string;
-  fsCode?: string;
-  detail?: string;
-  errors?: { in: string; pointer: string; detail: string }[];
 }
 
 function parseProblem(text: string): ProblemBody | null {

@@ -5,8 +5,8 @@
  * ends the session; signing out clears the cookie.
  */
 import { describe, expect, it } from "vitest";
-import { call, signup } from "../../test/client.ts";
-import { csrfOf, page, post, sessionCookie, signInResponse as signIn } from "../../test/dashboard.ts";
+import { call, signup } from "../../../test/client.ts";
+import { csrfOf, page, post, sessionCookie, signInResponse as signIn } from "../../../test/dashboard.ts";
 
 describe("dashboard sessions", () => {
   it("exchanges a key for a hardened session cookie that holds no key", async () => {

@@ -8,8 +8,7 @@
 import { Hono } from "hono";
 import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
-import type { App } from "../app.ts";
-import { services } from "../services.ts";
+import type { App } from "../context.ts";
 import type { DashboardEnv } from "./context.ts";
 import { accountOf, requestsOverDefaultRange } from "./data.ts";
 import { dashboardLimits } from "./limits.ts";
@@ -66,9 +65,9 @@ export function dashboardApp() {
   dashboard.post("/login", async (c) => {
     const form = await c.req.parseBody();
     const pasted = typeof form.apiKey === "string" ? form.apiKey.slice(0, dashboardLimits.credentialLengthMax) : "";
-    const checked = await checkKey(services(c.env).apiKeys, pasted);
+    const checked = await checkKey(c.var.services.apiKeys, pasted);
     if (!checked.ok) return c.html(<LoginPage error={checked.error} />, 401);
-    const { token } = await mintSession(services(c.env).signingKeys, checked.principal);
+    const { token } = await mintSession(c.var.services.signingKeys, checked.principal);
     writeSessionCookie(c, token);
     return c.redirect("/dashboard", 303);
   });
@@ -81,13 +80,13 @@ export function dashboardApp() {
 
   dashboard.get("/", async (c) => {
     const { tenantId } = c.get("principal");
-    const { usage } = services(c.env);
+    const { usage } = c.var.services;
     const [account, billing, quotas, upcoming, requests] = await Promise.all([
-      accountOf(c.env, tenantId),
+      accountOf(c.var.services.accounts, tenantId),
       usage.billing(tenantId),
       usage.quotas(tenantId),
       usage.upcomingInvoice(tenantId),
-      requestsOverDefaultRange(c.env, tenantId),
+      requestsOverDefaultRange(usage, tenantId),
     ]);
     return c.html(
       <OverviewPage

@@ -5,7 +5,6 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { services } from "../services.ts";
 import type { DashboardContext, DashboardEnv } from "./context.ts";
 import { dashboardLimits } from "./limits.ts";
 import { verifySession } from "./session.ts";
@@ -56,7 +55,7 @@ export function clearSessionCookie(c: DashboardContext) {
 export function requireSession(): MiddlewareHandler<DashboardEnv> {
   return async function requireSessionMiddleware(c, next) {
     const token = getCookie(c, SESSION_COOKIE);
-    const { signingKeys, apiKeys } = services(c.env);
+    const { signingKeys, apiKeys } = c.var.services;
     const session = token ? await verifySession(signingKeys, apiKeys, token) : null;
     if (session === null) {
       if (token) clearSessionCookie(c);

@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Scope } from "../../../tenants/account/scopes.ts";
-import { call, createWorkspace, expectProblem, mintToken, signup } from "../../test/client.ts";
+import { call, createWorkspace, expectProblem, mintToken, signup } from "../../../test/client.ts";
 import {
   expiredKey,
   expiredToken,
@@ -17,8 +17,8 @@ import {
   type TenantFixture,
   tokenOfRevokedKey,
   unthrottled,
-} from "../../test/fixtures.ts";
-import { answerOf, mcpClient } from "../../test/mcpClient.ts";
+} from "../../../test/fixtures.ts";
+import { answerOf, mcpClient } from "../../../test/mcpClient.ts";
 
 interface SecuredTool {
   name: string;

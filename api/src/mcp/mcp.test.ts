@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { call, createKey, createWorkspace, json, signup } from "../../test/client.ts";
-import { answerOf, mcpClient } from "../../test/mcpClient.ts";
+import { call, createKey, createWorkspace, json, signup } from "../../../test/client.ts";
+import { answerOf, mcpClient } from "../../../test/mcpClient.ts";
 
 async function apiRequestsUsed(key: string): Promise<number> {
   const quotas = await json<{ meters: { meter: string; used: number }[] }>(await call("GET", "/v1/quotas", { key }));

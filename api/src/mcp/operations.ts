@@ -5,7 +5,7 @@
  * same fields under the same rules, and the REST route validates them with the very zod
  * schema the tool's JSON Schema came from.
  */
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { openApiDocument } from "../routes/openapi.ts";
 
 export type JsonSchema = Record<string, unknown>;

@@ -14,8 +14,7 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { MiddlewareHandler } from "hono";
-import type { App } from "../app.ts";
-import type { AppContext, AppEnv } from "../context.ts";
+import type { App, AppContext, AppEnv } from "../context.ts";
 import { admit } from "../middleware/admit.ts";
 import { authenticate } from "../middleware/authenticate.ts";
 import { bodyLimit } from "../middleware/bodyLimit.ts";

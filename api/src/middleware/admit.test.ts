@@ -7,7 +7,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PLANS, type Plan } from "../../../tenants/account/plans.ts";
-import { call, createWorkspace, expectProblem, json, signup } from "../../test/client.ts";
+import { call, createWorkspace, expectProblem, json, signup } from "../../../test/client.ts";
 
 async function tenantOn(plan: Plan) {
   const tenant = await signup();

@@ -2,7 +2,6 @@ import type { MiddlewareHandler } from "hono";
 import { BASE32_CHARS } from "../../../tenants/ids.ts";
 import type { AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { services } from "../services.ts";
 import { findWorkspace } from "../workspaceAccess.ts";
 import { declaredAdmission } from "./admits.ts";
 
@@ -29,7 +28,7 @@ export function admit(): MiddlewareHandler<AppEnv> {
     // an id from the URL alone could be anyone's, and would tag this bill with it.
     const named = match?.[1];
     const workspace = named ? await findWorkspace(c, named) : null;
-    const admission = await services(c.env).usage.admit(principal.tenantId, {
+    const admission = await c.var.services.usage.admit(principal.tenantId, {
       requestId: c.get("requestId"),
       keyId: principal.keyId,
       workspaceId: workspace?.id ?? null,

@@ -9,7 +9,6 @@ import { looksLikeJwt } from "../../../tenants/account/jwt.ts";
 import type { TokenRefusal } from "../../../tenants/account/tokens.ts";
 import type { AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { services } from "../services.ts";
 
 const KEY_REASONS: Record<Exclude<VerifyResult, { ok: true }>["reason"], string> = {
   malformed: "the credential is neither a Cubicle API key (`cub_` and 40 characters) nor a scoped token (a JWT)",
@@ -50,7 +49,7 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
       throw new ApiError("unauthorized", "the Authorization header must be `Bearer <api key or token>`", challenge);
     }
     const credential = match[1];
-    const { apiKeys, tokens } = services(c.env);
+    const { apiKeys, tokens } = c.var.services;
     if (!credential.startsWith("cub_") && looksLikeJwt(credential)) {
       const result = await tokens.verify(credential);
       if (!result.ok) throw new ApiError("unauthorized", TOKEN_REASONS[result.reason], challenge);

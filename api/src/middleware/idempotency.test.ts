@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, createKey, createWorkspace, expectProblem, json, mintToken, signup } from "../../test/client.ts";
+import { call, createKey, createWorkspace, expectProblem, json, mintToken, signup } from "../../../test/client.ts";
 
 describe("Idempotency-Key", () => {
   it("replays the first response to a retry instead of creating twice", async () => {

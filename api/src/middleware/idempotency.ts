@@ -1,18 +1,9 @@
 import type { MiddlewareHandler } from "hono";
-import { Idempotency } from "../../../tenants/account/idempotency.ts";
-import { database } from "../../../tenants/db.ts";
 import { sha256Hex } from "../../../tenants/hash.ts";
 import type { AppContext, AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
 
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
-
-/** A claimed `Idempotency-Key`, settled by `settleIdempotency()` once the handler has answered. */
-export interface IdempotencyClaim {
-  tenantId: string;
-  operation: string;
-  storedKey: string;
-}
 
 /**
  * Makes a POST safe to retry: with an `Idempotency-Key` header, the first successful
@@ -46,7 +37,7 @@ export async function replayOrClaim(c: AppContext, operation: string, body: unkn
   const credential = await sha256Hex((c.req.header("authorization") ?? "").replace(/^Bearer\s+/i, "").trim());
   const storedKey = `${credential}:${key}`;
   const fingerprint = await sha256Hex(`${c.req.path}\n${JSON.stringify(body)}`);
-  const claim = await store(c).claim(tenantId, operation, storedKey, fingerprint);
+  const claim = await c.var.services.idempotency.claim(tenantId, operation, storedKey, fingerprint);
   if (claim.state === "replay") {
     return new Response(claim.body, {
       status: claim.status,
@@ -77,16 +68,13 @@ export function settleIdempotency(): MiddlewareHandler<AppEnv> {
       if (claim) {
         const json = c.res.headers.get("content-type")?.startsWith("application/json") ?? false;
         const { tenantId, operation, storedKey } = claim;
+        const { idempotency } = c.var.services;
         if (c.res.ok && json) {
-          await store(c).complete(tenantId, operation, storedKey, c.res.status, await c.res.clone().text());
+          await idempotency.complete(tenantId, operation, storedKey, c.res.status, await c.res.clone().text());
         } else {
-          await store(c).release(tenantId, operation, storedKey);
+          await idempotency.release(tenantId, operation, storedKey);
         }
       }
     }
   };
-}
-
-function store(c: AppContext) {
-  return new Idempotency(database(c.env.DB));
 }

@@ -1,9 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { admits } from "../middleware/admits.ts";
 import { errorResponses, Tenant } from "../schemas.ts";
-import { services } from "../services.ts";
 
 const route = createRoute({
   method: "get",
@@ -21,7 +20,7 @@ const route = createRoute({
 
 export function registerAccountGet(app: App) {
   app.openapi(route, async (c) => {
-    const tenant = await services(c.env).accounts.get(c.get("principal").tenantId);
+    const tenant = await c.var.services.accounts.get(c.get("principal").tenantId);
     if (!tenant) throw new ApiError("not_found", "the tenant no longer exists");
     return c.json(tenant, 200);
   });

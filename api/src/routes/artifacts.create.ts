@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { artifactInfo } from "../../../tenants/artifacts/artifacts.ts";
 import { artifactLimits } from "../../../tenants/artifacts/limits.ts";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { orThrow } from "../fsErrors.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";

@@ -1,10 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses } from "../schemas.ts";
-import { services } from "../services.ts";
 import { ArtifactParams, reachOf } from "./artifactsShared.ts";
 
 const route = createRoute({
@@ -31,7 +30,7 @@ export function registerArtifactsDownload(app: App) {
   app.openapi(route, async (c) => {
     const { artifactId } = c.req.valid("param");
     const { tenantId } = c.get("principal");
-    const { artifacts } = services(c.env);
+    const { artifacts } = c.var.services;
     const artifact = await artifacts.get(tenantId, artifactId, reachOf(c));
     if (!artifact) throw new ApiError("not_found", `no artifact ${artifactId}`);
     return new Response(artifacts.gzipTar(tenantId, artifact), {

@@ -1,11 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import { artifactInfo } from "../../../tenants/artifacts/artifacts.ts";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses } from "../schemas.ts";
-import { services } from "../services.ts";
 import { Artifact, ArtifactParams, baseUrlOf, reachOf } from "./artifactsShared.ts";
 
 const route = createRoute({
@@ -28,7 +27,7 @@ const route = createRoute({
 export function registerArtifactsGet(app: App) {
   app.openapi(route, async (c) => {
     const { artifactId } = c.req.valid("param");
-    const artifact = await services(c.env).artifacts.get(c.get("principal").tenantId, artifactId, reachOf(c));
+    const artifact = await c.var.services.artifacts.get(c.get("principal").tenantId, artifactId, reachOf(c));
     if (!artifact) throw new ApiError("not_found", `no artifact ${artifactId}`);
     return c.json({ ...artifactInfo(artifact, baseUrlOf(c)), fileCount: artifact.fileCount }, 200, {
       // An artifact never changes; only who may read it does, so it is cached privately.

@@ -1,9 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, PageQuery, page } from "../schemas.ts";
-import { services } from "../services.ts";
 import { ArtifactSummary, baseUrlOf, reachOf } from "./artifactsShared.ts";
 
 const route = createRoute({
@@ -29,7 +28,7 @@ const route = createRoute({
 export function registerArtifactsList(app: App) {
   app.openapi(route, async (c) => {
     const { limit, cursor } = c.req.valid("query");
-    const listed = await services(c.env).artifacts.list(c.get("principal").tenantId, reachOf(c), limit, cursor);
+    const listed = await c.var.services.artifacts.list(c.get("principal").tenantId, reachOf(c), limit, cursor);
     const base = baseUrlOf(c);
     const data = listed.data.map((a) => {
       const url = `${base}/v1/artifacts/${a.id}`;

@@ -5,7 +5,7 @@
  */
 import { parseTarGzip } from "nanotar";
 import { describe, expect, it } from "vitest";
-import { call, createWorkspace, expectProblem, json, mintToken, signup } from "../../test/client.ts";
+import { call, createWorkspace, expectProblem, json, mintToken, signup } from "../../../test/client.ts";
 
 interface ArtifactBody {
   id: string;

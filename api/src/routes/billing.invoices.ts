@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireAccountWide } from "../middleware/requireAccountWide.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, PageQuery, page } from "../schemas.ts";
-import { services } from "../services.ts";
 import { Invoice } from "./billingShared.ts";
 
 const route = createRoute({
@@ -31,7 +30,7 @@ export function registerBillingInvoices(app: App) {
   app.openapi(route, async (c) => {
     const { limit, cursor } = c.req.valid("query");
     // One more than asked tells whether another page exists without a second read.
-    const rows = await services(c.env).usage.invoices(c.get("principal").tenantId, limit + 1, cursor);
+    const rows = await c.var.services.usage.invoices(c.get("principal").tenantId, limit + 1, cursor);
     const data = rows.slice(0, limit);
     return c.json({ data, nextCursor: rows.length > limit ? (data.at(-1)?.id ?? null) : null }, 200);
   });

@@ -1,11 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireAccountWide } from "../middleware/requireAccountWide.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses } from "../schemas.ts";
-import { services } from "../services.ts";
 import { BillingState, PUBLIC_PLAN_IDS } from "./billingShared.ts";
 
 const route = createRoute({
@@ -36,7 +35,7 @@ const route = createRoute({
 export function registerBillingPlan(app: App) {
   app.openapi(route, async (c) => {
     const { plan } = c.req.valid("json");
-    const result = await services(c.env).usage.changePlan(c.get("principal").tenantId, plan);
+    const result = await c.var.services.usage.changePlan(c.get("principal").tenantId, plan);
     if (!result.ok) {
       // The schema admits only public plans, so this is a plan withdrawn since the schema was built.
       throw new ApiError("validation_failed", result.detail, {

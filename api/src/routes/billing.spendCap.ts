@@ -1,11 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireAccountWide } from "../middleware/requireAccountWide.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses } from "../schemas.ts";
-import { services } from "../services.ts";
 import { BillingState } from "./billingShared.ts";
 
 const route = createRoute({
@@ -45,7 +44,7 @@ const route = createRoute({
 export function registerBillingSpendCap(app: App) {
   app.openapi(route, async (c) => {
     const { amountMicros } = c.req.valid("json");
-    const result = await services(c.env).usage.setSpendCap(c.get("principal").tenantId, amountMicros);
+    const result = await c.var.services.usage.setSpendCap(c.get("principal").tenantId, amountMicros);
     // The request is well formed; it conflicts with the account's plan or fee as they stand.
     if (!result.ok) throw new ApiError("conflict", result.detail);
     return c.json(result.billing, 200);

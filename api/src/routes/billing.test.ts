@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { invoices } from "../../../tenants/account/schema.ts";
 import { database } from "../../../tenants/db.ts";
-import { call, createKey, createWorkspace, expectProblem, json, signup } from "../../test/client.ts";
+import { call, createKey, createWorkspace, expectProblem, json, signup } from "../../../test/client.ts";
 
 interface BillingState {
   plan: string;

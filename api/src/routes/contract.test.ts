@@ -1,12 +1,12 @@
 /**
  * The rules openapi/openapi.json states are the rules the gateway enforces: every request in
- * api/test/contractCases.ts is refused here with 400, and openapi/contract.test.ts shows the
+ * test/contractCases.ts is refused here with 400, and openapi/contract.test.ts shows the
  * document refuses it too. Among them the two requests a fuzzer found answering 500 (issue
  * 18, item 14) and the rules that were enforced without being stated (item 16).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, createWorkspace, json, signup } from "../../test/client.ts";
-import { type ContractCase, REFUSED } from "../../test/contractCases.ts";
+import { call, createWorkspace, json, signup } from "../../../test/client.ts";
+import { type ContractCase, REFUSED } from "../../../test/contractCases.ts";
 
 let key: string;
 let ws: string;

@@ -1,4 +1,4 @@
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 
 /**
  * The API reference UI (Swagger UI). Its script and styles are copied from the

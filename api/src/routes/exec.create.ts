@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { newId } from "../../../tenants/ids.ts";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { admits } from "../middleware/admits.ts";
 import { replayOrClaim } from "../middleware/idempotency.ts";
@@ -8,14 +8,14 @@ import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, IdempotencyHeaders, WorkspaceParams } from "../schemas.ts";
 import { egressPolicy } from "./execEgress.ts";
 import { ExecBody, runUser, sourceOf } from "./execRequest.ts";
-import { ExecRecordView, execCwd, SSE_HEADERS, wantsEventStream, withResult } from "./execShared.ts";
+import { ExecRecordView, ExecStatusView, execCwd, SSE_HEADERS, wantsEventStream, withResult } from "./execShared.ts";
 import { execStartedFrame, withFirstEvent } from "./execStartedEvent.ts";
 import { workspaceObject } from "./filePath.ts";
 
 const ExecResult = z
   .object({
     id: z.string(),
-    status: z.enum(["running", "completed", "failed", "cancelled", "timed_out"]),
+    status: ExecStatusView,
     exitCode: z.number().int().nullable(),
     stdout: z.string(),
     stderr: z.string(),

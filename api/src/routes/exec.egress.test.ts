@@ -1,12 +1,12 @@
 /**
  * Network access from shell runs, end to end: the run's curl goes through the isolate's
- * outbound (the egress gateway) to the test upstream (api/test/upstream.ts, the test
+ * outbound (the egress gateway) to the test upstream (test/upstream.ts, the test
  * Worker's outbound service), and the bytes land in the tenant's ledger as `egress_bytes`.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PLANS } from "../../../tenants/account/plans.ts";
-import { call, createKey, createWorkspace, json, signup } from "../../test/client.ts";
+import { call, createKey, createWorkspace, json, signup } from "../../../test/client.ts";
 
 interface Result {
   id: string;

@@ -1,5 +1,6 @@
 /** Schemas and helpers shared by the exec routes. */
 import { z } from "@hono/zod-openapi";
+import { EXEC_STATUSES, EXEC_STOP_REASONS, EXECUTORS, exitCodes, MOUNT_MODES } from "../../../executors/contract.ts";
 import { isWithin, normalizePath } from "../../../tenants/workspace/paths.ts";
 import type { AppContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
@@ -14,22 +15,27 @@ const ExecConflictView = z
   })
   .openapi("ExecConflict");
 
+/** A run's status: `running` until it ends, then how it ended. */
+export const ExecStatusView = z.enum(["running", ...EXEC_STATUSES]);
+
 export const ExecRecordView = z
   .object({
     id: z.string().openapi({ example: "ex_01kb1m2x3y4z5a6b7c8d9e0f1g" }),
-    executor: z.enum(["shell", "javascript", "container"]),
+    executor: z.enum(EXECUTORS),
     summary: z.string().openapi({ description: "The first line of the command or module." }),
-    status: z.enum(["running", "completed", "failed", "cancelled", "timed_out"]),
+    status: ExecStatusView,
     exitCode: z.number().int().nullable(),
     error: z
       .string()
       .nullable()
       .openapi({ description: "Why the run stopped early (a limit, a kill, a crash), if it did." }),
-    reason: z.enum(["memory_limit", "pids_limit"]).nullable().openapi({
-      description:
-        "Which resource limit of the sandbox ended the run (exit code 137), or null: the container's memory or process limit under the plan.",
-    }),
-    mount: z.enum(["native", "fuse"]).nullable().openapi({
+    reason: z
+      .enum(EXEC_STOP_REASONS)
+      .nullable()
+      .openapi({
+        description: `Which resource limit of the sandbox ended the run (exit code ${exitCodes.killed}), or null: the container's memory or process limit under the plan.`,
+      }),
+    mount: z.enum(MOUNT_MODES).nullable().openapi({
       description:
         "container runs: how the box saw the workspace. `native`: a local filesystem that fetches files on first read and reports changes as they happen; `fuse`: the fallback on hosts without fanotify pre-content events. Null for the other executors.",
     }),

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { execLimits } from "../../../executors/limits.ts";
 import { viewEvent } from "../../../tenants/workspace/execs/sse.ts";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses } from "../schemas.ts";

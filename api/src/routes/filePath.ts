@@ -6,7 +6,6 @@ import { normalizePath } from "../../../tenants/workspace/paths.ts";
 import type { WorkspaceStats } from "../../../tenants/workspace/WorkspaceDO.ts";
 import type { AppContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { services } from "../services.ts";
 import { loadWorkspace } from "../workspaceAccess.ts";
 
 /**
@@ -52,7 +51,7 @@ export function workspacePath(raw: string, { allowRoot = false } = {}): string {
 export async function workspaceObject(c: AppContext, workspaceId: string) {
   const indexed = await loadWorkspace(c, workspaceId);
   const { tenantId, pathPrefix } = c.get("principal");
-  const { workspaces } = services(c.env);
+  const { workspaces } = c.var.services;
   const moved = (stats: WorkspaceStats) =>
     stats.sizeBytes !== indexed.sizeBytes || stats.fileCount !== indexed.fileCount;
   return {
@@ -70,7 +69,7 @@ export async function workspaceObject(c: AppContext, workspaceId: string) {
         // Storage is billed by the byte-hour from the moment the size changed.
         stats.sizeBytes === indexed.sizeBytes
           ? null
-          : services(c.env).usage.storageChanged(tenantId, workspaceId, stats.sizeBytes, stats.revision),
+          : c.var.services.usage.storageChanged(tenantId, workspaceId, stats.sizeBytes, stats.revision),
       ]);
     },
     /**

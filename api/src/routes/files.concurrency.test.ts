@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, createWorkspace, signup } from "../../test/client.ts";
+import { call, createWorkspace, signup } from "../../../test/client.ts";
 
 describe("optimistic concurrency on files", () => {
   it("lets exactly one of two racing If-Match updates win, every time", async () => {

@@ -7,7 +7,7 @@
  */
 import { createRoute } from "@hono/zod-openapi";
 import type { Stat } from "../../../tenants/workspace/vfs/store.ts";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { errorResponses, WorkspaceParams } from "../schemas.ts";
 import { FilePath } from "./filePath.ts";
 

@@ -5,7 +5,7 @@
  * lists and weak tags. Issue 18, item 15: `If-Match: *` answered 412 on an existing file.
  */
 import { describe, expect, it } from "vitest";
-import { call, createWorkspace, json, signup } from "../../test/client.ts";
+import { call, createWorkspace, json, signup } from "../../../test/client.ts";
 
 async function withFile() {
   const { key } = await signup();

@@ -1,7 +1,7 @@
 import { evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, createWorkspace, expectProblem, json, signup } from "../../test/client.ts";
+import { call, createWorkspace, expectProblem, json, signup } from "../../../test/client.ts";
 
 function randomBytes(length: number): Uint8Array {
   const bytes = new Uint8Array(length);

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { regexes } from "zod";
 import { workspaceLimits } from "../../../tenants/workspace/limits.ts";
 import type { BatchOp } from "../../../tenants/workspace/vfs/ops/batch.ts";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { EntryPathField, WorkspacePathField } from "../schemas.ts";
 import { FileInfo } from "./files.put.ts";
 import { registerFsOp } from "./fsOp.ts";

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { workspaceLimits } from "../../../tenants/workspace/limits.ts";
 import { pathPatterns } from "../../../tenants/workspace/pathPatterns.ts";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { orThrow } from "../fsErrors.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, createWorkspace, expectProblem, json, signup } from "../../test/client.ts";
+import { call, createWorkspace, expectProblem, json, signup } from "../../../test/client.ts";
 
 async function workspace() {
   const { key } = await signup();

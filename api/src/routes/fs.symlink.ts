@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { workspaceLimits } from "../../../tenants/workspace/limits.ts";
 import { pathPatterns } from "../../../tenants/workspace/pathPatterns.ts";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { EntryPathField } from "../schemas.ts";
 import { FileInfo } from "./files.put.ts";
 import { registerFsOp } from "./fsOp.ts";

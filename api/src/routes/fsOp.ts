@@ -7,7 +7,7 @@
 import { createRoute, type z } from "@hono/zod-openapi";
 import type { Scope } from "../../../tenants/account/scopes.ts";
 import type { WorkspaceDO } from "../../../tenants/workspace/WorkspaceDO.ts";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { orThrow } from "../fsErrors.ts";
 import { type AdmissionNeed, admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../../test/client.ts";
+import { call } from "../../../test/client.ts";
 
 describe("GET /healthz", () => {
   it("answers 200 without a credential and carries a request id", async () => {

@@ -1,4 +1,4 @@
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 
 /** Liveness for load balancers and `npm start`: answers without touching storage. */
 export function registerHealthz(app: App) {

@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { admits } from "../middleware/admits.ts";
 import { replayOrClaim } from "../middleware/idempotency.ts";
 import { requireKeyManager } from "../middleware/requireKeyManager.ts";
@@ -38,6 +38,6 @@ export function registerKeysCreate(app: App) {
     const replay = await replayOrClaim(c, "createKey", body);
     // A replay is this route's own earlier answer, stored as it was sent.
     if (replay) return replay as never;
-    return c.json(await createKeyAs(c.env, principal, body), 201);
+    return c.json(await createKeyAs(c.var.services.apiKeys, principal, body), 201);
   });
 }

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireKeyManager } from "../middleware/requireKeyManager.ts";
 import { requireScope } from "../middleware/requireScope.ts";
@@ -26,7 +26,7 @@ const route = createRoute({
 export function registerKeysDelete(app: App) {
   app.openapi(route, async (c) => {
     const { keyId } = c.req.valid("param");
-    await revokeKeyAs(c.env, c.get("principal"), keyId);
+    await revokeKeyAs(c.var.services.apiKeys, c.get("principal"), keyId);
     return c.body(null, 204);
   });
 }

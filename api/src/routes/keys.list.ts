@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireKeyManager } from "../middleware/requireKeyManager.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { ApiKey, errorResponses, PageQuery, page } from "../schemas.ts";
-import { services } from "../services.ts";
 
 const route = createRoute({
   method: "get",
@@ -25,6 +24,6 @@ const route = createRoute({
 export function registerKeysList(app: App) {
   app.openapi(route, async (c) => {
     const { limit, cursor } = c.req.valid("query");
-    return c.json(await services(c.env).apiKeys.list(c.get("principal").tenantId, limit, cursor), 200);
+    return c.json(await c.var.services.apiKeys.list(c.get("principal").tenantId, limit, cursor), 200);
   });
 }

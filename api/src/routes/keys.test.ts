@@ -4,7 +4,7 @@ import { ApiKeys, prepareKey } from "../../../tenants/account/apiKeys.ts";
 import { accountLimits } from "../../../tenants/account/limits.ts";
 import { apiKeys } from "../../../tenants/account/schema.ts";
 import { database } from "../../../tenants/db.ts";
-import { call, createKey, createWorkspace, expectProblem, json, mintToken, signup } from "../../test/client.ts";
+import { call, createKey, createWorkspace, expectProblem, json, mintToken, signup } from "../../../test/client.ts";
 
 describe("API keys", () => {
   it("creates a key that works at once, lists it without its secret, and revokes it at once", async () => {

@@ -6,13 +6,12 @@
  * only keys it could have created.
  */
 import { z } from "@hono/zod-openapi";
-import type { NewApiKey } from "../../../tenants/account/apiKeys.ts";
+import type { ApiKeys, NewApiKey } from "../../../tenants/account/apiKeys.ts";
 import { keyManagementRefusal, revokeRefusal, widerScopesRefusal } from "../../../tenants/account/keyRules.ts";
 import { accountLimits } from "../../../tenants/account/limits.ts";
 import type { Principal } from "../../../tenants/account/scopes.ts";
 import { ApiError } from "../errors.ts";
 import { Id, Name, Scope, Timestamp } from "../schemas.ts";
-import { services } from "../services.ts";
 
 /** The body of `POST /v1/keys`; the dashboard checks its form against the same schema. */
 export const CreateKeyBody = z.object({
@@ -34,9 +33,9 @@ export type CreateKeyBody = z.infer<typeof CreateKeyBody>;
  * past and `conflict` at the live-key limit, which holds exactly under concurrent calls.
  * The returned secret exists only in this answer.
  */
-export async function createKeyAs(env: Env, principal: Principal, body: CreateKeyBody): Promise<NewApiKey> {
+export async function createKeyAs(keys: ApiKeys, principal: Principal, body: CreateKeyBody): Promise<NewApiKey> {
   authorizeKeyCreation(principal, body);
-  const created = await services(env).apiKeys.createWithin(
+  const created = await keys.createWithin(
     principal.tenantId,
     { ...body, scopes: body.scopes ?? [...principal.scopes] },
     accountLimits.keysPerTenantMax,
@@ -67,8 +66,7 @@ export function authorizeKeyCreation(principal: Principal, body: CreateKeyBody):
 }
 
 /** Revokes one of the tenant's keys for `principal`: 404 when there is no such live key, 403 when it may not. */
-export async function revokeKeyAs(env: Env, principal: Principal, keyId: string): Promise<void> {
-  const keys = services(env).apiKeys;
+export async function revokeKeyAs(keys: ApiKeys, principal: Principal, keyId: string): Promise<void> {
   const target = await keys.get(principal.tenantId, keyId);
   if (!target) throw new ApiError("not_found", `no key ${keyId}`);
   const refused = revokeRefusal(principal, target);

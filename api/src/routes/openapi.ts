@@ -1,4 +1,4 @@
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 
 export const API_INFO = {
   title: "Cubicle API",

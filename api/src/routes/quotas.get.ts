@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireAccountWide } from "../middleware/requireAccountWide.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses } from "../schemas.ts";
-import { services } from "../services.ts";
 import { Quotas } from "./billingShared.ts";
 
 const route = createRoute({
@@ -25,6 +24,6 @@ const route = createRoute({
 
 export function registerQuotasGet(app: App) {
   app.openapi(route, async (c) => {
-    return c.json(await services(c.env).usage.quotas(c.get("principal").tenantId), 200);
+    return c.json(await c.var.services.usage.quotas(c.get("principal").tenantId), 200);
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, json, signup } from "../../test/client.ts";
+import { call, json, signup } from "../../../test/client.ts";
 
 interface Quotas {
   plan: string;

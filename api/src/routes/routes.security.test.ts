@@ -13,7 +13,7 @@ import {
   json,
   mintToken,
   signup,
-} from "../../test/client.ts";
+} from "../../../test/client.ts";
 import {
   expiredKey,
   expiredToken,
@@ -23,7 +23,7 @@ import {
   type TenantFixture,
   tokenOfRevokedKey,
   unthrottled,
-} from "../../test/fixtures.ts";
+} from "../../../test/fixtures.ts";
 import { TOOLS as MCP_TOOLS } from "../mcp/tools.ts";
 
 interface SecuredRoute {

@@ -9,10 +9,8 @@
  */
 import type { Context } from "hono";
 import { shareLimits } from "../../../tenants/shares/limits.ts";
-import type { App } from "../app.ts";
-import type { AppEnv } from "../context.ts";
+import type { App, AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { services } from "../services.ts";
 import { contentTypeOf, sharedFileHeaders } from "./contentType.ts";
 import { parseRange } from "./range.ts";
 
@@ -23,7 +21,7 @@ export function registerShareLinkGet(app: App) {
 }
 
 async function serveShareLink(c: Context<AppEnv>): Promise<Response> {
-  const { shares, workspaces } = services(c.env);
+  const { shares, workspaces } = c.var.services;
   const share = await shares.resolve(c.req.param("token") ?? "");
   if (!share) throw gone();
   // Per link, not per client: whoever holds a popular link shares its budget.

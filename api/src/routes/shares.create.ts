@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { shareLimits } from "../../../tenants/shares/limits.ts";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { orThrow } from "../fsErrors.ts";
 import { admits } from "../middleware/admits.ts";

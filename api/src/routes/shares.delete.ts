@@ -1,10 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses } from "../schemas.ts";
-import { services } from "../services.ts";
 import { reachOf } from "./artifactsShared.ts";
 
 const route = createRoute({
@@ -34,7 +33,7 @@ const route = createRoute({
 export function registerSharesDelete(app: App) {
   app.openapi(route, async (c) => {
     const { shareId } = c.req.valid("param");
-    const revoked = await services(c.env).shares.revoke(c.get("principal").tenantId, shareId, reachOf(c));
+    const revoked = await c.var.services.shares.revoke(c.get("principal").tenantId, shareId, reachOf(c));
     if (!revoked) throw new ApiError("not_found", `no live share link ${shareId}`);
     return c.body(null, 204);
   });

@@ -1,9 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, PageQuery, page, WorkspaceParams } from "../schemas.ts";
-import { services } from "../services.ts";
 import { loadWorkspace } from "../workspaceAccess.ts";
 import { reachOf, Share } from "./artifactsShared.ts";
 
@@ -30,6 +29,6 @@ export function registerSharesList(app: App) {
     const { limit, cursor } = c.req.valid("query");
     await loadWorkspace(c, workspaceId);
     const { tenantId } = c.get("principal");
-    return c.json(await services(c.env).shares.list(tenantId, workspaceId, reachOf(c), limit, cursor), 200);
+    return c.json(await c.var.services.shares.list(tenantId, workspaceId, reachOf(c), limit, cursor), 200);
   });
 }

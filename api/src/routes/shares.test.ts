@@ -4,8 +4,8 @@
  * expired, revoked, tampered with, orphaned by their key, or pointing at nothing.
  */
 import { describe, expect, it } from "vitest";
-import { call, createKey, createWorkspace, expectProblem, json, mintToken, signup } from "../../test/client.ts";
-import { craftToken } from "../../test/craftToken.ts";
+import { call, createKey, createWorkspace, expectProblem, json, mintToken, signup } from "../../../test/client.ts";
+import { craftToken } from "../../../test/craftToken.ts";
 
 interface ShareBody {
   id: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, expectProblem, json } from "../../test/client.ts";
+import { call, expectProblem, json } from "../../../test/client.ts";
 
 const fromAddress = (ip: string, email: string) =>
   call("POST", "/v1/signup", { json: { email }, headers: { "cf-connecting-ip": ip } });

@@ -1,12 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { regexes } from "zod";
 import { accountLimits } from "../../../tenants/account/limits.ts";
-import type { App } from "../app.ts";
 import { clientAddress } from "../clientAddress.ts";
+import type { App } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { wellFormedText } from "../middleware/wellFormedText.ts";
 import { NewApiKey, Problem, Tenant } from "../schemas.ts";
-import { services } from "../services.ts";
 
 const route = createRoute({
   method: "post",
@@ -60,7 +59,7 @@ export function registerSignup(app: App) {
       });
     }
     const { email, name } = c.req.valid("json");
-    const result = await services(c.env).accounts.signup(email, name ?? null);
+    const result = await c.var.services.accounts.signup(email, name ?? null);
     if (!result.ok) throw new ApiError("conflict", "an account with this email already exists");
     return c.json({ tenant: result.tenant, apiKey: result.apiKey }, 201);
   });

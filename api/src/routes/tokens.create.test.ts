@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, createKey, createWorkspace, expectProblem, json, mintToken, signup } from "../../test/client.ts";
+import { call, createKey, createWorkspace, expectProblem, json, mintToken, signup } from "../../../test/client.ts";
 
 const mint = (credential: string, body: Record<string, unknown>) =>
   call("POST", "/v1/tokens", { key: credential, json: { ttlSeconds: 600, ...body } });

@@ -1,11 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { accountLimits } from "../../../tenants/account/limits.ts";
 import { narrowToken } from "../../../tenants/account/narrowing.ts";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { admits } from "../middleware/admits.ts";
 import { errorResponses, Id, Scope, Timestamp, WorkspacePathField } from "../schemas.ts";
-import { services } from "../services.ts";
 import { loadWorkspace } from "../workspaceAccess.ts";
 
 const ScopedToken = z
@@ -68,7 +67,7 @@ export function registerTokensCreate(app: App) {
     const { grant } = narrowed;
     // A token for a workspace that does not exist (or is another tenant's) would only ever 404.
     if (grant.workspaceId !== null) await loadWorkspace(c, grant.workspaceId);
-    const minted = await services(c.env).tokens.mint(principal.tenantId, principal.keyId, grant);
+    const minted = await c.var.services.tokens.mint(principal.tenantId, principal.keyId, grant);
     return c.json(minted, 201);
   });
 }

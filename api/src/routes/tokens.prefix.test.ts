@@ -4,7 +4,7 @@
  * are 403 `forbidden` naming the prefix.
  */
 import { describe, expect, it } from "vitest";
-import { call, createWorkspace, expectProblem, json, mintToken, signup } from "../../test/client.ts";
+import { call, createWorkspace, expectProblem, json, mintToken, signup } from "../../../test/client.ts";
 
 /** A workspace with /src/a.txt, /other.txt and /secret/key.txt, and a token confined to /src in it. */
 async function confined() {

@@ -1,14 +1,14 @@
 /**
  * Every way a scoped token can be bad, each refused with 401 and a detail naming exactly
- * what is wrong. The tokens are made by hand (api/test/craftToken.ts), with the real
+ * what is wrong. The tokens are made by hand (test/craftToken.ts), with the real
  * keyring where the point is that only one thing differs.
  */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SigningKeys } from "../../../tenants/account/signingKeys.ts";
 import { database } from "../../../tenants/db.ts";
-import { call, expectProblem, mintToken, signup } from "../../test/client.ts";
-import { type Craft, craftToken, unsignedToken } from "../../test/craftToken.ts";
+import { call, expectProblem, mintToken, signup } from "../../../test/client.ts";
+import { type Craft, craftToken, unsignedToken } from "../../../test/craftToken.ts";
 
 let tenant: Awaited<ReturnType<typeof signup>>;
 let craft: Craft;

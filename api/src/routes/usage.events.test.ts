@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, createKey, createWorkspace, expectProblem, json, signup } from "../../test/client.ts";
+import { call, createKey, createWorkspace, expectProblem, json, signup } from "../../../test/client.ts";
 import { CSV_COLUMNS } from "./usageCsv.ts";
 
 interface UsageEvent {

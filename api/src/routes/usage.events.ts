@@ -1,12 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ledgerLimits } from "../../../tenants/account/ledger/limits.ts";
-import type { App } from "../app.ts";
-import type { AppContext } from "../context.ts";
+import type { App, AppContext } from "../context.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireAccountWide } from "../middleware/requireAccountWide.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, Id, Timestamp } from "../schemas.ts";
-import { services } from "../services.ts";
 import { compactIso, eventsCsvResponse } from "./usageCsv.ts";
 import {
   decodeEventCursor,
@@ -81,7 +79,7 @@ export function registerUsageEvents(app: App) {
     const query = c.req.valid("query");
     const { fromIso, toIso } = eventsRange(query, Date.now());
     const tenantId = c.get("principal").tenantId;
-    const usage = services(c.env).usage;
+    const usage = c.var.services.usage;
     const read = (after: EventPosition | undefined, limit: number) =>
       usage.events(tenantId, {
         fromIso,

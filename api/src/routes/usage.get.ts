@@ -1,10 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireAccountWide } from "../middleware/requireAccountWide.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, Timestamp } from "../schemas.ts";
-import { services } from "../services.ts";
 import { Meter, seriesRange, usageLimits } from "./usageShared.ts";
 
 const Granularity = z.enum(["hour", "day"]);
@@ -70,7 +69,7 @@ export function registerUsageGet(app: App) {
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const { fromIso, toIso } = seriesRange(query, Date.now());
-    const series = await services(c.env).usage.series(c.get("principal").tenantId, {
+    const series = await c.var.services.usage.series(c.get("principal").tenantId, {
       fromIso,
       toIso,
       granularity: query.granularity,

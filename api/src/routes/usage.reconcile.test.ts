@@ -10,8 +10,8 @@ import { describe, expect, it } from "vitest";
 import { installTenantHooks } from "../../../tenants/account/hooks.ts";
 import { METERS } from "../../../tenants/account/meters.ts";
 import { PLANS, type Plan } from "../../../tenants/account/plans.ts";
-import { call, createKey, createWorkspace, json, signup } from "../../test/client.ts";
-import { drawsWith, fakeAi } from "../../test/fakeAi.ts";
+import { call, createKey, createWorkspace, json, signup } from "../../../test/client.ts";
+import { drawsWith, fakeAi } from "../../../test/fakeAi.ts";
 
 /** Small included amounts and odd prices, so every meter has overage and rounding to check. */
 const plan: Plan = {

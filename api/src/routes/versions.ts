@@ -4,7 +4,7 @@
  * `live`; a revision neither a snapshot nor the plan's history window keeps is 400.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { orThrow } from "../fsErrors.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";

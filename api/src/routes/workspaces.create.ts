@@ -1,11 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { admits } from "../middleware/admits.ts";
 import { replayOrClaim } from "../middleware/idempotency.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, IdempotencyHeaders, Metadata, Name, Workspace } from "../schemas.ts";
-import { services } from "../services.ts";
 
 const route = createRoute({
   method: "post",
@@ -41,7 +40,7 @@ export function registerWorkspacesCreate(app: App) {
     const replay = await replayOrClaim(c, "createWorkspace", body);
     // A replay is this route's own earlier answer, stored as it was sent.
     if (replay) return replay as never;
-    const workspace = await services(c.env).workspaces.create(principal.tenantId, body);
+    const workspace = await c.var.services.workspaces.create(principal.tenantId, body);
     return c.json(workspace, 201);
   });
 }

@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, WorkspaceParams } from "../schemas.ts";
-import { services } from "../services.ts";
 import { loadWorkspace, requireWholeWorkspace } from "../workspaceAccess.ts";
 
 const route = createRoute({
@@ -29,7 +28,7 @@ export function registerWorkspacesDelete(app: App) {
     await loadWorkspace(c, workspaceId);
     requireWholeWorkspace(c, "deleting the workspace");
     const { tenantId } = c.get("principal");
-    const { workspaces, usage } = services(c.env);
+    const { workspaces, usage } = c.var.services;
     const deleted = await workspaces.delete(tenantId, workspaceId);
     if (!deleted) throw new ApiError("not_found", `no workspace ${workspaceId}`);
     // Its bytes stop accruing now; no later report can be newer than this one.

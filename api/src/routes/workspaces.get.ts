@@ -1,9 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, Workspace, WorkspaceParams } from "../schemas.ts";
-import { services } from "../services.ts";
 import { loadWorkspace } from "../workspaceAccess.ts";
 
 const route = createRoute({
@@ -26,8 +25,8 @@ export function registerWorkspacesGet(app: App) {
     const { workspaceId } = c.req.valid("param");
     const workspace = await loadWorkspace(c, workspaceId);
     // The index mirrors the counters for lists; one workspace is read exactly from its object.
-    const { sizeBytes, fileCount } = await services(c.env)
-      .workspaces.object(c.get("principal").tenantId, workspaceId)
+    const { sizeBytes, fileCount } = await c.var.services.workspaces
+      .object(c.get("principal").tenantId, workspaceId)
       .counters();
     return c.json({ ...workspace, sizeBytes, fileCount }, 200);
   });

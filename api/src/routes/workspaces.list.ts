@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, PageQuery, page, Workspace } from "../schemas.ts";
-import { services } from "../services.ts";
 
 const route = createRoute({
   method: "get",
@@ -41,7 +40,7 @@ export function registerWorkspacesList(app: App) {
       metadata[key] = value;
     }
     const principal = c.get("principal");
-    const result = await services(c.env).workspaces.list(principal.tenantId, {
+    const result = await c.var.services.workspaces.list(principal.tenantId, {
       limit,
       cursor,
       metadata,

@@ -1,10 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { App } from "../app.ts";
+import type { App } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, Metadata, Name, Workspace, WorkspaceParams } from "../schemas.ts";
-import { services } from "../services.ts";
 import { loadWorkspace, requireWholeWorkspace } from "../workspaceAccess.ts";
 
 const route = createRoute({
@@ -37,7 +36,7 @@ export function registerWorkspacesUpdate(app: App) {
     const { workspaceId } = c.req.valid("param");
     await loadWorkspace(c, workspaceId);
     requireWholeWorkspace(c, "changing the workspace's name or labels");
-    const updated = await services(c.env).workspaces.update(
+    const updated = await c.var.services.workspaces.update(
       c.get("principal").tenantId,
       workspaceId,
       c.req.valid("json"),

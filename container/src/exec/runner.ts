@@ -6,7 +6,12 @@
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { constants as osConstants } from "node:os";
-import type { ContainerExecOutcome, ContainerExecRequest, OutputSinkApi } from "../../wire/index.ts";
+import {
+  type ContainerExecOutcome,
+  type ContainerExecRequest,
+  exitCodes,
+  type OutputSinkApi,
+} from "../../wire/index.ts";
 import type { EgressRun } from "../egress/run.ts";
 import { boxLimits, daemonLimits } from "../limits.ts";
 import type { Box } from "../sandbox/box.ts";
@@ -94,17 +99,25 @@ export class ExecRunner {
       error,
     });
     const box = this.opts.box;
-    if (!box) return failed("this computer has no root image to run commands in", 126);
-    if (!isUnder(request.cwd, this.opts.mount)) return failed(`cwd must be under ${this.opts.mount}`, 126);
-    if (this.running.has(request.execId)) return failed(`exec ${request.execId} is already running`, 126);
-    if (this.running.size >= daemonLimits.runningExecsMax) return failed("too many commands running", 126);
-    if (request.stdin.byteLength > daemonLimits.stdinBytesMax) return failed("stdin too large", 126);
-    if (hasNul(request)) return failed("the command, cwd and environment may not contain NUL bytes", 126);
+    if (!box) return failed("this computer has no root image to run commands in", exitCodes.refused);
+    if (!isUnder(request.cwd, this.opts.mount))
+      return failed(`cwd must be under ${this.opts.mount}`, exitCodes.refused);
+    if (this.running.has(request.execId)) return failed(`exec ${request.execId} is already running`, exitCodes.refused);
+    if (this.running.size >= daemonLimits.runningExecsMax)
+      return failed("too many commands running", exitCodes.refused);
+    if (request.stdin.byteLength > daemonLimits.stdinBytesMax) return failed("stdin too large", exitCodes.refused);
+    if (hasNul(request)) return failed("the command, cwd and environment may not contain NUL bytes", exitCodes.refused);
     if (request.user !== undefined && request.user !== "user" && request.user !== "root") {
-      return failed(`user must be "user" or "root"`, 126);
+      return failed(`user must be "user" or "root"`, exitCodes.refused);
     }
     if (this.killedEarly.delete(request.execId)) {
-      return { status: "cancelled", exitCode: 137, revision: await this.opts.flush(), durationMs: 0, egressBytes: 0 };
+      return {
+        status: "cancelled",
+        exitCode: exitCodes.killed,
+        revision: await this.opts.flush(),
+        durationMs: 0,
+        egressBytes: 0,
+      };
     }
 
     const cwd = boxLimits.workspace + request.cwd.slice(this.opts.mount.length);
@@ -114,7 +127,10 @@ export class ExecRunner {
     try {
       cgroup = await this.opts.cgroupFor(request.execId, request);
     } catch (error) {
-      return failed(`the command's resource limits could not be set up: ${(error as Error).message}`, 126);
+      return failed(
+        `the command's resource limits could not be set up: ${(error as Error).message}`,
+        exitCodes.refused,
+      );
     }
     const egress = request.egress ? await this.opts.egressFor(request.execId, request) : null;
     const user = request.user ?? "user";
@@ -204,10 +220,18 @@ export class ExecRunner {
     const revision = await this.opts.flush();
     const durationMs = Date.now() - startedMs;
     const base = { revision, durationMs, egressBytes };
-    if (reason === "timeout") return { status: "timed_out", exitCode: 124, signal: exit.signal ?? undefined, ...base };
-    if (reason === "cancel") return { status: "cancelled", exitCode: 137, signal: "SIGKILL", ...base };
+    if (reason === "timeout")
+      return { status: "timed_out", exitCode: exitCodes.timedOut, signal: exit.signal ?? undefined, ...base };
+    if (reason === "cancel") return { status: "cancelled", exitCode: exitCodes.killed, signal: "SIGKILL", ...base };
     if (hit)
-      return { status: "failed", exitCode: 137, signal: "SIGKILL", reason: hit, ...base, error: limitMessage[hit] };
+      return {
+        status: "failed",
+        exitCode: exitCodes.killed,
+        signal: "SIGKILL",
+        reason: hit,
+        ...base,
+        error: limitMessage[hit],
+      };
     // bwrap reports a command killed by signal n as exit 128 + n, as a shell does.
     const exitCode = exit.code ?? 128 + signalNumber(exit.signal);
     return { status: exitCode === 0 ? "completed" : "failed", exitCode, ...base };

@@ -23,6 +23,7 @@ import { existsSync, statSync } from "node:fs";
 import { chmod, chown, mkdir, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { exitCodes } from "../../wire/index.ts";
 import { egressBox } from "../egress/box.ts";
 import { boxLimits } from "../limits.ts";
 import { MknodSupervisor } from "./mknod.ts";
@@ -198,7 +199,7 @@ export class Box {
     const bridge = cmd.egressBridge
       ? `${cmd.egressBridge.map(shellQuote).join(" ")} >/dev/null 2>&1 & for i in $(seq 200); do grep -q ' 0A ' /proc/net/tcp && break; sleep 0.01; done; `
       : "";
-    const inner = `${closeInheritedFds(2)} ${bridge}umask 022; cd -- "$1" || exit 126; exec /bin/sh -c "$2"`;
+    const inner = `${closeInheritedFds(2)} ${bridge}umask 022; cd -- "$1" || exit ${exitCodes.refused}; exec /bin/sh -c "$2"`;
     // The user namespace is the computer's (--userns 5), made once with its whole uid range;
     // every other namespace is the command's own. --disable-userns needs a namespace bwrap
     // makes itself, so the computer's namespace carries that limit instead (./userns.ts).
@@ -227,7 +228,7 @@ export class Box {
     // The host side joins the cgroups as root, before setpriv gives root up. Descriptors 3,
     // 4 and 5 are bwrap's (the seccomp program, the arguments, the user namespace); the box's
     // own bash closes whatever of them is still open before the command starts.
-    const launcher = `${closeInheritedFds(5)} for f in $CUBICLE_CGROUP_PROCS; do echo $$ > "$f" || exit 125; done; exec "$@"`;
+    const launcher = `${closeInheritedFds(5)} for f in $CUBICLE_CGROUP_PROCS; do echo $$ > "$f" || exit ${exitCodes.notStarted}; done; exec "$@"`;
     // --norc: Node's stdio pipes are socket pairs, and bash reads ~/.bashrc when its input
     // is a socket (it takes that for rshd). The device-node launcher, when this computer has
     // its supervisor, runs between setpriv and bwrap: its filter then covers everything the

@@ -6,12 +6,13 @@
  * double fork or setsid took out of the command's process group.
  */
 import { join } from "node:path";
+import type { ExecStopReason } from "../../wire/index.ts";
 import { cgroupLimits } from "../limits.ts";
 import { killAll, readKeyed, readKeyedSync, removeCgroupDir } from "./cgroupfs.ts";
 import type { V1Dirs } from "./cgroupLimitsV1.ts";
 
 /** Which limit ended a command, as the exec outcome reports it. */
-export type LimitHit = "memory_limit" | "pids_limit";
+export type LimitHit = ExecStopReason;
 
 /** The counters a command's limits are judged by, read when its cgroups were made (0 for fresh ones). */
 export interface Baseline {

@@ -8,7 +8,14 @@
  * It does not wait for timers the module left behind: the isolate is discarded with the
  * run, and the capabilities it was given are revoked when `run` returns.
  */
-import type { ExecOutcome, JsonValue, OutputSink, WorkspaceFsApi, WorkspaceToolsApi } from "../../contract.ts";
+import {
+  type ExecOutcome,
+  exitCodes,
+  type JsonValue,
+  type OutputSink,
+  type WorkspaceFsApi,
+  type WorkspaceToolsApi,
+} from "../../contract.ts";
 import { OutputPump } from "../../shell/guest/outputPump.ts";
 import { javascriptLimits } from "../limits.ts";
 import { type JavascriptJob, memoryLimitMessage } from "../protocol.ts";
@@ -144,11 +151,11 @@ export class JsRun {
 
   private stopped(reason: StopReason, say: (text: string) => void): ExecOutcome {
     const { timeoutMs } = this.job.request;
-    if (reason === "killed") return { status: "cancelled", exitCode: javascriptLimits.killedExitCode, error: "killed" };
+    if (reason === "killed") return { status: "cancelled", exitCode: exitCodes.killed, error: "killed" };
     if (reason === "timed_out") {
       return {
         status: "timed_out",
-        exitCode: javascriptLimits.timedOutExitCode,
+        exitCode: exitCodes.timedOut,
         error: `timed out after ${timeoutMs} ms`,
       };
     }

@@ -12,7 +12,13 @@
  * `ws:git`) are small facades (../builtins.ts) that read `runContext()` from here.
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
-import type { ExecOutcome, OutputSink, WorkspaceFsApi, WorkspaceToolsApi } from "../../contract.ts";
+import {
+  type ExecOutcome,
+  exitCodes,
+  type OutputSink,
+  type WorkspaceFsApi,
+  type WorkspaceToolsApi,
+} from "../../contract.ts";
 import type { JavascriptJob } from "../protocol.ts";
 import { takeReadHeap } from "./heapWatch.ts";
 import { JsRun } from "./JsRun.ts";
@@ -27,7 +33,11 @@ export default class JavascriptGuest extends WorkerEntrypoint {
 
   async run(job: JavascriptJob, sink: OutputSink, fs: WorkspaceFsApi, tools?: WorkspaceToolsApi): Promise<ExecOutcome> {
     if (JavascriptGuest.active) {
-      return { status: "failed", exitCode: 126, error: "this isolate already ran a module; runs never share one" };
+      return {
+        status: "failed",
+        exitCode: exitCodes.refused,
+        error: "this isolate already ran a module; runs never share one",
+      };
     }
     const run = new JsRun(job, sink, fs, tools, readHeap);
     JavascriptGuest.active = { execId: job.request.execId, run };

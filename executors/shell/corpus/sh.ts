@@ -1,4 +1,16 @@
-import type { CorpusScript } from "./scripts.ts";
+/** One corpus script (scripts.ts and features/ hold them; api/e2e/shellCorpus.test.ts runs them). */
+export interface CorpusScript {
+  /** Unique and kebab-case; differences.ts refers to scripts by it. */
+  name: string;
+  /** Run as `bash -c script` in the working directory. */
+  script: string;
+  /** Files created in the working directory before the run, by relative path. */
+  files?: Record<string, string>;
+  /** Standard input, then EOF; empty when absent. */
+  stdin?: string;
+  /** Variables added to the environment. */
+  env?: Record<string, string>;
+}
 
 /**
  * Text exactly as written between the backticks — backslashes stay, so `\n` reaches bash as

@@ -12,7 +12,14 @@
  * command budget ends such a loop.
  */
 import { Bash, type BashExecResult } from "just-bash";
-import type { ExecOutcome, ExecRequest, OutputSink, WorkspaceFsApi, WorkspaceToolsApi } from "../../contract.ts";
+import {
+  type ExecOutcome,
+  type ExecRequest,
+  exitCodes,
+  type OutputSink,
+  type WorkspaceFsApi,
+  type WorkspaceToolsApi,
+} from "../../contract.ts";
 import { execLimits } from "../../limits.ts";
 import { shellLimits } from "../limits.ts";
 import { latin1String, shellTextBytes } from "./bytes.ts";
@@ -102,8 +109,9 @@ export class ShellRun {
         signal: this.controller.signal,
       });
       const result = await Promise.race([exec, abandoned]);
-      // just-bash's own deadline ends a busy script (exit 124) before our timer can fire.
-      if (result?.exitCode === 124 && Date.now() - startedAt >= request.timeoutMs) this.stop("timed_out");
+      // just-bash's own deadline ends a busy script (with `timeout`'s 124 too) before our timer can fire.
+      if (result?.exitCode === exitCodes.timedOut && Date.now() - startedAt >= request.timeoutMs)
+        this.stop("timed_out");
       return result;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -119,11 +127,11 @@ export class ShellRun {
     const late = result === null ? `; the shell did not stop within ${shellLimits.stopGraceMs} ms` : "";
     switch (this.stopReason) {
       case "killed":
-        return { status: "cancelled", exitCode: shellLimits.killedExitCode, error: `killed${late}` };
+        return { status: "cancelled", exitCode: exitCodes.killed, error: `killed${late}` };
       case "timed_out":
         return {
           status: "timed_out",
-          exitCode: shellLimits.timedOutExitCode,
+          exitCode: exitCodes.timedOut,
           error: `timed out after ${timeoutMs} ms${late}`,
         };
       case "sink_failed":

@@ -8,7 +8,14 @@
  * the workspace is shared, as it is between any two processes.
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
-import type { ExecOutcome, ExecRequest, OutputSink, WorkspaceFsApi, WorkspaceToolsApi } from "../../contract.ts";
+import {
+  type ExecOutcome,
+  type ExecRequest,
+  exitCodes,
+  type OutputSink,
+  type WorkspaceFsApi,
+  type WorkspaceToolsApi,
+} from "../../contract.ts";
 import { ShellRun } from "./ShellRun.ts";
 
 export default class ShellGuest extends WorkerEntrypoint {
@@ -25,9 +32,10 @@ export default class ShellGuest extends WorkerEntrypoint {
     fs?: WorkspaceFsApi,
     tools?: WorkspaceToolsApi,
   ): Promise<ExecOutcome> {
-    if (!fs) return { status: "failed", exitCode: 126, error: "no workspace filesystem was given to the shell" };
+    if (!fs)
+      return { status: "failed", exitCode: exitCodes.refused, error: "no workspace filesystem was given to the shell" };
     if (ShellGuest.running.has(request.execId)) {
-      return { status: "failed", exitCode: 126, error: `run ${request.execId} is already running` };
+      return { status: "failed", exitCode: exitCodes.refused, error: `run ${request.execId} is already running` };
     }
     const run = new ShellRun(request, sink, fs, tools ?? null);
     ShellGuest.running.set(request.execId, run);

@@ -4,7 +4,7 @@
  * path prefix, credential and public origin.
  */
 import { describe, expect, it } from "vitest";
-import { call, createWorkspace, json, mintToken, signup } from "../../../api/test/client.ts";
+import { call, createWorkspace, json, mintToken, signup } from "../../../test/client.ts";
 
 interface RunResult {
   status: string;

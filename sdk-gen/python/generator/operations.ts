@@ -6,21 +6,8 @@
 import { pascal, snake } from "./names.ts";
 import type { Schema, SchemaReader } from "./schema.ts";
 import { isObjectSchema } from "./schema.ts";
-import type { PyType } from "./types.ts";
+import type { Argument, PyType } from "./types.ts";
 import { unionBodyArguments } from "./unionBody.ts";
-
-export interface Argument {
-  py: string;
-  /** The wire name: the path template's name, the query key, the header or the JSON key. */
-  wire: string;
-  where: "path" | "query" | "header" | "body" | "content";
-  type: PyType;
-  required: boolean;
-  nullable: boolean;
-  description: string | undefined;
-  /** A path parameter whose `/` separators are kept (each segment is encoded). */
-  keepsSlashes: boolean;
-}
 
 export type Returns = { kind: "json"; type: PyType } | { kind: "bytes" } | { kind: "headers" } | { kind: "none" };
 

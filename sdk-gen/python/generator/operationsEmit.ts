@@ -4,8 +4,8 @@
  * it may be retried, and parses the 2xx answer into its model.
  */
 import { docstring, HEADER, pyDocText, pyString, snake } from "./names.ts";
-import type { Argument, Operation, Returns } from "./operations.ts";
-import { dumpExpr, optionalExpr, parseExpr, type Registry, typeExpr } from "./types.ts";
+import type { Operation, Returns } from "./operations.ts";
+import { type Argument, dumpExpr, optionalExpr, parseExpr, type Registry, typeExpr } from "./types.ts";
 
 const LIB_NAMES = [
   "NOT_GIVEN",

@@ -149,3 +149,17 @@ export function dumpExpr(type: PyType, value: string, depth = 0): string {
       return value;
   }
 }
+
+/** One argument of a generated method: a path, query, header or body parameter (operations.ts). */
+export interface Argument {
+  py: string;
+  /** The wire name: the path template's name, the query key, the header or the JSON key. */
+  wire: string;
+  where: "path" | "query" | "header" | "body" | "content";
+  type: PyType;
+  required: boolean;
+  nullable: boolean;
+  description: string | undefined;
+  /** A path parameter whose `/` separators are kept (each segment is encoded). */
+  keepsSlashes: boolean;
+}

@@ -5,9 +5,8 @@
  * keyword argument cannot be required for one tag and not another; each shape-specific
  * field's description says which tags take it, and the server refuses a missing one.
  */
-import type { Argument } from "./operations.ts";
 import type { Schema, SchemaReader } from "./schema.ts";
-import type { Field, PyType } from "./types.ts";
+import type { Argument, Field, PyType } from "./types.ts";
 
 export function unionBodyArguments(variants: Schema[], id: string, reader: SchemaReader): Argument[] {
   const shapes = variants.map((variant) => {

@@ -1,10 +1,13 @@
 /**
- * The tenant object's own SQLite tables, migrated by a version number in `meta`.
+ * The tenant object's own SQLite tables, migrated by a version number in `meta`
+ * (tenants/sqlMigrations.ts).
  * v1 was the first ledger (events only); v2 adds the account, period totals, run leases,
  * storage integration and rollup batches, and tags events with their period and batch;
  * v3 keeps the period's fee in parts.
  */
-const MIGRATIONS: string[][] = [
+import { migrateSchema, type SqlStatement } from "../../sqlMigrations.ts";
+
+export const LEDGER_STEPS: readonly (readonly SqlStatement[])[] = [
   [
     `CREATE TABLE IF NOT EXISTS usage_events (
       id TEXT PRIMARY KEY, meter TEXT NOT NULL, quantity INTEGER NOT NULL, at TEXT NOT NULL,
@@ -58,17 +61,12 @@ const MIGRATIONS: string[][] = [
   ["ALTER TABLE account ADD COLUMN period_fees TEXT"],
 ];
 
-export function migrateLedger(sql: SqlStorage): void {
-  sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)");
-  const row = sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'ledger_schema_version'").toArray()[0];
-  // Objects made before the version row existed already have v1's table.
-  const legacy = sql.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'usage_events'").one().n;
-  let version = row?.value ?? (legacy ? 1 : 0);
-  for (; version < MIGRATIONS.length; version++) {
-    for (const statement of MIGRATIONS[version] ?? []) sql.exec(statement);
-  }
-  sql.exec(
-    "INSERT INTO meta (key, value) VALUES ('ledger_schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-    version,
-  );
+export function migrateLedger(storage: DurableObjectStorage): void {
+  migrateSchema(storage, {
+    versionKey: "ledger_schema_version",
+    steps: LEDGER_STEPS,
+    // Objects made before the version row existed already have v1's table.
+    versionBeforeMeta: (db) =>
+      db.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'usage_events'").one().n ? 1 : 0,
+  });
 }

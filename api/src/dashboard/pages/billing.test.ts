@@ -7,8 +7,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { installTenantHooks } from "../../../../tenants/account/hooks.ts";
 import { PLANS } from "../../../../tenants/account/plans.ts";
-import { call, createKey, json, signup } from "../../../test/client.ts";
-import { session as dashboardSession, page, post } from "../../../test/dashboard.ts";
+import { call, createKey, json, signup } from "../../../../test/client.ts";
+import { session as dashboardSession, page, post } from "../../../../test/dashboard.ts";
 import { dollarsToMicros } from "./billing.tsx";
 
 const session = (key: string) => dashboardSession(key, "/dashboard/billing");

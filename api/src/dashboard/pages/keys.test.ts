@@ -5,8 +5,8 @@
  * without keys:manage sees a notice and cannot post.
  */
 import { describe, expect, it } from "vitest";
-import { call, createKey, signup } from "../../../test/client.ts";
-import { session as dashboardSession, page, post, signIn } from "../../../test/dashboard.ts";
+import { call, createKey, signup } from "../../../../test/client.ts";
+import { session as dashboardSession, page, post, signIn } from "../../../../test/dashboard.ts";
 
 const session = (key: string) => dashboardSession(key, "/dashboard/keys");
 

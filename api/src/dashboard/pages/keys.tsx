@@ -15,7 +15,6 @@ import { SCOPES, type Scope } from "../../../../tenants/account/scopes.ts";
 import { ApiError } from "../../errors.ts";
 import { CreateKeyBody, createKeyAs, revokeKeyAs } from "../../routes/keysShared.ts";
 import { Id } from "../../schemas.ts";
-import { services } from "../../services.ts";
 import { type DashboardContext, type DashboardEnv, hasScope } from "../context.ts";
 import { accountOf } from "../data.ts";
 import { date } from "../format.ts";
@@ -66,7 +65,7 @@ export function registerKeysPages(dashboard: Hono<DashboardEnv>) {
       return renderKeys(c, 400, { notice: { kind: "error", text }, form });
     }
     try {
-      const created = await createKeyAs(c.env, c.get("principal"), parsed.data);
+      const created = await createKeyAs(c.var.services.apiKeys, c.get("principal"), parsed.data);
       return renderKeys(c, 201, { created });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -88,7 +87,7 @@ export function registerKeysPages(dashboard: Hono<DashboardEnv>) {
     }
     try {
       // The API's own rule: only keys this session's key could have created (keyRules.ts).
-      await revokeKeyAs(c.env, principal, id);
+      await revokeKeyAs(c.var.services.apiKeys, principal, id);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const text = error.code === "not_found" ? `There is no live key ${id}.` : error.detail;
@@ -132,8 +131,8 @@ async function renderKeys(c: DashboardContext, status: ContentfulStatusCode, opt
   // A cursor is a key id; anything else starts from the newest key.
   const cursor = options.cursor && KeyId.safeParse(options.cursor).success ? options.cursor : undefined;
   const [account, keys] = await Promise.all([
-    accountOf(c.env, principal.tenantId),
-    canManage ? services(c.env).apiKeys.list(principal.tenantId, dashboardLimits.pageRowsMax, cursor) : null,
+    accountOf(c.var.services.accounts, principal.tenantId),
+    canManage ? c.var.services.apiKeys.list(principal.tenantId, dashboardLimits.pageRowsMax, cursor) : null,
   ]);
   const notice = options.notice ?? refused ?? undefined;
   return c.html(

@@ -5,8 +5,8 @@
  * shows another's usage.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, createWorkspace, json, signup } from "../../../test/client.ts";
-import { ORIGIN, page, signIn } from "../../../test/dashboard.ts";
+import { call, createWorkspace, json, signup } from "../../../../test/client.ts";
+import { ORIGIN, page, signIn } from "../../../../test/dashboard.ts";
 
 interface UsageReport {
   from: string;

@@ -15,7 +15,7 @@ import { ApiError } from "../../errors.ts";
 import { compactIso, eventsCsvResponse } from "../../routes/usageCsv.ts";
 import { eventsRange, GRANULARITY_MS, Meter, seriesRange, usageLimits } from "../../routes/usageShared.ts";
 import { Timestamp } from "../../schemas.ts";
-import { services } from "../../services.ts";
+import type { Services } from "../../services.ts";
 import { type DashboardContext, type DashboardEnv, hasScope } from "../context.ts";
 import { accountOf } from "../data.ts";
 import { date, dateTime, meterLabel, quantity, shortId } from "../format.ts";
@@ -91,7 +91,7 @@ const SCOPE_NOTICE = "This session's key lacks the billing:read scope, which usa
 export function registerUsagePages(dashboard: Hono<DashboardEnv>) {
   dashboard.get("/usage", async (c) => {
     const { tenantId } = c.get("principal");
-    const account = await accountOf(c.env, tenantId);
+    const account = await accountOf(c.var.services.accounts, tenantId);
     const page = (props: Omit<UsagePageProps, "account" | "csrf">) => (
       <UsagePage account={account} csrf={c.get("csrf")} {...props} />
     );
@@ -106,12 +106,12 @@ export function registerUsagePages(dashboard: Hono<DashboardEnv>) {
       if (error instanceof ApiError) return c.html(page({ form: parsed.raw, notice: error.detail }), error.status);
       throw error;
     }
-    const series = await services(c.env).usage.series(tenantId, {
+    const series = await c.var.services.usage.series(tenantId, {
       ...range,
       granularity: query.granularity,
       groupBy: query.groupBy,
     });
-    const names = await groupNames(c.env, tenantId, query.groupBy, series);
+    const names = await groupNames(c.var.services, tenantId, query.groupBy, series);
     return c.html(page({ form: parsed.raw, report: { ...range, ...query, series, names } }));
   });
 
@@ -127,7 +127,7 @@ export function registerUsagePages(dashboard: Hono<DashboardEnv>) {
       throw error;
     }
     const { tenantId } = c.get("principal");
-    const { usage } = services(c.env);
+    const { usage } = c.var.services;
     // The same read `GET /v1/usage/events` makes for this query, so the file is the same bytes.
     const read = (after: { at: string; id: string } | undefined, limit: number) =>
       usage.events(tenantId, {
@@ -147,11 +147,15 @@ export function registerUsagePages(dashboard: Hono<DashboardEnv>) {
  * Names for the groups of a breakdown, by id: a workspace's name, or a key's name and
  * prefix. Groups the services cannot name (deleted workspaces, revoked keys) keep their id.
  */
-async function groupNames(env: Env, tenantId: string, groupBy: GroupBy, series: UsageSeries[]) {
+async function groupNames(
+  { workspaces, apiKeys }: Pick<Services, "workspaces" | "apiKeys">,
+  tenantId: string,
+  groupBy: GroupBy,
+  series: UsageSeries[],
+) {
   const names = new Map<string, string>();
   if (groupBy === "workspace") {
     const ids = [...new Set(series.map((one) => one.workspaceId).filter((id): id is string => !!id))];
-    const { workspaces } = services(env);
     for (let i = 0; i < ids.length; i += NAME_LOOKUP_CHUNK) {
       const chunk = ids.slice(i, i + NAME_LOOKUP_CHUNK);
       const found = await workspaces.list(tenantId, { limit: chunk.length, ids: chunk });
@@ -160,7 +164,6 @@ async function groupNames(env: Env, tenantId: string, groupBy: GroupBy, series: 
   }
   if (groupBy === "key") {
     const wanted = new Set(series.map((one) => one.keyId).filter((id): id is string => !!id));
-    const { apiKeys } = services(env);
     // Live keys a page at a time; a tenant holds at most `keysPerTenantMax`, so this ends.
     let cursor: string | undefined;
     while (wanted.size > names.size) {

@@ -5,8 +5,8 @@
  * another tenant's session.
  */
 import { describe, expect, it } from "vitest";
-import { call, createKey, createWorkspace, signup } from "../../../test/client.ts";
-import { page, signIn } from "../../../test/dashboard.ts";
+import { call, createKey, createWorkspace, signup } from "../../../../test/client.ts";
+import { page, signIn } from "../../../../test/dashboard.ts";
 
 /** A 1×1 PNG: signature, IHDR, IDAT, IEND (CRCs included, so image decoders accept it). */
 const PNG = Uint8Array.from(

@@ -1,5 +1,5 @@
 /** The feature corpus: small scripts, one file per area of bash, plus what agents run. */
-import type { CorpusScript } from "../scripts.ts";
+import type { CorpusScript } from "../sh.ts";
 import { agents } from "./agents.ts";
 import { arithmetic } from "./arithmetic.ts";
 import { arrays } from "./arrays.ts";

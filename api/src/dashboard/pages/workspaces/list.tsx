@@ -4,7 +4,6 @@
  * `workspaceIds` restriction of the session's key).
  */
 import type { Workspace } from "../../../../../tenants/workspace/workspaces.ts";
-import { services } from "../../../services.ts";
 import { type DashboardContext, hasScope } from "../../context.ts";
 import { bytes, dateTime } from "../../format.ts";
 import { dashboardLimits } from "../../limits.ts";
@@ -26,7 +25,7 @@ export async function workspacesListPage(c: DashboardContext): Promise<Response>
   }
   const principal = c.get("principal");
   const cursor = queryParam(c, "cursor", ID_CURSOR_LENGTH_MAX);
-  const page = await services(c.env).workspaces.list(principal.tenantId, {
+  const page = await c.var.services.workspaces.list(principal.tenantId, {
     limit: dashboardLimits.pageRowsMax,
     cursor,
     ids: principal.workspaceIds,

@@ -39,7 +39,7 @@ export const hrefs = {
 
 /** The layout's account and CSRF secret for the signed-in tenant. */
 export async function frameOf(c: DashboardContext) {
-  return { account: await accountOf(c.env, c.get("principal").tenantId), csrf: c.get("csrf") };
+  return { account: await accountOf(c.var.services.accounts, c.get("principal").tenantId), csrf: c.get("csrf") };
 }
 
 /**

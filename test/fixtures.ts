@@ -1,9 +1,9 @@
 /** Credentials in every state the security suite needs, made through the real services. */
 import { env } from "cloudflare:workers";
-import { ApiKeys } from "../../tenants/account/apiKeys.ts";
-import { PLANS } from "../../tenants/account/plans.ts";
-import { SCOPES, type Scope } from "../../tenants/account/scopes.ts";
-import { database } from "../../tenants/db.ts";
+import { ApiKeys } from "../tenants/account/apiKeys.ts";
+import { PLANS } from "../tenants/account/plans.ts";
+import { SCOPES, type Scope } from "../tenants/account/scopes.ts";
+import { database } from "../tenants/db.ts";
 import { call, createKey, createWorkspace, mintToken, type signup } from "./client.ts";
 import { craftToken } from "./craftToken.ts";
 
@@ -48,6 +48,14 @@ export async function tokenOfRevokedKey(tenant: TenantFixture): Promise<string> 
   const response = await call("DELETE", `/v1/keys/${parent.id}`, { key: tenant.key });
   if (response.status !== 204) throw new Error(`revoke failed: ${response.status}`);
   return token;
+}
+
+/** Holds `tenantId` to `included` AI images a period, with no overage; the rest of the free plan stays. */
+export async function imageQuota(tenantId: string, included: number): Promise<void> {
+  await env.TENANT.getByName(tenantId).setPlan({
+    ...PLANS.free,
+    meters: { ...PLANS.free.meters, ai_images: { included, overage: null } },
+  });
 }
 
 /**

@@ -6,7 +6,9 @@
  * and records the body bytes that crossed as one `egress_bytes` event per request in the
  * tenant's ledger (meteredFetch.ts says exactly what is counted; usage.ts how it is billed).
  *
- * Built by the workspace object as a loopback binding, `ctx.exports.EgressGateway({ props })`,
+ * The Worker exports it as `EgressGateway` (tenants/account/EgressGateway.ts), which says where
+ * the usage goes: this class only meters, through the `usage` recorder its subclass gives it.
+ * The workspace object builds it as a loopback binding, `ctx.exports.EgressGateway({ props })`,
  * whose props say who the traffic belongs to and where it may go. A sandbox's outbound is
  * fixed when its isolate is created, so an executor keys its warm isolates by what the props
  * name (see `Outbound.attribution` in ../registry.ts): the attribution and the allow list
@@ -14,7 +16,7 @@
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { meteredFetch } from "./meteredFetch.ts";
-import { type EgressAttribution, egressEvent, requestEgressId } from "./usage.ts";
+import { type EgressAttribution, egressEvent, requestEgressId, type UsageRecorder } from "./usage.ts";
 
 /** Who a sandbox's traffic is billed to, and where it may go. */
 export interface EgressProps extends EgressAttribution {
@@ -26,10 +28,13 @@ export interface EgressProps extends EgressAttribution {
   allow: string[] | null;
 }
 
-export class EgressGateway extends WorkerEntrypoint<Env, EgressProps> {
+export abstract class MeteredOutbound extends WorkerEntrypoint<Env, EgressProps> {
+  /** Where the tenant's egress events go. */
+  protected abstract usage(tenantId: string): UsageRecorder;
+
   override fetch(request: Request): Promise<Response> {
     const { tenantId, allow } = this.ctx.props;
-    const ledger = this.env.TENANT.getByName(tenantId);
+    const ledger = this.usage(tenantId);
     return meteredFetch(
       request,
       {

@@ -6,8 +6,12 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { type AiRunner, imageModelFrom, type ModelInputs } from "../../tenants/workspace/images.ts";
-import type { WorkspaceDO } from "../../tenants/workspace/WorkspaceDO.ts";
+import { type AiRunner, imageModelFrom, type ModelInputs } from "../tenants/workspace/images.ts";
+import type { WorkspaceDO } from "../tenants/workspace/WorkspaceDO.ts";
+
+// What a test of drawing reads off a picture, and the binding's shape, for tests in rooms
+// below tenants/ (executors/), which reach the workspace's image code only through here.
+export { type AiRunner, pngSize } from "../tenants/workspace/images.ts";
 
 export const FAKE_IMAGE_MODEL = "@cf/test/png-painter";
 

@@ -5,9 +5,9 @@
  */
 import { env } from "cloudflare:workers";
 import { base64url, type JWTHeaderParameters, SignJWT } from "jose";
-import { SigningKeys } from "../../tenants/account/signingKeys.ts";
-import { ACCESS_TOKEN } from "../../tenants/account/tokens.ts";
-import { database } from "../../tenants/db.ts";
+import { SigningKeys } from "../tenants/account/signingKeys.ts";
+import { ACCESS_TOKEN } from "../tenants/account/tokens.ts";
+import { database } from "../tenants/db.ts";
 
 export interface Craft {
   tenantId: string;
