@@ -113,7 +113,11 @@ function sumBy<T>(rows: T[], key: (row: T) => string, quantity: (row: T) => numb
 }
 
 describe("usage reconciliation", () => {
-  it("ledger = rollups = /v1/usage = invoice, per meter, workspace and key, for each of three tenants", async () => {
+  // Three tenants' whole workloads, run one after another: about 10 s on a quiet machine, past
+  // the project's 30 s default at a load of 12, so it gets a larger bound (not a speed check).
+  it("ledger = rollups = /v1/usage = invoice, per meter, workspace and key, for each of three tenants", {
+    timeout: 120_000,
+  }, async () => {
     const tenants = [];
     for (const seed of [1, 2, 3]) tenants.push(await workload(seed));
 
