@@ -22,7 +22,10 @@ import { answerOf, mcpClient } from "../../../test/mcpClient.ts";
 
 interface SecuredTool {
   name: string;
-  /** `workspaceId: true` is filled with a fresh workspace of the owner, holding `/seed.txt`. */
+  /**
+   * `workspaceId: true` is filled with a fresh workspace of the owner, holding `/seed.txt`;
+   * `snapshotId: true` and `from: true` with a snapshot of it.
+   */
   args: Record<string, unknown>;
   scope: Scope;
   /** Tools that reach the whole account refuse credentials confined to workspaces or a path prefix. */
@@ -40,6 +43,12 @@ const TOOLS: SecuredTool[] = [
   { name: "grep", args: { workspaceId: true, pattern: "seed" }, scope: "workspaces:read" },
   { name: "find", args: { workspaceId: true, name: "*.txt" }, scope: "workspaces:read" },
   { name: "share_create", args: { workspaceId: true, path: "/seed.txt" }, scope: "workspaces:read" },
+  { name: "snapshot_create", args: { workspaceId: true, name: "s" }, scope: "workspaces:write" },
+  { name: "snapshot_list", args: { workspaceId: true }, scope: "workspaces:read" },
+  { name: "snapshot_delete", args: { workspaceId: true, snapshotId: true }, scope: "workspaces:write" },
+  { name: "restore", args: { workspaceId: true, snapshotId: true }, scope: "workspaces:write" },
+  { name: "diff", args: { workspaceId: true, from: true }, scope: "workspaces:read" },
+  { name: "file_history", args: { workspaceId: true, path: "/seed.txt" }, scope: "workspaces:read" },
   { name: "usage", args: {}, scope: "billing:read", accountWide: true },
   { name: "quotas", args: {}, scope: "billing:read", accountWide: true },
 ];
@@ -49,7 +58,14 @@ async function argsFor(tool: SecuredTool, owner: TenantFixture): Promise<Record<
   const workspaceId = await createWorkspace(owner.key);
   const seeded = await call("PUT", `/v1/workspaces/${workspaceId}/files/seed.txt`, { key: owner.key, body: "seed" });
   expect(seeded.status).toBe(200);
-  return { ...tool.args, workspaceId };
+  const args: Record<string, unknown> = { ...tool.args, workspaceId };
+  if (tool.args.snapshotId || tool.args.from) {
+    const taken = await call("POST", `/v1/workspaces/${workspaceId}/snapshots`, { key: owner.key, json: {} });
+    expect(taken.status).toBe(201);
+    const { id } = (await taken.json()) as { id: string };
+    for (const name of ["snapshotId", "from"]) if (tool.args[name]) args[name] = id;
+  }
+  return args;
 }
 
 let alice: TenantFixture;

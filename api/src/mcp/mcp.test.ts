@@ -15,14 +15,20 @@ describe("/mcp", () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
       [
+        "diff",
         "exec",
+        "file_history",
         "file_list",
         "file_read",
         "file_write",
         "find",
         "grep",
         "quotas",
+        "restore",
         "share_create",
+        "snapshot_create",
+        "snapshot_delete",
+        "snapshot_list",
         "usage",
         "workspace_create",
         "workspace_delete",

@@ -1,7 +1,7 @@
 /**
  * The MCP tools, one row each: the REST operation it stands for and a description written
  * for a model. Rows without `run` pass their arguments to the operation as they are.
- * Snapshot, fork, diff and restore (issue 22) become rows here once their routes exist.
+ * Fork (issue 22) becomes a row here once its route exists.
  */
 import { execTool } from "./execTool.ts";
 import { fileReadTool, fileWriteTool } from "./fileTools.ts";
@@ -51,6 +51,45 @@ export const TOOLS: readonly Tool[] = [
     operationId: "find",
     description: "Find files and directories of a workspace by name glob (`*.ts`), type, size or modification time.",
     annotations: { title: "Find files", ...readOnly },
+  },
+  {
+    name: "snapshot_create",
+    operationId: "createSnapshot",
+    description:
+      'Pin the workspace\'s current version under a snapshot id, copying nothing: take one before a risky change, then `restore` it to undo. (`exec` with `snapshot: "before"` takes one just before a command.)',
+    annotations: { title: "Take a snapshot", readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  },
+  {
+    name: "snapshot_list",
+    operationId: "listSnapshots",
+    description: "List a workspace's snapshots, oldest first: id, name, revision, size and file count.",
+    annotations: { title: "List snapshots", ...readOnly },
+  },
+  {
+    name: "snapshot_delete",
+    operationId: "deleteSnapshot",
+    description: "Delete a snapshot. The files it pinned stay as they are in the live workspace.",
+    annotations: { title: "Delete a snapshot", readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+  },
+  {
+    name: "restore",
+    operationId: "restoreWorkspace",
+    description:
+      "Make the whole workspace equal to a snapshot (`snapshotId`) or a kept revision (`revision`). The restore is a new revision itself, so it can be undone the same way.",
+    annotations: { title: "Restore a version", readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+  },
+  {
+    name: "diff",
+    operationId: "diffWorkspace",
+    description:
+      'What changed between two versions (snapshot ids, revisions, or `to: "live"`): paths added, modified, deleted or renamed; `format: "patch"` for a unified diff of the text files.',
+    annotations: { title: "Diff two versions", ...readOnly },
+  },
+  {
+    name: "file_history",
+    operationId: "fileHistory",
+    description: "The kept versions of one file: revision, time, size, ETag, and the exec or key that made each.",
+    annotations: { title: "A file's history", ...readOnly },
   },
   {
     name: "share_create",
