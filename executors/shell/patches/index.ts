@@ -17,6 +17,7 @@ import { diffNormalFormat } from "./diffNormalFormat.ts";
 import { dirnameRoot } from "./dirnameRoot.ts";
 import { errexitAndOrLeft } from "./errexitAndOrLeft.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
+import { excludedCommandNotFound } from "./excludedCommandNotFound.ts";
 import { failglobAbandonsLine } from "./failglobAbandonsLine.ts";
 import { fatalExpansionStatus } from "./fatalExpansionStatus.ts";
 import { forPositional } from "./forPositional.ts";
@@ -109,4 +110,5 @@ export const justBashPatches: readonly Patch[] = [
   failglobAbandonsLine,
   assocSubscriptSpecial,
   braceRangeAcrossCase,
+  excludedCommandNotFound,
 ];
