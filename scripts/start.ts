@@ -34,7 +34,10 @@ const port = Number(process.env.PORT ?? 8787);
 const stateDir = resolve(root, process.env.CUBICLE_STATE_DIR ?? ".wrangler/state");
 const url = `http://127.0.0.1:${port}`;
 const readyTimeoutMs = 60_000;
-const supervisorReadyTimeoutMs = 10_000;
+// The supervisor's first start from a fresh clone compiles its TypeScript with a cold cache:
+// 3.5 s on an idle machine, and over 10 s on a busy one (load 17 on 2 cores), where a 10 s
+// limit served the platform without the container executor for no real fault.
+const supervisorReadyTimeoutMs = 60_000;
 /** Starts of the supervisor when it keeps landing on PORT (see startSupervisor). */
 const supervisorStartsMax = 3;
 // The supervisor gives each computerd 10 s to push its changes and unmount (limits.ts).
@@ -140,13 +143,21 @@ async function startSupervisor(attempt = 1): Promise<string | null> {
   const lines = createInterface({ input: supervisor.stdout as NodeJS.ReadableStream });
   const timeout = AbortSignal.timeout(supervisorReadyTimeoutMs);
   // The first line, or the exit's [code, signal] when it dies first, or nothing in time.
-  const [first] = await Promise.race([once(lines, "line", { signal: timeout }), once(supervisor, "exit")]).catch(
-    () => [],
-  );
+  const [first, signal] = await Promise.race([
+    once(lines, "line", { signal: timeout }),
+    once(supervisor, "exit"),
+  ]).catch(() => []);
   const ready =
     typeof first === "string" && first.startsWith("{") ? (JSON.parse(first) as { ready?: boolean; url?: string }) : {};
   if (!ready.ready || !ready.url) {
-    console.error("cubicle: the container supervisor did not start; serving without the container executor");
+    // Say why, so a person knows whether to wait, look above for its error, or fix the host.
+    const why =
+      first === undefined
+        ? `it did not say it was ready within ${supervisorReadyTimeoutMs / 1000} s`
+        : typeof first === "string"
+          ? `its first line was not its ready line: ${first.slice(0, 200)}`
+          : `it exited (${first ?? signal}) before it was ready; its error is above`;
+    console.error(`cubicle: the container supervisor did not start (${why}); serving without the container executor`);
     supervisor.kill("SIGKILL");
     return null;
   }

@@ -21,6 +21,16 @@ describe("shell guest: commands it does not have", () => {
     expect(stderr.match(new RegExp(pointer, "g"))).toHaveLength(2);
   });
 
+  it("never passes on just-bash's advice to its embedder, wherever stderr is redirected", async () => {
+    for (const name of ["tar", "yq", "xan", "sqlite3", "python3", "python", "pandoc"]) {
+      const { stdout, stderr } = await sh(
+        `${name} --version 2>&1; echo "status $?"; ${name} 2>/dev/null || echo quiet`,
+      );
+      expect(stdout, name).toMatch(new RegExp(`^bash: (line 1: )?${name}: command not found\\nstatus 127\\nquiet\\n$`));
+      expect(stdout + stderr, name).not.toMatch(/browser|Node\.js bundle/);
+    }
+  });
+
   it("leaves a script's own lines alone", async () => {
     expect((await sh("echo 'bash: x: command not found, or so I say' >&2")).stderr).toBe(
       "bash: x: command not found, or so I say\n",

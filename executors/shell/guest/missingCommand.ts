@@ -1,15 +1,15 @@
 /**
- * What the shell says of a command it does not have. just-bash answers `bash: pandoc:
- * command not found`, and for the commands its browser build leaves out (python3, sqlite3…)
- * `command not available in browser environments … use the Node.js bundle`: advice to
- * just-bash's embedder that means nothing to a script's author. Both become a pointer to the
+ * What the shell says of a command it does not have: just-bash answers `bash: pandoc:
+ * command not found` (for the six its browser build leaves out too, since the
+ * excluded-command-not-found patch), which on the run's stderr becomes a pointer to the
  * executor that has the command. The rewrite touches just-bash's own line only: a whole line
- * of exactly that shape. The exit status stays 127.
+ * of exactly that shape. The exit status stays 127. A script that sends its stderr elsewhere
+ * (`2>&1`, `2>file`) gets bash's own line there, as bash would write it.
  */
-const missingCommandLine = /^bash: ([^\s:]+): command not (?:found|available in browser environments\.[^\n]*)$/gm;
+const missingCommandLine = /^bash: ([^\s:]+): command not found$/gm;
 
 export function explainMissingCommands(stderr: string): string {
-  if (!stderr.includes(": command not ")) return stderr;
+  if (!stderr.includes(": command not found")) return stderr;
   return stderr.replace(
     missingCommandLine,
     (_line, name: string) =>

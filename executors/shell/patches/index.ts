@@ -22,6 +22,7 @@ import { diffNormalFormat } from "./diffNormalFormat.ts";
 import { dirnameRoot } from "./dirnameRoot.ts";
 import { errexitAndOrLeft } from "./errexitAndOrLeft.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
+import { excludedCommandNotFound } from "./excludedCommandNotFound.ts";
 import { execOwnAttributes } from "./execOwnAttributes.ts";
 import { extglobNegation } from "./extglobNegation.ts";
 import { failglobAbandonsLine } from "./failglobAbandonsLine.ts";
@@ -124,4 +125,5 @@ export const justBashPatches: readonly Patch[] = [
   extglobNegation,
   braceBeforeParameters,
   execOwnAttributes,
+  excludedCommandNotFound,
 ];
