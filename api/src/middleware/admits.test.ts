@@ -1,7 +1,7 @@
 /**
  * Every authenticated route declares its admission, so a new route cannot slip past the
  * storage cap by forgetting to; and the declarations, read together, are the policy: only
- * uploads, the fs operations that can add bytes, and exec meet the storage cap.
+ * uploads, the fs operations that can add bytes, a restore, and exec meet the storage cap.
  */
 import { expect, it } from "vitest";
 import { createApp } from "../app.ts";
@@ -35,6 +35,8 @@ it("sends exactly the operations that can add bytes to the storage cap", () => {
     "POST /v1/workspaces/:workspaceId/fs/copy": "write",
     "POST /v1/workspaces/:workspaceId/fs/truncate": "write",
     "POST /v1/workspaces/:workspaceId/fs/batch": "write",
+    // A restore can bring back more than the live tree holds.
+    "POST /v1/workspaces/:workspaceId/restore": "write",
     "POST /v1/workspaces/:workspaceId/exec": "exec",
   });
 });
