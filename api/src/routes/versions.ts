@@ -4,6 +4,8 @@
  * `live`; a revision neither a snapshot nor the plan's history window keeps is 400.
  */
 import { createRoute, z } from "@hono/zod-openapi";
+import { workspaceLimits } from "../../../tenants/workspace/limits.ts";
+import { pathPatterns } from "../../../tenants/workspace/pathPatterns.ts";
 import type { App } from "../context.ts";
 import { orThrow } from "../fsErrors.ts";
 import { admits } from "../middleware/admits.ts";
@@ -37,9 +39,24 @@ const restoreRoute = createRoute({
       required: true,
       content: {
         "application/json": {
+          // Exactly one of the two, said in the schema itself (a closed object of one
+          // property), so a request valid by the contract is one the route takes.
           schema: z
-            .object({ snapshotId: z.string().max(64).optional(), revision: z.number().int().min(0).optional() })
-            .refine((b) => (b.snapshotId === undefined) !== (b.revision === undefined), "give snapshotId or revision"),
+            .object({
+              snapshotId: z
+                .string()
+                .max(64)
+                .regex(/^snap_[0-9a-z]{1,40}$/, "a snapshot id")
+                .optional(),
+              revision: z.number().int().min(0).optional(),
+            })
+            .strict()
+            .refine((b) => (b.snapshotId === undefined) !== (b.revision === undefined), "give snapshotId or revision")
+            .openapi("RestoreRequest", {
+              description: "A snapshot id or a kept revision: exactly one.",
+              minProperties: 1,
+              maxProperties: 1,
+            }),
         },
       },
     },
@@ -129,7 +146,12 @@ const historyRoute = createRoute({
     "Every kept version of what the path has named, newest first: the revision that made it and the one that ended it, when, by which key or exec, its size and ETag. Versions are kept for the plan's history window and while a snapshot pins them.",
   security: [{ bearer: [] }],
   middleware: [requireScope("workspaces:read"), admits("request")] as const,
-  request: { params: WorkspaceParams, query: z.object({ path: z.string().min(1).max(4096) }) },
+  request: {
+    params: WorkspaceParams,
+    query: z.object({
+      path: z.string().min(1).openapi({ pattern: pathPatterns.belowRoot, maxLength: workspaceLimits.pathLengthMax }),
+    }),
+  },
   responses: {
     200: {
       description: "The versions",

@@ -88,8 +88,8 @@ __all__ = [
     "ReadlinkRequest",
     "ReadlinkResponse",
     "Removed",
+    "RestoreRequest",
     "RestoreResult",
-    "RestoreWorkspaceRequest",
     "Scope",
     "ScopedToken",
     "SetSpendCapRequest",
@@ -808,6 +808,31 @@ class RestoreResult:
     def to_dict(self) -> dict[str, Any]:
         """The camelCase JSON object."""
         return {"revision": self.revision, "changedPaths": self.changed_paths}
+
+
+@dataclass(frozen=True, kw_only=True)
+class RestoreRequest:
+    """A snapshot id or a kept revision: exactly one."""
+
+    snapshot_id: str | None = None
+    revision: int | None = None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            snapshot_id=data.get("snapshotId"),
+            revision=data.get("revision"),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        out: dict[str, Any] = {}
+        if self.snapshot_id is not None:
+            out["snapshotId"] = self.snapshot_id
+        if self.revision is not None:
+            out["revision"] = self.revision
+        return out
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -2827,31 +2852,6 @@ class CreateSnapshotRequest:
             out["name"] = self.name
         if self.description is not None:
             out["description"] = self.description
-        return out
-
-
-@dataclass(frozen=True, kw_only=True)
-class RestoreWorkspaceRequest:
-    """The `RestoreWorkspaceRequest` object."""
-
-    snapshot_id: str | None = None
-    revision: int | None = None
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        """Reads the JSON object; keys this version does not know are ignored."""
-        return cls(
-            snapshot_id=data.get("snapshotId"),
-            revision=data.get("revision"),
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        """The camelCase JSON object."""
-        out: dict[str, Any] = {}
-        if self.snapshot_id is not None:
-            out["snapshotId"] = self.snapshot_id
-        if self.revision is not None:
-            out["revision"] = self.revision
         return out
 
 

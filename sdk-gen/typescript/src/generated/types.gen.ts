@@ -238,6 +238,14 @@ export type RestoreResult = {
     changedPaths: number;
 };
 
+/**
+ * A snapshot id or a kept revision: exactly one.
+ */
+export type RestoreRequest = {
+    snapshotId?: string;
+    revision?: number;
+};
+
 export type Diff = {
     from: number;
     to: number;
@@ -3071,10 +3079,7 @@ export type GetSnapshotResponses = {
 export type GetSnapshotResponse = GetSnapshotResponses[keyof GetSnapshotResponses];
 
 export type RestoreWorkspaceData = {
-    body: {
-        snapshotId?: string;
-        revision?: number;
-    };
+    body: RestoreRequest;
     path: {
         workspaceId: string;
     };

@@ -46,7 +46,7 @@ describe("diff", () => {
       ]);
       expect(ok(await vfs.diff(r3, "live")).entries).toEqual([]);
       expect(await vfs.diff("snap_nope")).toMatchObject({ ok: false, code: "ENOENT" });
-      expect(await vfs.diff(r3 + 5)).toMatchObject({ ok: false, code: "EINVAL" });
+      expect(await vfs.diff(r3 + 5)).toMatchObject({ ok: false, code: "ENOENT" });
     });
   });
 });

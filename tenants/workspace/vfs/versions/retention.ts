@@ -48,7 +48,9 @@ export function isReadable(store: Store, rev: number): boolean {
 
 /**
  * A version reference as the API takes it: a snapshot id (`snap_…`), a revision number, or
- * `live`. ENOENT for an unknown snapshot; EINVAL for a revision no longer (or not yet) kept.
+ * `live`. ENOENT for an unknown snapshot, and for a revision no longer (or not yet) kept: the
+ * version does not exist to be read, which the API answers 404, as any missing resource (a
+ * client cannot know from the contract which revisions are kept). EINVAL for a malformed one.
  */
 export function revisionOf(store: Store, ref: string | number): FsResult<{ revision: number; snapshotId?: string }> {
   if (ref === "live") return { ok: true, revision: store.meta("revision") };
@@ -60,7 +62,7 @@ export function revisionOf(store: Store, ref: string | number): FsResult<{ revis
   if (Number.isNaN(rev)) return fail("EINVAL", `not a revision, snapshot id or "live": ${ref}`);
   if (!isReadable(store, rev)) {
     return fail(
-      "EINVAL",
+      "ENOENT",
       rev > store.meta("revision")
         ? `revision ${rev} is in the future (the workspace is at ${store.meta("revision")})`
         : `revision ${rev} is no longer kept: it is older than the history window and no snapshot pins it`,
