@@ -4,7 +4,7 @@ import { ApiKeys } from "../tenants/account/apiKeys.ts";
 import { PLANS } from "../tenants/account/plans.ts";
 import { SCOPES, type Scope } from "../tenants/account/scopes.ts";
 import { database } from "../tenants/db.ts";
-import { call, createKey, createWorkspace, mintToken, type signup } from "./client.ts";
+import { call, createKey, createWorkspace, mintToken, signup } from "./client.ts";
 import { craftToken } from "./craftToken.ts";
 
 export type TenantFixture = Awaited<ReturnType<typeof signup>>;
@@ -65,4 +65,21 @@ export async function imageQuota(tenantId: string, included: number): Promise<vo
 export async function unthrottled(tenant: TenantFixture): Promise<TenantFixture> {
   await env.TENANT.getByName(tenant.tenantId).setPlan({ ...PLANS.free, rate: { perSecond: 1e6, burst: 1e6 } });
   return tenant;
+}
+
+/**
+ * The cast of a security suite: Alice (whose credentials are tried), Mallory (another tenant),
+ * and Alice's scoped tokens that must fail everywhere: one past its expiry, one whose key was
+ * revoked. Both tenants are unthrottled: one suite sends a tenant's requests in seconds, far
+ * past the free plan's burst.
+ */
+export async function securityCast() {
+  const alice = await unthrottled(await signup());
+  const mallory = await unthrottled(await signup());
+  return {
+    alice,
+    mallory,
+    aliceExpiredToken: await expiredToken(alice),
+    aliceOrphanedToken: await tokenOfRevokedKey(alice),
+  };
 }

@@ -7,16 +7,14 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Scope } from "../../../tenants/account/scopes.ts";
-import { call, createWorkspace, expectProblem, mintToken, signup } from "../../../test/client.ts";
+import { call, createWorkspace, expectProblem, mintToken } from "../../../test/client.ts";
 import {
   expiredKey,
-  expiredToken,
   keyForOtherWorkspace,
   keyWithout,
   revokedKey,
+  securityCast,
   type TenantFixture,
-  tokenOfRevokedKey,
-  unthrottled,
 } from "../../../test/fixtures.ts";
 import { answerOf, mcpClient } from "../../../test/mcpClient.ts";
 
@@ -74,10 +72,7 @@ let aliceExpiredToken: string;
 let aliceOrphanedToken: string;
 
 beforeAll(async () => {
-  alice = await unthrottled(await signup());
-  mallory = await unthrottled(await signup());
-  aliceExpiredToken = await expiredToken(alice);
-  aliceOrphanedToken = await tokenOfRevokedKey(alice);
+  ({ alice, mallory, aliceExpiredToken, aliceOrphanedToken } = await securityCast());
 });
 
 describe.each(TOOLS)("MCP tool $name", (tool) => {

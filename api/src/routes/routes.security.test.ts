@@ -12,17 +12,14 @@ import {
   expectProblem,
   json,
   mintToken,
-  signup,
 } from "../../../test/client.ts";
 import {
   expiredKey,
-  expiredToken,
   keyForOtherWorkspace,
   keyWithout,
   revokedKey,
+  securityCast,
   type TenantFixture,
-  tokenOfRevokedKey,
-  unthrottled,
 } from "../../../test/fixtures.ts";
 import { TOOLS as MCP_TOOLS } from "../mcp/tools.ts";
 
@@ -335,11 +332,7 @@ let aliceExpiredToken: string;
 let aliceOrphanedToken: string;
 
 beforeAll(async () => {
-  // One tenant takes the whole suite's requests in seconds, far past the free plan's burst.
-  alice = await unthrottled(await signup());
-  mallory = await unthrottled(await signup());
-  aliceExpiredToken = await expiredToken(alice);
-  aliceOrphanedToken = await tokenOfRevokedKey(alice);
+  ({ alice, mallory, aliceExpiredToken, aliceOrphanedToken } = await securityCast());
 });
 
 describe.each(ROUTES)("$method $path", (route) => {

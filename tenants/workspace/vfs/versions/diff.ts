@@ -72,7 +72,7 @@ function sideOf(inode: Inode): DiffSide {
 }
 
 /** Whether a user would see a difference: content, mode, owner, mtime or link target (not ctime, not nlink). */
-function differs(a: Inode, b: Inode): boolean {
+export function differs(a: Inode, b: Inode): boolean {
   return (
     a.etag !== b.etag ||
     a.size !== b.size ||

@@ -8,6 +8,7 @@ import { workspaceLimits } from "../../limits.ts";
 import { type FsResult, fail } from "../errors.ts";
 import { INODE_COLUMNS } from "../schema.ts";
 import type { Inode, InodeType, Store } from "../store.ts";
+import { differs } from "./diff.ts";
 
 export interface FileVersion {
   /** The revision the version was made in, and the one that ended it (null: it is live). */
@@ -27,18 +28,9 @@ export interface FileVersion {
 
 type VersionRow = Inode & { died_rev: number | null };
 
+/** Two versions a user can tell apart: another inode, or what `differs` (diff.ts) sees. */
 function visible(a: VersionRow, b: VersionRow): boolean {
-  return (
-    a.ino !== b.ino ||
-    a.etag !== b.etag ||
-    a.size !== b.size ||
-    a.mode !== b.mode ||
-    a.target !== b.target ||
-    a.uid !== b.uid ||
-    a.gid !== b.gid ||
-    a.mtime_ms !== b.mtime_ms ||
-    a.mtime_nsec !== b.mtime_nsec
-  );
+  return a.ino !== b.ino || differs(a, b);
 }
 
 export function history(store: Store, path: string): FsResult<{ path: string; versions: FileVersion[] }> {
