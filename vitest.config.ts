@@ -55,6 +55,7 @@ export default defineConfig({
         },
       },
       {
+        ...sdkFromSource,
         test: {
           name: "node",
           environment: "node",
