@@ -6,13 +6,14 @@
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { EgressPolicy } from "../../../container/wire/egress/allowList.ts";
-import type {
-  ExecOutcome,
-  ExecRequest,
-  Executor,
-  ExecutorName,
-  OutputSink,
-  OutputStream,
+import {
+  type ExecOutcome,
+  type ExecRequest,
+  type Executor,
+  type ExecutorName,
+  exitCodes,
+  type OutputSink,
+  type OutputStream,
 } from "../../../executors/contract.ts";
 import { execLimits } from "../../../executors/limits.ts";
 import type { RunGrant } from "../../account/rpc.ts";
@@ -204,7 +205,7 @@ export class ExecRunner {
       await run.executor.kill(execId);
       // If the executor does not stop in time, the record ends as cancelled anyway.
       await Promise.race([run.done, new Promise((r) => setTimeout(r, BACKSTOP_GRACE_MS))]);
-      this.end(execId, { status: "cancelled", exitCode: 137, error: "killed" });
+      this.end(execId, { status: "cancelled", exitCode: exitCodes.killed, error: "killed" });
     }
     return this.records.get(execId);
   }
@@ -240,7 +241,11 @@ export class ExecRunner {
     const backstop = new Promise<ExecOutcome>((resolve) => {
       timer = setTimeout(() => {
         void executor.kill(request.execId);
-        resolve({ status: "timed_out", exitCode: 124, error: `no answer ${BACKSTOP_GRACE_MS} ms after the timeout` });
+        resolve({
+          status: "timed_out",
+          exitCode: exitCodes.timedOut,
+          error: `no answer ${BACKSTOP_GRACE_MS} ms after the timeout`,
+        });
       }, request.timeoutMs + BACKSTOP_GRACE_MS) as never;
     });
     let outcome: ExecOutcome;

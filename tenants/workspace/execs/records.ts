@@ -6,13 +6,14 @@
  */
 
 import type { EgressPolicy } from "../../../container/wire/egress/allowList.ts";
-import type {
-  ExecConflict,
-  ExecOutcome,
-  ExecStatus,
-  ExecStopReason,
-  OutputStream,
-  WorkspaceMount,
+import {
+  type ExecConflict,
+  type ExecOutcome,
+  type ExecStatus,
+  type ExecStopReason,
+  exitCodes,
+  type OutputStream,
+  type WorkspaceMount,
 } from "../../../executors/contract.ts";
 import { execLimits } from "../../../executors/limits.ts";
 
@@ -295,7 +296,11 @@ export class ExecRecords {
       .toArray()
       .map((r) => r.id);
     for (const id of ids)
-      this.finish(id, { status: "failed", exitCode: 137, error: "the workspace restarted during the run" });
+      this.finish(id, {
+        status: "failed",
+        exitCode: exitCodes.killed,
+        error: "the workspace restarted during the run",
+      });
     return ids;
   }
 
