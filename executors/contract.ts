@@ -95,6 +95,18 @@ export interface ExecOutcome {
    * (null: a removal or mode change, dropped).
    */
   conflicts?: ExecConflict[];
+  /**
+   * Output the executor kept for its answer rather than sending it through the sink: it
+   * comes after everything the sink took. A short run's output then costs no call of its
+   * own (docs/rooms.md, the path of an exec).
+   */
+  tail?: OutputPiece[];
+}
+
+/** A piece of a run's output, in the order it was written. */
+export interface OutputPiece {
+  stream: OutputStream;
+  data: Uint8Array;
 }
 
 /** One path both the box and the workspace changed; neither version was lost. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ExecOutcome } from "../../contract.ts";
 import { guest, RecordingSink, request, sh } from "./harness.ts";
 import { MemoryFs } from "./memoryFs.ts";
 
@@ -39,7 +40,7 @@ describe("shell guest: timeout, kill and output cap", () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     await shell.kill(slow.execId);
     expect(await running[0]).toMatchObject({ status: "cancelled", exitCode: 137 });
-    expect(await running[1]).toEqual({ status: "completed", exitCode: 0 });
+    expect(otherSink.end((await running[1]) as ExecOutcome)).toEqual({ status: "completed", exitCode: 0 });
     expect(otherSink.text("stdout")).toBe("other\n");
   });
 

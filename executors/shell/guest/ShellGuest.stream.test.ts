@@ -51,6 +51,26 @@ describe("shell guest: output streams while the script runs", () => {
     expect(stdout).toBe("hi\nls: cannot access 'nope': No such file or directory\n");
   });
 
+  it("answers a short run's output with its outcome, and streams what came before", async () => {
+    const short = await sh("echo hi; echo oops >&2");
+    expect(short.sink.pieces.map((piece) => [piece.stream, piece.tail])).toEqual([
+      ["stdout", true],
+      ["stderr", true],
+    ]);
+    expect([short.stdout, short.stderr]).toEqual(["hi\n", "oops\n"]);
+    const streamed = await sh("echo early; sleep 0.2; echo late");
+    expect(streamed.sink.pieces.map((piece) => [new TextDecoder().decode(piece.data), piece.tail])).toEqual([
+      ["early\n", undefined],
+      ["late\n", true],
+    ]);
+  });
+
+  it("sends a large tail through the sink rather than with the outcome", async () => {
+    const { sink, stdout } = await sh("seq 1 20000", { outputBytesMax: 4 * 1024 * 1024 });
+    expect(stdout.length).toBe(108_894);
+    expect(sink.pieces.every((piece) => !piece.tail)).toBe(true);
+  });
+
   it("sends large output in pieces of at most 64 KiB", async () => {
     const { sink, stdout } = await sh("seq 1 200000", { outputBytesMax: 4 * 1024 * 1024 });
     expect(stdout.length).toBe(1_288_895);

@@ -16,6 +16,7 @@ import {
   type ExecOutcome,
   type ExecRequest,
   exitCodes,
+  type OutputPiece,
   type OutputSink,
   type WorkspaceFsApi,
   type WorkspaceToolsApi,
@@ -81,16 +82,19 @@ export class ShellRun {
     const missing = await this.missingDirectory(fs, cwd);
     if (missing) {
       await pump.write("stderr", shellTextBytes(`bash: cd: ${cwd}: ${missing}\n`));
-      await pump.flush();
-      return { status: "failed", exitCode: 1, error: `working directory ${cwd}: ${missing}` };
+      return withTail(
+        { status: "failed", exitCode: 1, error: `working directory ${cwd}: ${missing}` },
+        await pump.finish(),
+      );
     }
 
     const result = await this.execute(this.shell(fs, cwd));
     const stderr = explainMissingCommands((result?.stderr ?? "").replace(limitAdvice, ""));
     await pump.write("stdout", shellTextBytes(result?.stdout ?? ""));
     await pump.write("stderr", shellTextBytes(this.stopReason ? stderr.replace(stopNotes, "") : stderr));
-    await pump.flush();
-    return this.outcome(result, stderr);
+    const tail = await pump.finish();
+    // A sink that failed while the tail waited makes the run fail, as it would have mid-run.
+    return withTail(this.outcome(result, stderr), tail);
   }
 
   /** The script's result, or null when the shell did not stop in time after being told to. */
@@ -184,4 +188,9 @@ export class ShellRun {
     bash.registerTransformPlugin(streamOutputTransform());
     return bash;
   }
+}
+
+/** The outcome with the output kept for it, if any. */
+function withTail(outcome: ExecOutcome, tail: OutputPiece[]): ExecOutcome {
+  return tail.length > 0 ? { ...outcome, tail } : outcome;
 }

@@ -10,10 +10,17 @@ import { shellGuest } from "../loadGuest.ts";
 import { MemoryFs } from "./memoryFs.ts";
 
 export class RecordingSink extends RpcTarget implements OutputSink {
-  readonly pieces: { stream: OutputStream; data: Uint8Array; atMs: number }[] = [];
+  /** Every piece of output in order; `tail` marks those that came back with the outcome (ExecOutcome.tail), as the workspace object appends them. */
+  readonly pieces: { stream: OutputStream; data: Uint8Array; atMs: number; tail?: true }[] = [];
 
   async write(stream: OutputStream, data: Uint8Array): Promise<void> {
     this.pieces.push({ stream, data, atMs: Date.now() });
+  }
+
+  /** Takes the outcome's tail after what the sink took, as ExecRunner does, and answers the outcome without it. */
+  end({ tail, ...outcome }: ExecOutcome): ExecOutcome {
+    for (const piece of tail ?? []) this.pieces.push({ ...piece, atMs: Date.now(), tail: true });
+    return outcome;
   }
 
   bytes(stream: OutputStream): Uint8Array {
@@ -70,6 +77,6 @@ export async function sh(
 ): Promise<ShellResult> {
   const { fs = new MemoryFs(), isolateKey, ...overrides } = options;
   const sink = new RecordingSink();
-  const outcome = await guest(isolateKey, overrides.egress).run(request(command, overrides), sink, fs);
+  const outcome = sink.end(await guest(isolateKey, overrides.egress).run(request(command, overrides), sink, fs));
   return { outcome, stdout: sink.text("stdout"), stderr: sink.text("stderr"), sink, fs };
 }

@@ -7,7 +7,7 @@
  * Past `capBytes` (stdout and stderr together) output is dropped and `truncated` set: the
  * run goes on, as a process writing into a capped log would.
  */
-import type { OutputSink, OutputStream } from "../../contract.ts";
+import type { OutputPiece, OutputSink, OutputStream } from "../../contract.ts";
 import { shellLimits } from "../limits.ts";
 
 interface Piece {
@@ -67,6 +67,24 @@ export class OutputPump {
     this.queuedBytes = 0;
     if (pieces.length > 0) this.sending = this.sending.then(() => this.send(pieces));
     return this.sending;
+  }
+
+  /**
+   * Ends the pump: waits for what is being sent, then hands back what is still queued, to go
+   * with the run's outcome, when it is at most `tailBytesMax`; more than that is sent first.
+   */
+  async finish(): Promise<OutputPiece[]> {
+    if (this.queuedBytes > shellLimits.tailBytesMax) {
+      await this.flush();
+      return [];
+    }
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.sending;
+    const pieces = this.queue;
+    this.queue = [];
+    this.queuedBytes = 0;
+    return this.failure === undefined ? pieces.map((piece) => ({ stream: piece.stream, data: join(piece) })) : [];
   }
 
   private enqueue(stream: OutputStream, bytes: Uint8Array): void {

@@ -256,6 +256,9 @@ export class ExecRunner {
     } finally {
       clearTimeout(timer);
     }
+    // Output the executor kept for its answer follows what its sink took (ExecOutcome.tail).
+    for (const piece of outcome.tail ?? [])
+      this.notify(request.execId, this.records.append(request.execId, piece.stream, piece.data));
     this.end(request.execId, outcome);
     const record = this.records.get(request.execId);
     if (record)
