@@ -65,7 +65,7 @@ export class WorkspaceDO extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.vfs = new Vfs(ctx.storage.sql, (fn) => ctx.storage.transactionSync(fn));
-    migrateExecs(ctx.storage.sql);
+    migrateExecs(ctx.storage);
     const records = new ExecRecords(ctx.storage.sql);
     // Runs recorded as running belong to an instance that is gone: end them honestly.
     const abandoned = records.abandonRunning();

@@ -16,60 +16,54 @@ import {
   type WorkspaceMount,
 } from "../../../executors/contract.ts";
 import { execLimits } from "../../../executors/limits.ts";
+import { migrateSchema, type SqlStatement } from "../../sqlMigrations.ts";
 
-export const EXEC_MIGRATION = [
-  `CREATE TABLE execs (
-    id TEXT PRIMARY KEY,
-    executor TEXT NOT NULL,
-    summary TEXT NOT NULL,
-    status TEXT NOT NULL,
-    exit_code INTEGER,
-    error TEXT,
-    started_ms INTEGER NOT NULL,
-    ended_ms INTEGER,
-    output_bytes INTEGER NOT NULL DEFAULT 0,
-    truncated INTEGER NOT NULL DEFAULT 0,
-    next_seq INTEGER NOT NULL DEFAULT 1,
-    result TEXT,
-    key_id TEXT,
-    output_max INTEGER NOT NULL
-  )`,
-  "CREATE INDEX execs_started ON execs (started_ms)",
-  `CREATE TABLE exec_output (
-    exec_id TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    stream TEXT NOT NULL,
-    data BLOB NOT NULL,
-    PRIMARY KEY (exec_id, seq)
-  ) WITHOUT ROWID`,
+/**
+ * The exec tables' schema, step by step (tenants/sqlMigrations.ts), versioned in `meta` as
+ * `exec_schema_version` beside the filesystem's own schema.
+ */
+export const EXEC_STEPS: readonly (readonly SqlStatement[])[] = [
+  [
+    `CREATE TABLE execs (
+      id TEXT PRIMARY KEY,
+      executor TEXT NOT NULL,
+      summary TEXT NOT NULL,
+      status TEXT NOT NULL,
+      exit_code INTEGER,
+      error TEXT,
+      started_ms INTEGER NOT NULL,
+      ended_ms INTEGER,
+      output_bytes INTEGER NOT NULL DEFAULT 0,
+      truncated INTEGER NOT NULL DEFAULT 0,
+      next_seq INTEGER NOT NULL DEFAULT 1,
+      result TEXT,
+      key_id TEXT,
+      output_max INTEGER NOT NULL
+    )`,
+    "CREATE INDEX execs_started ON execs (started_ms)",
+    `CREATE TABLE exec_output (
+      exec_id TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      stream TEXT NOT NULL,
+      data BLOB NOT NULL,
+      PRIMARY KEY (exec_id, seq)
+    ) WITHOUT ROWID`,
+  ],
+  // v2: the path prefix a run was confined to, so a confined credential sees only such runs.
+  ["ALTER TABLE execs ADD COLUMN path_prefix TEXT"],
+  // v3: what the run could reach (its egress policy as JSON; NULL for no network).
+  ["ALTER TABLE execs ADD COLUMN egress TEXT"],
+  // v4: which resource limit ended the run (`memory_limit`, `pids_limit`), NULL for none.
+  ["ALTER TABLE execs ADD COLUMN reason TEXT"],
+  // v5: how a container run's workspace was mounted (`native`, `fuse`), NULL for other executors.
+  ["ALTER TABLE execs ADD COLUMN mount TEXT"],
+  // v6: the container's conflicts (JSON `[{ path, savedAs }]`), NULL for none.
+  ["ALTER TABLE execs ADD COLUMN conflicts TEXT"],
 ];
 
-/** Version 2: the path prefix a run was confined to, so a confined credential sees only such runs. */
-export const EXEC_MIGRATION_2 = ["ALTER TABLE execs ADD COLUMN path_prefix TEXT"];
-
-/** Version 3: what the run could reach (its egress policy as JSON; NULL for no network). */
-export const EXEC_MIGRATION_3 = ["ALTER TABLE execs ADD COLUMN egress TEXT"];
-
-/** Version 4: which resource limit ended the run (`memory_limit`, `pids_limit`), NULL for none. */
-export const EXEC_MIGRATION_4 = ["ALTER TABLE execs ADD COLUMN reason TEXT"];
-
-/** Version 5: how a container run's workspace was mounted (`native`, `fuse`), NULL for other executors. */
-export const EXEC_MIGRATION_5 = ["ALTER TABLE execs ADD COLUMN mount TEXT"];
-/** Version 6: the container's conflicts (JSON `[{ path, savedAs }]`), NULL for none. */
-export const EXEC_MIGRATION_6 = ["ALTER TABLE execs ADD COLUMN conflicts TEXT"];
-
-/** Creates and upgrades the exec tables; versioned in `meta` beside the filesystem's schema version. */
-export function migrateExecs(sql: SqlStorage): void {
-  const version =
-    sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'exec_schema_version'").toArray()[0]?.value ?? 0;
-  if (version >= 6) return;
-  if (version < 1) for (const statement of EXEC_MIGRATION) sql.exec(statement);
-  if (version < 2) for (const statement of EXEC_MIGRATION_2) sql.exec(statement);
-  if (version < 3) for (const statement of EXEC_MIGRATION_3) sql.exec(statement);
-  if (version < 4) for (const statement of EXEC_MIGRATION_4) sql.exec(statement);
-  if (version < 5) for (const statement of EXEC_MIGRATION_5) sql.exec(statement);
-  for (const statement of EXEC_MIGRATION_6) sql.exec(statement);
-  sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('exec_schema_version', 6)");
+/** Creates and upgrades the exec tables, in one transaction. */
+export function migrateExecs(storage: DurableObjectStorage): void {
+  migrateSchema(storage, { versionKey: "exec_schema_version", steps: EXEC_STEPS });
 }
 
 export type ExecState = "running" | ExecStatus;
