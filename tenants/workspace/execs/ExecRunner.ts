@@ -2,7 +2,7 @@
  * Runs executions for one workspace object, from start to end: takes the run's slot in the
  * tenant's ledger, creates the record, hands the request to the executor with a sink that
  * stores output as it arrives, wakes anyone watching, enforces a backstop timeout, finishes
- * the record, and meters the run (which frees the slot). Lives inside WorkspaceDO.
+ * the record, and meters the run (which frees the slot) after answering. Lives inside WorkspaceDO.
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { EgressPolicy } from "../../../container/wire/egress/allowList.ts";
@@ -112,6 +112,8 @@ export class ExecRunner {
   private readonly running = new Map<string, { executor: Executor; done: Promise<ExecOutcome>; name: ExecutorName }>();
   private readonly wakers = new Map<string, Set<() => void>>();
   private finishedRuns = 0;
+  /** Runs of this workspace whose metering is still on its way to the ledger. */
+  private closing: Promise<void> = Promise.resolve();
 
   constructor(
     readonly records: ExecRecords,
@@ -130,6 +132,7 @@ export class ExecRunner {
         message: `the ${start.executor} executor is not available here`,
       };
     // The slot comes before readiness, so a run the plan refuses never wakes a computer.
+    await this.closing;
     const grant = await this.ledger.open(start);
     if (!grant.ok) {
       const { code, detail: message, retryAfterSeconds } = grant;
@@ -261,8 +264,17 @@ export class ExecRunner {
       this.notify(request.execId, this.records.append(request.execId, piece.stream, piece.data));
     this.end(request.execId, outcome);
     const record = this.records.get(request.execId);
-    if (record)
-      await this.ledger.close(start, record).catch((error) => console.error("metering failed", request.execId, error));
+    if (record) {
+      // Off the answer's path: the caller has its result while the ledger records the run and
+      // frees its slot (kept alive past the answer). The call leaves before the answer does, so
+      // the caller's next request reaches the tenant's object after it; this workspace's next
+      // run also waits for it (start), so it never counts this run's slot.
+      const closed = this.ledger
+        .close(start, record)
+        .catch((error) => console.error("metering failed", request.execId, error));
+      this.closing = Promise.all([this.closing, closed]).then(() => undefined);
+      this.keepAlive(closed);
+    }
     // Pruning scans the records, so it runs every PRUNE_EVERY runs rather than after each.
     if (++this.finishedRuns % PRUNE_EVERY === 1) this.records.prune();
     return outcome;
