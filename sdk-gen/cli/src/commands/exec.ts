@@ -17,6 +17,7 @@ export interface RunOptions {
   timeout?: number;
   input?: string;
   egress?: boolean;
+  snapshotBefore?: boolean;
 }
 
 export const executorOption = () =>
@@ -36,10 +37,12 @@ export function registerExec(program: Command): void {
     .option("--timeout <ms>", "how long the run may take, in milliseconds", Number)
     .option("--input <json>", "javascript: the value passed to the module's default export")
     .option("--egress", "container: let the command reach the internet (on plans with egress)")
+    .option("--snapshot-before", "take a snapshot just before the run and print its id: one restore undoes the command")
     .addHelpText(
       "after",
       examples(
         "cubicle exec $WS -- ls -la",
+        "cubicle exec $WS --snapshot-before -- 'rm -rf build'",
         "cubicle exec $WS --executor container -- python3 -c 'print(1 + 1)'",
         `cubicle exec $WS --executor javascript --input 21 -- 'export default (n) => n * 2'`,
       ),
@@ -52,6 +55,7 @@ export function registerExec(program: Command): void {
         const result = await workspace.exec(params);
         if (flags.json) printJson(result);
         else {
+          if (result.snapshotId) announceSnapshot(workspaceId, result.snapshotId);
           process.stdout.write(result.stdout);
           process.stderr.write(result.stderr);
           if (result.result !== undefined) process.stdout.write(`${JSON.stringify(result.result)}\n`);
@@ -59,8 +63,23 @@ export function registerExec(program: Command): void {
         process.exitCode = exitStatus(result.status, result.exitCode);
         return;
       }
-      process.exitCode = await streamRun(workspace.exec.stream(params));
+      if (!options.snapshotBefore) {
+        process.exitCode = await streamRun(workspace.exec.stream(params));
+        return;
+      }
+      // Started here rather than by `exec.stream`, whose stream does not carry the answer's
+      // snapshot id; the output is then attached to by id, with the same resume.
+      const started = await workspace.exec.start(params);
+      if (started.snapshotId) announceSnapshot(workspaceId, started.snapshotId);
+      process.exitCode = await streamRun(workspace.execs.stream(started.id));
     });
+}
+
+/** On stderr before the output: stdout stays the command's own. */
+function announceSnapshot(workspaceId: string, snapshotId: string): void {
+  process.stderr.write(
+    `cubicle: took ${snapshotId} before the run; undo it with: cubicle restore ${workspaceId} --snapshot ${snapshotId}\n`,
+  );
 }
 
 export function execParams(source: string, options: RunOptions): ExecParams {
@@ -69,6 +88,7 @@ export function execParams(source: string, options: RunOptions): ExecParams {
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
     ...(options.egress ? { egress: true } : {}),
+    ...(options.snapshotBefore ? { snapshot: "before" as const } : {}),
   };
   if (options.executor !== "javascript") return { executor: options.executor, command: source, ...common };
   let input: unknown;
