@@ -204,6 +204,8 @@ describe("the packed cubicle CLI, installed with npm install -g", () => {
   it("has --help with an example on every command", () => {
     const commands = [[], ["signup"], ["login"], ["ws"], ["ws", "create"], ["ws", "ls"], ["ws", "info"], ["ws", "rm"]];
     commands.push(["exec"], ["shell"], ["cp"], ["share"], ["usage"]);
+    commands.push(["snapshot"], ["snapshot", "create"], ["snapshot", "ls"], ["snapshot", "info"], ["snapshot", "rm"]);
+    commands.push(["restore"], ["diff"], ["history"], ["cat"]);
     for (const command of commands)
       expect(ok([...command, "--help"]), command.join(" ")).toMatch(/Examples:\n {2}\$ .*cubicle /);
   });

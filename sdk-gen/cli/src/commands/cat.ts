@@ -14,7 +14,7 @@ export function registerCat(program: Command): void {
     .description("print a file of a workspace, now or as it was at a snapshot or revision")
     .argument("<workspace>", "the workspace id")
     .argument("<path>", "the path in the workspace, as /notes/plan.md")
-    .option("--at <version>", "a snapshot id or a kept revision", (v) => parseVersion(v, false))
+    .option("--at <version>", "a snapshot id or a kept revision (live: now)", (v) => parseVersion(v, true))
     .addHelpText(
       "after",
       examples("cubicle cat $WS /notes/plan.md", "cubicle cat $WS /notes/plan.md --at $SNAP > plan-before.md"),
