@@ -219,6 +219,9 @@ describe("the packed cubicle CLI, installed with npm install -g", () => {
     expect(run.stdout).toContain("exited with 3\n");
     expect(run.stdout).toContain("hi from /workspace/demo/src\n");
     expect(run.stdout).toContain("same tree\n");
+    // The time machine: the edit as a patch, then the file as the snapshot had it.
+    expect(run.stdout).toContain('-print("hello from python")\n+print("edited")\n');
+    expect(run.stdout).toMatch(/^restored snap_\w+: 1 path set back, now revision \d+\nundo with: /m);
     expect(run.stdout).toMatch(/\/s\/\S+\n/);
     expect(run.stdout).toMatch(/^api_requests\s+\d+/m);
   }, 300_000);
