@@ -87,7 +87,7 @@ describe("the diff page", () => {
     const snap = await post<{ id: string }>("snapshots");
     await put("src/app.html", "<p>new</p>\nsame\n");
     await put("src/added.txt", "hi\n");
-    expect((await call("DELETE", `/v1/workspaces/${id}/files/src/gone.txt`, { key })).status).toBe(204);
+    expect((await call("DELETE", `/v1/workspaces/${id}/files/src/gone.txt`, { key })).status).toBe(200);
     await post("fs/move", { from: "/src/draft.md", to: "/src/final.md" });
 
     const response = await page(`/dashboard/workspaces/${id}/diff?from=${snap.id}&to=live`, cookie);
@@ -132,7 +132,8 @@ describe("the diff page", () => {
     const ops = Array.from({ length: 101 }, (_, i) => ({ op: "write", path: `/many/f${i}.txt`, content: `${i}\n` }));
     expect((await call("POST", `/v1/workspaces/${id}/fs/batch`, { key, json: { ops } })).status).toBe(200);
     const html = await (await page(`/dashboard/workspaces/${id}/diff?from=${snap.id}`, cookie)).text();
-    expect(html.match(/<tr data-path=/g)).toHaveLength(101);
+    // The 101 files and their new directory.
+    expect(html.match(/<tr data-path=/g)).toHaveLength(102);
     expect(html).toContain("data-patch-left-out");
     expect(html).toContain(`GET /v1/workspaces/${id}/diff?from=${snap.id}&amp;to=live&amp;format=patch`);
     expect(html).not.toContain('class="diff-add"');
