@@ -55,7 +55,7 @@ export async function diffPage(c: DashboardContext): Promise<Response> {
     { label: "Timeline", href: hrefs.timeline(id) },
     { label: "Diff" },
   ];
-  const title = `Changes from ${shortId(from)} to ${shortId(to)}`;
+  const title = `Changes from ${versionLabel(from)} to ${versionLabel(to)}`;
   if (!hasScope(c, "workspaces:read")) {
     return c.html(
       <Layout title={title} section="workspaces" {...(await frameOf(c))}>
@@ -82,6 +82,12 @@ export async function diffPage(c: DashboardContext): Promise<Response> {
       <Patch id={id} from={from} to={to} shown={shown} />
     </Layout>,
   );
+}
+
+/** How a title names a version: "revision 12", a short snapshot id, or "the live files". */
+function versionLabel(ref: string): string {
+  if (ref === "live") return "the live files";
+  return ref.startsWith("snap_") ? shortId(ref) : `revision ${ref}`;
 }
 
 /** The file list, then the patch when the changed files fit the page's limits. */
