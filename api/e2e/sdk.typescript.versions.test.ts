@@ -96,13 +96,14 @@ describe("the time machine through the TypeScript SDK", () => {
     await ws.restore({ snapshotId: ran.snapshotId as string });
     expect(await tree(ws)).toEqual(before);
 
-    const started = await ws.exec.start({ executor: "shell", command: "rm data/blob.bin", snapshot: "before" });
-    expect((await ws.execs.stream(started.id).collect()).exit).toMatchObject({ status: "completed" });
+    const stream = ws.exec.stream({ executor: "shell", command: "rm data/blob.bin", snapshot: "before" });
+    expect((await stream.collect()).exit).toMatchObject({ status: "completed" });
+    expect(stream.snapshotId).toMatch(/^snap_/);
     await expect(ws.files.stat("/data/blob.bin")).rejects.toBeInstanceOf(NotFoundError);
-    await ws.restore({ snapshotId: started.snapshotId as string });
+    await ws.restore({ snapshotId: stream.snapshotId as string });
     expect(await tree(ws)).toEqual(before);
-    const taken = await ws.snapshots.get(started.snapshotId as string);
-    expect(taken.description).toContain(started.id);
+    const taken = await ws.snapshots.get(stream.snapshotId as string);
+    expect(taken.description).toContain(stream.id);
   });
 
   it("lists, gets and deletes snapshots, and keeps them from other tenants", async () => {

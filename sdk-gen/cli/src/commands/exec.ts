@@ -3,7 +3,7 @@
  * they come (the SDK's stream resumes after a dropped connection, each chunk once), and
  * exits with the command's exit code.
  */
-import type { ExecParams } from "@cubicle/sdk";
+import type { ExecEvent, ExecParams, ExecStream } from "@cubicle/sdk";
 import { type Command, Option } from "commander";
 import { CliError, clientFor, collectPairs, examples, flagsOf, printJson } from "../output.ts";
 import { workspaceById } from "../workspace.ts";
@@ -63,16 +63,18 @@ export function registerExec(program: Command): void {
         process.exitCode = exitStatus(result.status, result.exitCode);
         return;
       }
-      if (!options.snapshotBefore) {
-        process.exitCode = await streamRun(workspace.exec.stream(params));
-        return;
-      }
-      // Started here rather than by `exec.stream`, whose stream does not carry the answer's
-      // snapshot id; the output is then attached to by id, with the same resume.
-      const started = await workspace.exec.start(params);
-      if (started.snapshotId) announceSnapshot(workspaceId, started.snapshotId);
-      process.exitCode = await streamRun(workspace.execs.stream(started.id));
+      process.exitCode = await streamRun(announcing(workspace.exec.stream(params), workspaceId));
     });
+}
+
+/** The stream's events, with the snapshot taken before the run announced ahead of the first. */
+async function* announcing(stream: ExecStream, workspaceId: string): AsyncGenerator<ExecEvent> {
+  let first = true;
+  for await (const event of stream) {
+    if (first && stream.snapshotId) announceSnapshot(workspaceId, stream.snapshotId);
+    first = false;
+    yield event;
+  }
 }
 
 /** On stderr before the output: stdout stays the command's own. */

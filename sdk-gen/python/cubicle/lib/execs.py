@@ -65,7 +65,7 @@ class Exec:
             idempotency_key=idempotency_key,
             **params,
         )
-        return OutputStream(self._transport, self._workspace_id, started.id)
+        return OutputStream(self._transport, self._workspace_id, started.id, snapshot_id=started.snapshot_id)
 
 
 class Execs:

@@ -93,6 +93,13 @@ class TimeMachineTest(unittest.TestCase):
         workspace.restore(snapshot_id=result.snapshot_id)
         self.assertEqual(tree(workspace), before)
 
+        # Streamed, the id comes from the start's answer.
+        stream = workspace.exec.stream(executor="shell", command="rm src/main.py", snapshot="before")
+        self.assertEqual([event.stream for event in stream][-1], "exit")
+        self.assertTrue(stream.snapshot_id and stream.snapshot_id.startswith("snap_"))
+        workspace.restore(snapshot_id=stream.snapshot_id)
+        self.assertEqual(tree(workspace), before)
+
     def test_snapshots_list_get_delete(self) -> None:
         taken = [workspace.snapshots.create(name=f"s{i}") for i in range(2)]
         listed = [snapshot.id for snapshot in workspace.snapshots.list()]
