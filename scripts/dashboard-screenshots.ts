@@ -69,7 +69,21 @@ async function freeAccount(platform: Platform) {
   const ci = await api(platform, auth, "POST", "/v1/keys", { name: "ci runner" });
   const ciAuth = { authorization: `Bearer ${((await ci.json()) as { key: string }).key}` };
   for (let i = 0; i < 5; i++) await api(platform, ciAuth, "GET", `/v1/workspaces/${scratch}`);
-  return { key, reports, runId };
+  return { key, reports, runId, restoredRevision: await timeMachine(platform, auth, reports) };
+}
+
+/** A snapshot, a run that edits the summary (with its own snapshot before it), and a restore; answers the restore's revision. */
+async function timeMachine(platform: Platform, auth: Auth, ws: string): Promise<number> {
+  const snapshot = await api(platform, auth, "POST", `/v1/workspaces/${ws}/snapshots`, { name: "before the agent" });
+  const { id } = (await snapshot.json()) as { id: string };
+  await api(platform, auth, "POST", `/v1/workspaces/${ws}/exec`, {
+    executor: "shell",
+    command:
+      "printf '# Summary\\n\\nMostly green. Revenue up 9%% on the quarter.\\n' > reports/summary.md; echo draft > notes.txt",
+    snapshot: "before",
+  });
+  const restored = await api(platform, auth, "POST", `/v1/workspaces/${ws}/restore`, { snapshotId: id });
+  return ((await restored.json()) as { revision: number }).revision;
 }
 
 /** The pro account: upgraded a moment into its period, so its fee has a prorated part. */
@@ -134,6 +148,8 @@ async function main() {
       ["file-pdf", `${ws}/file?path=/reports/q3.pdf`],
       ["file-binary", `${ws}/file?path=/data.bin`],
       ["run", `${ws}/runs/${free.runId}`],
+      ["timeline", `${ws}/timeline`],
+      ["diff", `${ws}/diff?from=${free.restoredRevision - 1}&to=${free.restoredRevision}`],
     ]);
     await shoot(browser, platform, pro.key, [
       ["overview-pro", "/dashboard"],

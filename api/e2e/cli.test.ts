@@ -204,6 +204,8 @@ describe("the packed cubicle CLI, installed with npm install -g", () => {
   it("has --help with an example on every command", () => {
     const commands = [[], ["signup"], ["login"], ["ws"], ["ws", "create"], ["ws", "ls"], ["ws", "info"], ["ws", "rm"]];
     commands.push(["exec"], ["shell"], ["cp"], ["share"], ["usage"]);
+    commands.push(["snapshot"], ["snapshot", "create"], ["snapshot", "ls"], ["snapshot", "info"], ["snapshot", "rm"]);
+    commands.push(["restore"], ["diff"], ["history"], ["cat"]);
     for (const command of commands)
       expect(ok([...command, "--help"]), command.join(" ")).toMatch(/Examples:\n {2}\$ .*cubicle /);
   });
@@ -217,6 +219,9 @@ describe("the packed cubicle CLI, installed with npm install -g", () => {
     expect(run.stdout).toContain("exited with 3\n");
     expect(run.stdout).toContain("hi from /workspace/demo/src\n");
     expect(run.stdout).toContain("same tree\n");
+    // The time machine: the edit as a patch, then the file as the snapshot had it.
+    expect(run.stdout).toContain('-print("hello from python")\n+print("edited")\n');
+    expect(run.stdout).toMatch(/^restored snap_\w+: 1 path set back, now revision \d+\nundo with: /m);
     expect(run.stdout).toMatch(/\/s\/\S+\n/);
     expect(run.stdout).toMatch(/^api_requests\s+\d+/m);
   }, 300_000);

@@ -14,4 +14,10 @@ export const dashboardLimits = {
   pdfPreviewPagesMax: 20,
   /** Output shown for one run; the rest is a download away through the API. */
   runOutputBytesMax: 64 * 1024,
+  /** Change-log entries the timeline reads for restores: the API's own change-log page maximum (`GET …/fs/changes`). */
+  timelineChangesMax: 1_000,
+  /** Files whose patch a diff page draws: a page a person scrolls; the file list still names every change. */
+  diffPatchFilesMax: 100,
+  /** Bytes of changed files (both sides) past which a diff page lists the files without their patch, which the API has. */
+  diffPatchBytesMax: 1024 * 1024,
 } as const;

@@ -1,10 +1,15 @@
 /** The `cubicle` command tree (commander), with the global flags every command reads. */
 import { Command } from "commander";
 import { registerAuth } from "./commands/auth.ts";
+import { registerCat } from "./commands/cat.ts";
 import { registerCp } from "./commands/cp.ts";
+import { registerDiff } from "./commands/diff.ts";
 import { registerExec } from "./commands/exec.ts";
+import { registerHistory } from "./commands/history.ts";
+import { registerRestore } from "./commands/restore.ts";
 import { registerShare } from "./commands/share.ts";
 import { registerShell } from "./commands/shell.ts";
+import { registerSnapshot } from "./commands/snapshot.ts";
 import { registerUsage } from "./commands/usage.ts";
 import { registerWorkspaces } from "./commands/workspaces.ts";
 import { examples } from "./output.ts";
@@ -39,6 +44,11 @@ export function program(): Command {
   registerCp(root);
   registerShare(root);
   registerUsage(root);
-  // snapshot, fork and diff register here once their routes and SDK methods exist (issue 22).
+  // The time machine (docs/vfs.md, "Versions").
+  registerSnapshot(root);
+  registerRestore(root);
+  registerDiff(root);
+  registerHistory(root);
+  registerCat(root);
   return root;
 }

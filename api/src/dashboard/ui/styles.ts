@@ -118,6 +118,19 @@ img.file-preview { display: block; max-width: 100%; height: auto; border: 1px so
 iframe.pdf-preview { display: block; width: 100%; height: 80vh; min-height: 24rem; border: 1px solid var(--line); }
 pre.file-preview, pre.run-output { white-space: pre-wrap; overflow-wrap: anywhere; }
 pre.run-output .stderr { color: var(--bad); font-style: italic; }
+/* timeline and diffs: the +/- of each line says what colour says, for readers who cannot tell them apart */
+.event-note { display: block; color: var(--muted); font-size: .9rem; overflow-wrap: anywhere; }
+td.change-added { color: var(--ok); font-weight: 600; }
+td.change-deleted { color: var(--bad); font-weight: 600; }
+td.change-modified { color: var(--warn); font-weight: 600; }
+td.change-renamed { color: var(--accent); font-weight: 600; }
+section.patch h3 { font-size: 1rem; margin: 1rem 0 .25rem; font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
+pre.diff { white-space: pre-wrap; overflow-wrap: anywhere; padding: .5rem 0; max-height: none; }
+pre.diff span { display: block; padding: 0 .75rem; min-height: 1.2em; }
+pre.diff .diff-add { background: #dafbe1; color: #0f3d1f; }
+pre.diff .diff-del { background: #ffebe9; color: #6e1212; }
+pre.diff .diff-hunk { background: #ddf4ff; color: #0a3069; }
+pre.diff .diff-meta { font-weight: 600; }
 `;
 
 /** The little client script: copy buttons and confirmations. Pages work without it. */

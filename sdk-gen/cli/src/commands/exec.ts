@@ -3,7 +3,7 @@
  * they come (the SDK's stream resumes after a dropped connection, each chunk once), and
  * exits with the command's exit code.
  */
-import type { ExecParams } from "@cubicle/sdk";
+import type { ExecEvent, ExecParams, ExecStream } from "@cubicle/sdk";
 import { type Command, Option } from "commander";
 import { CliError, clientFor, collectPairs, examples, flagsOf, printJson } from "../output.ts";
 import { workspaceById } from "../workspace.ts";
@@ -17,6 +17,7 @@ export interface RunOptions {
   timeout?: number;
   input?: string;
   egress?: boolean;
+  snapshotBefore?: boolean;
 }
 
 export const executorOption = () =>
@@ -36,10 +37,12 @@ export function registerExec(program: Command): void {
     .option("--timeout <ms>", "how long the run may take, in milliseconds", Number)
     .option("--input <json>", "javascript: the value passed to the module's default export")
     .option("--egress", "container: let the command reach the internet (on plans with egress)")
+    .option("--snapshot-before", "take a snapshot just before the run and print its id: one restore undoes the command")
     .addHelpText(
       "after",
       examples(
         "cubicle exec $WS -- ls -la",
+        "cubicle exec $WS --snapshot-before -- 'rm -rf build'",
         "cubicle exec $WS --executor container -- python3 -c 'print(1 + 1)'",
         `cubicle exec $WS --executor javascript --input 21 -- 'export default (n) => n * 2'`,
       ),
@@ -52,6 +55,7 @@ export function registerExec(program: Command): void {
         const result = await workspace.exec(params);
         if (flags.json) printJson(result);
         else {
+          if (result.snapshotId) announceSnapshot(workspaceId, result.snapshotId);
           process.stdout.write(result.stdout);
           process.stderr.write(result.stderr);
           if (result.result !== undefined) process.stdout.write(`${JSON.stringify(result.result)}\n`);
@@ -59,8 +63,25 @@ export function registerExec(program: Command): void {
         process.exitCode = exitStatus(result.status, result.exitCode);
         return;
       }
-      process.exitCode = await streamRun(workspace.exec.stream(params));
+      process.exitCode = await streamRun(announcing(workspace.exec.stream(params), workspaceId));
     });
+}
+
+/** The stream's events, with the snapshot taken before the run announced ahead of the first. */
+async function* announcing(stream: ExecStream, workspaceId: string): AsyncGenerator<ExecEvent> {
+  let first = true;
+  for await (const event of stream) {
+    if (first && stream.snapshotId) announceSnapshot(workspaceId, stream.snapshotId);
+    first = false;
+    yield event;
+  }
+}
+
+/** On stderr before the output: stdout stays the command's own. */
+function announceSnapshot(workspaceId: string, snapshotId: string): void {
+  process.stderr.write(
+    `cubicle: took ${snapshotId} before the run; undo it with: cubicle restore ${workspaceId} --snapshot ${snapshotId}\n`,
+  );
 }
 
 export function execParams(source: string, options: RunOptions): ExecParams {
@@ -69,6 +90,7 @@ export function execParams(source: string, options: RunOptions): ExecParams {
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
     ...(options.egress ? { egress: true } : {}),
+    ...(options.snapshotBefore ? { snapshot: "before" as const } : {}),
   };
   if (options.executor !== "javascript") return { executor: options.executor, command: source, ...common };
   let input: unknown;

@@ -71,10 +71,19 @@ def event_from_frame(frame: SseEvent) -> ExecEvent | None:
 class OutputStream:
     """An iterator of a run's :class:`ExecEvent` values, ending after the ``exit`` event."""
 
-    def __init__(self, transport: StreamingTransport, workspace_id: str, exec_id: str, after: int | None = None):
+    def __init__(
+        self,
+        transport: StreamingTransport,
+        workspace_id: str,
+        exec_id: str,
+        after: int | None = None,
+        snapshot_id: str | None = None,
+    ):
         self.id = exec_id
         """The run's id."""
         self.workspace_id = workspace_id
+        self.snapshot_id = snapshot_id
+        """The snapshot taken just before the run (``snapshot="before"``): one restore undoes the run."""
         self.exit: ExecEvent | None = None
         """The ``exit`` event, once the stream has reached it."""
         self._transport = transport

@@ -34,6 +34,8 @@ class ExecParams(TypedDict, total=False):
     timeout_ms: int
     output_bytes_max: int
     egress: Egress
+    snapshot: Literal["before"]
+    """``"before"`` takes a snapshot just before the run (``snapshot_id`` in the result): one restore undoes it."""
 
 
 class Exec:
@@ -63,7 +65,7 @@ class Exec:
             idempotency_key=idempotency_key,
             **params,
         )
-        return OutputStream(self._transport, self._workspace_id, started.id)
+        return OutputStream(self._transport, self._workspace_id, started.id, snapshot_id=started.snapshot_id)
 
 
 class Execs:

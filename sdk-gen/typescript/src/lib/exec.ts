@@ -42,8 +42,20 @@ export function execFn(core: Core, workspaceId: string): ExecFn {
   };
   const fn = ((params: ExecParams, options: IdempotentOptions = {}) => run(params, options)) as ExecFn;
   fn.start = (params, options = {}) => run({ ...params, background: true }, options);
-  fn.stream = (params, options = {}) =>
-    new ExecStream(core, workspaceId, async () => (await fn.start(params, options)).id, options);
+  fn.stream = (params, options = {}) => {
+    const stream: ExecStream = new ExecStream(
+      core,
+      workspaceId,
+      async () => {
+        const started = await fn.start(params, options);
+        // The start's answer carries the snapshot id; the output stream never does.
+        stream.snapshotId = started.snapshotId;
+        return started.id;
+      },
+      options,
+    );
+    return stream;
+  };
   return fn;
 }
 

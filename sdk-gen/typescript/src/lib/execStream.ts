@@ -52,6 +52,8 @@ export class ExecStream implements AsyncIterable<ExecEvent> {
   id: string | undefined;
   /** The exit event, once the stream has reached it. */
   exit: ExitEvent | undefined;
+  /** The snapshot taken just before the run (`snapshot: "before"`), once it has started: one restore undoes the run. */
+  snapshotId: string | undefined;
   private lastSeq: number | null;
 
   private readonly core: Core;

@@ -69,7 +69,8 @@ export async function workspaceBrowserPage(c: DashboardContext): Promise<Respons
       <Breadcrumb crumbs={pathCrumbs(id, label, path)} />
       <p class="muted" data-workspace-id={id}>
         <CopyableId id={id} noun="workspace" />
-        {workspace && ` · ${countLabel(workspace.fileCount, "file")} · ${bytes(workspace.sizeBytes)}`}
+        {workspace && ` · ${countLabel(workspace.fileCount, "file")} · ${bytes(workspace.sizeBytes)}`} ·{" "}
+        <a href={hrefs.timeline(id)}>Timeline</a>
       </p>
       <h2 id="files">Files in {path}</h2>
       {files === null ? (

@@ -35,6 +35,10 @@ export const hrefs = {
   raw: (id: string, path: string, download = false) =>
     `${BASE}/${encodeURIComponent(id)}/raw${query({ path, download: download ? "1" : undefined })}`,
   run: (id: string, execId: string) => `${BASE}/${encodeURIComponent(id)}/runs/${encodeURIComponent(execId)}`,
+  timeline: (id: string) => `${BASE}/${encodeURIComponent(id)}/timeline`,
+  /** Versions are snapshot ids, revision numbers or `live`, as the API's `GET …/diff` takes them. */
+  diff: (id: string, from: string | number, to: string | number = "live") =>
+    `${BASE}/${encodeURIComponent(id)}/diff${query({ from: String(from), to: String(to) })}`,
 };
 
 /** The layout's account and CSRF secret for the signed-in tenant. */
