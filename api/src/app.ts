@@ -113,7 +113,8 @@ export function createApp(options: AppOptions = {}): App {
   registerSignup(app);
   for (const stage of options.gate ?? [authenticate(), admit()]) app.use("/v1/*", stage);
   // Text is stored well-formed or not at all; then a handler's Idempotency-Key claim is settled.
-  app.use("/v1/*", wellFormedText());
+  // A file upload's body is the file's bytes, whatever its Content-Type says, and streams to the workspace unread.
+  app.use("/v1/*", wellFormedText({ except: (c) => isFileUpload(c.req.method, c.req.path) }));
   app.use("/v1/*", settleIdempotency());
 
   registerAccountGet(app);

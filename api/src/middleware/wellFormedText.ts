@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../context.ts";
+import type { AppContext, AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
@@ -15,11 +15,13 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
  * so this one check covers every stored string of every route, present and future.
  *
  * Hono keeps the body's text for the route's validator; a body that is not JSON is left for
- * the validator to refuse.
+ * the validator to refuse. `except` names requests whose body is not JSON text whatever its
+ * Content-Type says (a file upload's bytes): reading them here would consume the stream the
+ * route reads, and decode bytes as text.
  */
-export function wellFormedText(): MiddlewareHandler<AppEnv> {
+export function wellFormedText(options: { except?: (c: AppContext) => boolean } = {}): MiddlewareHandler<AppEnv> {
   return async function wellFormedTextMiddleware(c, next) {
-    if (!JSON_TYPE.test(c.req.header("content-type") ?? "")) return next();
+    if (!JSON_TYPE.test(c.req.header("content-type") ?? "") || options.except?.(c)) return next();
     // A lone surrogate can only arrive as a `\uD800`-style escape (UTF-8 bytes cannot hold
     // one), so a body without a surrogate escape is passed on after one scan of its text.
     const pointer = await loneSurrogateIn(c.req.text());

@@ -54,6 +54,28 @@ describe("files (first file store)", () => {
     });
   });
 
+  it("stores a file's bytes whatever its Content-Type says, JSON types included", async () => {
+    const { key } = await signup();
+    const id = await createWorkspace(key);
+    // A JSON file, one with an escaped lone surrogate (text the JSON routes refuse, but a
+    // file's content is bytes), and bytes that are not UTF-8 at all.
+    const bodies: [string, string, Uint8Array][] = [
+      ["config.json", "application/json", new TextEncoder().encode('{"a": [1, 2]}\n')],
+      ["odd.json", "application/json; charset=utf-8", new TextEncoder().encode('{"s": "\\ud800"}')],
+      ["blob.json", "application/problem+json", new Uint8Array([0xff, 0xfe, 0x00, 0x80, 0x7b])],
+    ];
+    for (const [name, type, bytes] of bodies) {
+      const put = await call("PUT", `/v1/workspaces/${id}/files/${name}`, {
+        key,
+        body: bytes,
+        headers: { "content-type": type },
+      });
+      expect(put.status, name).toBe(200);
+      const got = await call("GET", `/v1/workspaces/${id}/files/${name}`, { key });
+      expect(new Uint8Array(await got.arrayBuffer()), name).toEqual(bytes);
+    }
+  });
+
   it("stores an empty file", async () => {
     const { key } = await signup();
     const id = await createWorkspace(key);
