@@ -1,7 +1,7 @@
 /**
  * The rest of the time machine: `POST …/restore`, `GET …/diff` and `GET …/history`
  * (docs/vfs.md, "Versions"). A version is named by a snapshot id, a revision number, or
- * `live`; a revision neither a snapshot nor the plan's history window keeps is 400.
+ * `live`; a revision neither a snapshot nor the plan's history window keeps is 404, a malformed one 400.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { workspaceLimits } from "../../../tenants/workspace/limits.ts";
