@@ -3,6 +3,7 @@ import { Command } from "commander";
 import { registerAuth } from "./commands/auth.ts";
 import { registerCp } from "./commands/cp.ts";
 import { registerExec } from "./commands/exec.ts";
+import { registerFork } from "./commands/fork.ts";
 import { registerShare } from "./commands/share.ts";
 import { registerShell } from "./commands/shell.ts";
 import { registerUsage } from "./commands/usage.ts";
@@ -34,6 +35,7 @@ export function program(): Command {
     );
   registerAuth(root);
   registerWorkspaces(root);
+  registerFork(root);
   registerExec(root);
   registerShell(root);
   registerCp(root);
