@@ -504,12 +504,20 @@ export class WorkspaceDO extends DurableObject<Env> {
   }
 
   /**
-   * Copies from the source everything still missing, now; a source about to be deleted
-   * calls it on each fork it still lends to. True when this workspace is whole on its own.
+   * Copies from `source` everything still missing, now; a source about to be deleted calls
+   * it on each fork holding a pin there. True when this workspace needs nothing more from
+   * `source`: it has copied everything, or it is not (or no longer) that source's fork, as
+   * when its import never finished. The source may then drop the pin itself.
    */
-  async adoptSource(): Promise<boolean> {
+  async adoptSource(source: string): Promise<boolean> {
+    if (this.vfs.forkOrigin()?.source !== source) return true;
     while ((await this.copyStep(workspaceLimits.forkCopyChunksPerAlarm)).remaining) {}
     return this.vfs.forkOrigin() === null;
+  }
+
+  /** Whether this workspace still reads chunks through from `source` (a source's check of an old pin). */
+  isForkOf(source: string): boolean {
+    return this.vfs.forkOrigin()?.source === source;
   }
 
   /** One step of the background copy; with nothing missing, lets go of the source. */
@@ -527,6 +535,18 @@ export class WorkspaceDO extends DurableObject<Env> {
     return { remaining: false };
   }
 
+  /**
+   * A pin whose fork never finished its import (the gateway died between the two) would
+   * keep this workspace's versions forever: a pin older than `forkPinCheckAfterMs` is
+   * checked with its fork, and dropped if the fork does not read through from here.
+   */
+  private async dropStalePins(): Promise<void> {
+    const old = this.vfs.forkPins().filter((pin) => pin.createdMs < Date.now() - workspaceLimits.forkPinCheckAfterMs);
+    for (const pin of old) {
+      if (!(await this.workspaceStub(pin.fork).isForkOf(this.selfName))) this.vfs.releaseFork(pin.fork);
+    }
+  }
+
   private isDeleting(): boolean {
     return this.vfs.store.sql.exec("SELECT 1 FROM meta WHERE key = 'deleting' AND value = 1").toArray().length > 0;
   }
@@ -538,7 +558,11 @@ export class WorkspaceDO extends DurableObject<Env> {
    */
   private async handOver(): Promise<boolean> {
     const pins = this.vfs.forkPins();
-    await Promise.allSettled(pins.map((pin) => this.workspaceStub(pin.fork).adoptSource()));
+    await Promise.allSettled(
+      pins.map(async (pin) => {
+        if (await this.workspaceStub(pin.fork).adoptSource(this.selfName)) this.vfs.releaseFork(pin.fork);
+      }),
+    );
     if (this.vfs.forkPins().length > 0) return false;
     const origin = this.vfs.forkOrigin();
     if (origin) await this.workspaceStub(origin.source).releaseFork(this.selfName);
@@ -574,6 +598,7 @@ export class WorkspaceDO extends DurableObject<Env> {
       else await this.ctx.storage.setAlarm(Date.now() + workspaceLimits.forkHandOverRetryMs);
       return;
     }
+    await this.dropStalePins().catch((error) => console.error("checking old fork pins", error));
     const pass = await this.vfs.maintain();
     const copy = await this.copyStep(workspaceLimits.forkCopyChunksPerAlarm).catch((error) => {
       console.error("copying a fork's chunks from its source", error);

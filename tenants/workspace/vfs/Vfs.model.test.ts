@@ -426,6 +426,12 @@ function storageInvariants(vfs: Vfs): string | null {
     // A reference counts a row version, live or kept in history for a snapshot or the window.
     "blob refs differ from chunk uses": `SELECT count(*) AS n FROM blobs b WHERE refs !=
        (SELECT count(*) FROM file_chunks f WHERE f.hash = b.hash) + (SELECT count(*) FROM file_chunks_hist h WHERE h.hash = b.hash)`,
+    // What storage bills (schema.ts, 5): uses by live rows and by history a snapshot pins.
+    "blob held counts differ from live and snapshot-pinned uses": `SELECT count(*) AS n FROM blobs b WHERE held !=
+       (SELECT count(*) FROM file_chunks f WHERE f.hash = b.hash) + (SELECT count(*) FROM file_chunks_hist h
+       WHERE h.hash = b.hash AND EXISTS (SELECT 1 FROM snapshots s WHERE s.rev >= h.born_rev AND s.rev < h.died_rev))`,
+    "unique bytes differ from the held chunks' sizes": `SELECT count(*) AS n FROM meta WHERE key = 'unique_bytes'
+       AND value != (SELECT coalesce(sum(size), 0) FROM blobs WHERE held > 0)`,
     "kept chunks point at missing blobs":
       "SELECT count(*) AS n FROM file_chunks_hist f WHERE f.hash NOT IN (SELECT hash FROM blobs)",
     "chunks point at missing blobs":
@@ -637,7 +643,7 @@ class Versions {
   private readonly random: () => number;
   private readonly pinned: { id: string; nodes: Map<string, ModelNode> }[] = [];
   /** Forks made (of the live tree, of a snapshot, or of another fork), each with the picture it must keep. */
-  private readonly forks: { name: string; nodes: Map<string, ModelNode> }[] = [];
+  private readonly forks: { name: string; from: string; nodes: Map<string, ModelNode> }[] = [];
   private checks = 0;
   /** The workspace object the sequence runs in (set by runSequence), named as the gateway names one. */
   sourceName = "";
@@ -676,7 +682,7 @@ class Versions {
     const name = `model:fork-${crypto.randomUUID()}`;
     const made = await env.WORKSPACE.getByName(name).forkFrom(from, ref);
     if (!made.ok) return `fork of ${from} at ${ref} failed: ${made.code} ${made.message}`;
-    this.forks.push({ name, nodes });
+    this.forks.push({ name, from, nodes });
     ops.push({ op: "stat", path: `/#fork ${from === this.sourceName ? "source" : from} at ${ref}`, follow: true });
     return null;
   }
@@ -734,7 +740,7 @@ class Versions {
       return this.fork(model, ops);
     } else if (roll < 0.28 && this.forks.length > 0) {
       const fork = this.pick(this.forks);
-      await env.WORKSPACE.getByName(fork.name).adoptSource();
+      await env.WORKSPACE.getByName(fork.name).adoptSource(fork.from);
       ops.push({ op: "stat", path: `/#copied ${fork.name}`, follow: true });
     }
     return null;

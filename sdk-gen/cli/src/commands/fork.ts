@@ -1,7 +1,7 @@
 /** `cubicle ws fork <ws> [--snapshot id | --revision n] [--name …]`: a new workspace with another's files. */
 import type { Command } from "commander";
-import { workspaceById } from "../workspace.ts";
 import { CliError, clientFor, collectPairs, examples, flagsOf, printJson } from "../output.ts";
+import { workspaceById } from "../workspace.ts";
 
 interface ForkOptions {
   snapshot?: string;

@@ -46,7 +46,7 @@ describe("fork and eviction", () => {
       expect([empty, whole]).toContainEqual(after);
       // Whichever it is, it is consistent: a whole fork reads every byte (through its source).
       if (JSON.stringify(after) === JSON.stringify(whole)) {
-        expect(await stubOf(fork).adoptSource()).toBe(true);
+        expect(await stubOf(fork).adoptSource(source)).toBe(true);
       } else {
         // No fork: the source's pin, if it was taken, is the only trace, and it is let go.
         await stubOf(source).releaseFork(fork);

@@ -51,7 +51,7 @@ describe("fork", () => {
     expect(await treeOf(fork)).toEqual(atSnapshot);
     expect(await pinCount(source)).toBe(1);
     // The rest comes in the background; then the fork lets go of its source.
-    expect(await stubOf(fork).adoptSource()).toBe(true);
+    expect(await stubOf(fork).adoptSource(source)).toBe(true);
     expect(await absentCount(fork)).toBe(0);
     expect(await pinCount(source)).toBe(0);
     expect(await treeOf(fork)).toEqual(atSnapshot);
