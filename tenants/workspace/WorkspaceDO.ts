@@ -584,7 +584,11 @@ export class WorkspaceDO extends DurableObject<Env> {
     // storage (so every fork stays whole) and completes the deletion on its next alarm.
     this.vfs.store.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('deleting', 1)");
     await this.ctx.storage.setAlarm(Date.now() + workspaceLimits.forkHandOverRetryMs);
-    if (await this.handOver()) await this.erase();
+    const handedOver = await this.handOver().catch((error) => {
+      console.error("handing chunks over to forks; the alarm tries again", error);
+      return false;
+    });
+    if (handedOver) await this.erase();
   }
 
   private async erase(): Promise<void> {

@@ -106,24 +106,26 @@ function onePage(
   const marks = shape.key.map(() => "?").join(", ");
   const after = cursor.after ? `(${key}) > (${marks}) AND` : "";
   const afterParams = cursor.after ?? [];
+  // At the live revision no history row is alive (each died by now), so the live table
+  // alone is read, in its key order, with no union to sort.
+  const rows =
+    rev < store.meta("revision")
+      ? `SELECT ${columns} FROM ${shape.live} WHERE ${after} born_rev <= ?
+         UNION ALL
+         SELECT ${columns} FROM ${shape.hist} WHERE ${after} born_rev <= ? AND died_rev > ?`
+      : `SELECT ${columns} FROM ${shape.live} WHERE ${after} born_rev <= ?`;
+  const rowParams =
+    rev < store.meta("revision") ? [...afterParams, rev, ...afterParams, rev, rev] : [...afterParams, rev];
   // The bare key columns beside max(total) come from the row holding the max (SQLite's
   // documented rule for one max() aggregate): the last row of the page, the next cursor.
   const row = store.sql
     .exec<Record<string, string | number | null>>(
       `SELECT json_group_array(json(j)) AS rows, count(*) AS n, max(total) AS bytes, ${key} FROM (
          SELECT ${key}, j, sum(length(j)) OVER (ORDER BY ${key} ROWS UNBOUNDED PRECEDING) AS total FROM (
-           SELECT ${key}, json_array(${columns}) AS j FROM (
-             SELECT ${columns} FROM ${shape.live} WHERE ${after} born_rev <= ?
-             UNION ALL
-             SELECT ${columns} FROM ${shape.hist} WHERE ${after} born_rev <= ? AND died_rev > ?
-           ) ORDER BY ${key} LIMIT ?
+           SELECT ${key}, json_array(${columns}) AS j FROM (${rows}) ORDER BY ${key} LIMIT ?
          )
        ) WHERE total <= ? OR total = length(j)`,
-      ...afterParams,
-      rev,
-      ...afterParams,
-      rev,
-      rev,
+      ...rowParams,
       workspaceLimits.forkPageRowsMax,
       workspaceLimits.forkPageBytesMax,
     )
