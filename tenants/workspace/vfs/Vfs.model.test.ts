@@ -645,6 +645,8 @@ class Versions {
   /** Forks made (of the live tree, of a snapshot, or of another fork), each with the picture it must keep. */
   private readonly forks: { name: string; from: string; nodes: Map<string, ModelNode> }[] = [];
   private checks = 0;
+  /** Forks made by every sequence so far: each block checks its seeds made some. */
+  static forksMade = 0;
   /** The workspace object the sequence runs in (set by runSequence), named as the gateway names one. */
   sourceName = "";
 
@@ -683,6 +685,7 @@ class Versions {
     const made = await env.WORKSPACE.getByName(name).forkFrom(from, ref);
     if (!made.ok) return `fork of ${from} at ${ref} failed: ${made.code} ${made.message}`;
     this.forks.push({ name, from, nodes });
+    Versions.forksMade++;
     ops.push({ op: "stat", path: `/#fork ${from === this.sourceName ? "source" : from} at ${ref}`, follow: true });
     return null;
   }
@@ -785,8 +788,10 @@ class Versions {
       await destroySource();
       const after = await this.checkForks();
       if (after) return `after the source was deleted: ${after}`;
-      // Newest first: a fork of a fork hands over to its own forks as it goes.
-      for (const { name } of this.forks.splice(0).reverse()) {
+      // Oldest first: each fork's source (the workspace, or an older fork) is gone by its
+      // turn, so it must stand on its own; deleting it hands over to its own forks.
+      for (let oldest = this.forks.shift(); oldest; oldest = this.forks.shift()) {
+        const { name } = oldest;
         const floor = await this.forkFloor(name);
         if (floor) return floor;
         await env.WORKSPACE.getByName(name).destroy();
@@ -825,12 +830,15 @@ describe("Vfs versions against the model", () => {
   for (let block = 0; block < 8; block++) {
     const first = 10_000 + block * 10;
     it(`pinned versions and forks read back exactly, seeds ${first}–${first + 9}`, { timeout: 120_000 }, async () => {
+      const forksBefore = Versions.forksMade;
       for (let seed = first; seed < first + 10; seed++) {
         const generator = new Generator(seed);
         const versions = new Versions(seed, seed % 2 === 0 ? 3_600_000 : 0, true);
         const { ops, failure } = await runSequence(30, (model) => generator.next(model), versions);
         if (failure) expect.fail(report(`seed ${seed}`, ops, failure));
       }
+      // The seeds are fixed, so this only guards against the forks silently dropping out.
+      expect(Versions.forksMade - forksBefore).toBeGreaterThan(3);
     });
   }
 });
