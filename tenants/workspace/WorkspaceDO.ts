@@ -487,6 +487,9 @@ export class WorkspaceDO extends DurableObject<Env> {
   /** The source's side of `forkFrom`: pins the version for `fork` and hands its rows over, a call at a time. */
   exportFork(fork: string, ref: string, cursor: ForkCursor | null): ExportAnswer {
     if (!this.sameTenant(fork)) return { ok: false, code: "ENOENT", message: "no such fork" };
+    // A workspace being deleted takes no new forks (its index row is already gone).
+    if (cursor === null && this.isDeleting())
+      return { ok: false, code: "ENOENT", message: "no such workspace to fork" };
     return this.vfs.exportFork(fork, ref, cursor);
   }
 

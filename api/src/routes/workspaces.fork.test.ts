@@ -68,7 +68,8 @@ describe("POST /v1/workspaces/{id}/fork", () => {
     expect((await call("DELETE", `/v1/workspaces/${id}`, { key })).status).toBe(204);
     expect(await read(forked.id, "a/b.txt")).toBe("kept");
     const again = await json<Workspace>(await call("GET", `/v1/workspaces/${forked.id}`, { key }));
-    expect(again.forkedFrom?.workspaceId).toBe(id);
+    // Read from the fork's object: it holds every byte itself now, and is billed the same.
+    expect(again).toMatchObject({ sizeBytes: 4, storageBytes: 4, forkedFrom: { workspaceId: id } });
   });
 
   it("answers 404 for another tenant's workspace or snapshot, and for a version nothing keeps", async () => {
