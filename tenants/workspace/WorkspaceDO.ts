@@ -73,9 +73,6 @@ export class WorkspaceDO extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.vfs = new Vfs(ctx.storage.sql, (fn) => ctx.storage.transactionSync(fn));
-    // A fork still lacking chunks reads them through from its source (vfs/forks/).
-    const origin = this.vfs.forkOrigin();
-    if (origin) this.vfs.borrowFrom(this.lenderFor(origin.source));
     migrateExecs(ctx.storage.sql);
     const records = new ExecRecords(ctx.storage.sql);
     // Runs recorded as running belong to an instance that is gone: end them honestly.
@@ -87,6 +84,9 @@ export class WorkspaceDO extends DurableObject<Env> {
       this.runLedger(),
       (work) => ctx.waitUntil(work),
     );
+    // A fork still lacking chunks reads them through from its source (vfs/forks/).
+    const origin = this.vfs.forkOrigin();
+    if (origin) this.vfs.borrowFrom(this.lenderFor(origin.source));
   }
 
   // ── execution ───────────────────────────────────────────────────────────────────────────
