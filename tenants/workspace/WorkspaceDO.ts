@@ -484,13 +484,16 @@ export class WorkspaceDO extends DurableObject<Env> {
     return { ok: true, rev: imported.rev, stats: this.counters() };
   }
 
-  /** The source's side of `forkFrom`: pins the version for `fork` and hands its rows over, a call at a time. */
-  exportFork(fork: string, ref: string, cursor: ForkCursor | null): ExportAnswer {
+  /**
+   * The source's side of `forkFrom`: pins the version for `fork` and hands its rows over, a
+   * call at a time (`callBytesMax` of rows per call; tests make it small to take many calls).
+   */
+  exportFork(fork: string, ref: string, cursor: ForkCursor | null, callBytesMax?: number): ExportAnswer {
     if (!this.sameTenant(fork)) return { ok: false, code: "ENOENT", message: "no such fork" };
     // A workspace being deleted takes no new forks (its index row is already gone).
     if (cursor === null && this.isDeleting())
       return { ok: false, code: "ENOENT", message: "no such workspace to fork" };
-    return this.vfs.exportFork(fork, ref, cursor);
+    return this.vfs.exportFork(fork, ref, cursor, callBytesMax);
   }
 
   /** Chunks for a fork holding a pin here (reading any this workspace itself still borrows). */

@@ -214,8 +214,8 @@ export class Vfs {
 
   // Forks (forks/, docs/vfs.md "Forks"). The source's side needs no lock: a pin and an
   // export page are synchronous, so no mutation lands between them.
-  exportFork = (fork: string, ref: string | number, cursor: ForkCursor | null) =>
-    exportFork(this.store, fork, ref, cursor);
+  exportFork = (fork: string, ref: string | number, cursor: ForkCursor | null, callBytesMax?: number) =>
+    exportFork(this.store, fork, ref, cursor, callBytesMax);
   lend = (fork: string, hashes: readonly string[]) => lend(this.store, fork, hashes);
   releaseFork = (fork: string) => releaseFork(this.store, fork);
   forkPins = () => forkPins(this.store);

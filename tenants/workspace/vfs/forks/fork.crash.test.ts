@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { WorkspaceDO } from "../../WorkspaceDO.ts";
 import { objectName, stubOf, treeOf } from "../test/forks.ts";
 import { bytes, ok } from "../test/withVfs.ts";
+import type { ExportAnswer } from "./fork.ts";
 
 async function abortQuietly(state: DurableObjectState, reason: string): Promise<void> {
   try {
@@ -54,6 +55,28 @@ describe("fork and eviction", () => {
       }
     });
   }
+
+  it("leaves no fork when the fork goes between the calls of an import too large for one", async () => {
+    const source = objectName();
+    const fork = objectName();
+    await fill(source);
+    const empty = await treeOf(objectName());
+    await runInDurableObject(stubOf(fork), async (instance: WorkspaceDO, state) => {
+      let calls = 0;
+      const importing = instance.vfs.becomeFork(source, async (cursor) => {
+        // The first call's page has landed (under the import mark) when the object goes.
+        if (++calls === 2) await abortQuietly(state, "evicted between import calls");
+        return stubOf(source).exportFork(fork, "live", cursor, 1) as Promise<ExportAnswer>;
+      });
+      await importing.catch(() => {});
+    }).catch(() => {});
+    // The next instance clears what the import left: a new, empty workspace again.
+    expect(await treeOf(fork)).toEqual(empty);
+    expect(await runInDurableObject(stubOf(fork), (i: WorkspaceDO) => [i.vfs.revision(), i.vfs.forkOrigin()])).toEqual([
+      0,
+      null,
+    ]);
+  });
 
   it("keeps the fork whole when the source is evicted while handing its chunks over", async () => {
     const source = objectName();

@@ -4,6 +4,9 @@ import { workspaceLimits } from "../../limits.ts";
 import type { WorkspaceDO } from "../../WorkspaceDO.ts";
 import { objectName, stubOf, treeOf } from "../test/forks.ts";
 import { bytes, ok } from "../test/withVfs.ts";
+import type { ForkCursor } from "./export.ts";
+import type { ExportAnswer } from "./fork.ts";
+import type { LentChunk } from "./lend.ts";
 
 function absentCount(name: string): Promise<number> {
   return runInDurableObject(
@@ -126,6 +129,38 @@ describe("fork", () => {
     ok(await stubOf(used).writeFile("/x", bytes("x")));
     expect(await stubOf(used).forkFrom(source, "live")).toMatchObject({ ok: false, code: "EEXIST" });
     expect(await pinCount(source)).toBe(0);
+  });
+
+  it("imports a tree that comes in several calls, and one cut short leaves the workspace new", async () => {
+    const source = objectName();
+    await fillSource(source);
+    const whole = await treeOf(source);
+    const empty = await treeOf(objectName());
+    const pull = (fork: string, failOnCall: number | null) => {
+      let calls = 0;
+      // One byte per call: each call carries one page, so the three tables take three calls.
+      return async (cursor: ForkCursor | null): Promise<ExportAnswer> => {
+        if (++calls === failOnCall) return { ok: false, code: "ENOENT", message: "the source went away" };
+        return stubOf(source).exportFork(fork, "live", cursor, 1) as Promise<ExportAnswer>;
+      };
+    };
+    const fork = objectName();
+    await runInDurableObject(stubOf(fork), async (instance: WorkspaceDO) => {
+      ok(await instance.vfs.becomeFork(source, pull(fork, null)));
+      instance.vfs.borrowFrom(async (hashes) => {
+        const lent = await stubOf(source).lendChunks(fork, [...hashes]);
+        if (!lent.ok) throw new Error(lent.message);
+        return lent.chunks as LentChunk[];
+      });
+    });
+    expect(await treeOf(fork)).toEqual(whole);
+    const cut = objectName();
+    await runInDurableObject(stubOf(cut), async (instance: WorkspaceDO) => {
+      expect(await instance.vfs.becomeFork(source, pull(cut, 3))).toMatchObject({ ok: false, code: "ENOENT" });
+      expect(instance.vfs.revision()).toBe(0);
+      expect(instance.vfs.forkOrigin()).toBeNull();
+    });
+    expect(await treeOf(cut)).toEqual(empty);
   });
 
   it("copies a tree of thousands of entries in several pages and counts it exactly", async () => {

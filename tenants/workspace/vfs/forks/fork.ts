@@ -31,7 +31,13 @@ export type ExportAnswer = FsResult<{ rev: number; pages: ForkPage[]; next: Fork
  * One call of a fork's import: with no cursor, pins the version `ref` names for `fork` and
  * starts at the beginning; with one, continues at the pinned revision.
  */
-export function exportFork(store: Store, fork: string, ref: string | number, cursor: ForkCursor | null): ExportAnswer {
+export function exportFork(
+  store: Store,
+  fork: string,
+  ref: string | number,
+  cursor: ForkCursor | null,
+  callBytesMax?: number,
+): ExportAnswer {
   let rev: number;
   if (cursor === null) {
     const at = revisionOf(store, ref);
@@ -44,7 +50,7 @@ export function exportFork(store: Store, fork: string, ref: string | number, cur
     if (!pin) return fail("ENOENT", "this fork holds no pin here");
     rev = pin.rev;
   }
-  return { ok: true, rev, ...exportPages(store, rev, cursor) };
+  return { ok: true, rev, ...exportPages(store, rev, cursor, callBytesMax) };
 }
 
 /** The chunks a fork with a pin asks for, fetching any this workspace itself still borrows. */
