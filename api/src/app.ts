@@ -76,6 +76,7 @@ import { registerUsageGet } from "./routes/usage.get.ts";
 import { registerVersions } from "./routes/versions.ts";
 import { registerWorkspacesCreate } from "./routes/workspaces.create.ts";
 import { registerWorkspacesDelete } from "./routes/workspaces.delete.ts";
+import { registerWorkspacesFork } from "./routes/workspaces.fork.ts";
 import { registerWorkspacesGet } from "./routes/workspaces.get.ts";
 import { registerWorkspacesList } from "./routes/workspaces.list.ts";
 import { registerWorkspacesUpdate } from "./routes/workspaces.update.ts";
@@ -123,6 +124,7 @@ export function createApp(options: AppOptions = {}): App {
   registerKeysDelete(app);
   registerTokensCreate(app);
   registerWorkspacesCreate(app);
+  registerWorkspacesFork(app);
   registerWorkspacesList(app);
   registerWorkspacesGet(app);
   registerWorkspacesUpdate(app);

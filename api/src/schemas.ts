@@ -114,8 +114,19 @@ export const Workspace = z
     name: z.string().nullable(),
     metadata: Metadata,
     createdAt: Timestamp,
-    sizeBytes: z.number().int(),
+    sizeBytes: z.number().int().openapi({ description: "Logical size: every file's bytes, a hard link counted once." }),
     fileCount: z.number().int(),
+    storageBytes: z.number().int().openapi({
+      description:
+        "What storage bills: the unique bytes the live tree and the snapshots reach (identical content once), whether a fork has copied them from its source yet or not (docs/billing.md).",
+    }),
+    forkedFrom: z
+      .object({
+        workspaceId: z.string().openapi({ description: "The workspace it was forked from (it may since be deleted)." }),
+        revision: z.number().int().openapi({ description: "The source's revision the fork was made from." }),
+      })
+      .nullable()
+      .openapi({ description: "For a fork, what it was made from; null otherwise." }),
   })
   .openapi("Workspace");
 

@@ -70,7 +70,56 @@ export default {
       const { name, edits, editBytes } = (await request.json()) as { name: string; edits: number; editBytes: number };
       return Response.json(await env.WORKSPACE.getByName(name).versionsMeasure(edits, editBytes));
     }
+    if (url.pathname === "/versions/fork" && request.method === "POST") {
+      const { name, runs } = (await request.json()) as { name: string; runs: number };
+      return Response.json(await forkTimings(env, name, runs));
+    }
     if (url.pathname !== "/run" || request.method !== "POST") return new Response("not found", { status: 404 });
     return Response.json(await run(env, (await request.json()) as FsBenchParams));
   },
 } satisfies ExportedHandler<BenchEnv>;
+
+export interface ForkTimings {
+  /** Per run: fork (rows copied, one transaction) until the first `ls` of a directory in the fork answered. */
+  forkToLsMs: number[];
+  /** The first read of a 29 KiB file in the fork, its chunk read through from the source. */
+  firstReadMs: number[];
+  /** The background copy of every chunk (the first run only), and what it copied. */
+  copyAllMs: number;
+  entries: number;
+  files: number;
+}
+
+/**
+ * Forks the workspace `name` (bench/versions.bench.ts), times fork → first `ls`, then a
+ * first read through, and once the whole background copy; each fork is deleted after.
+ * Timed in this Worker around the RPCs to the fork's object: workerd's clock moves at I/O,
+ * and every step here is I/O.
+ */
+async function forkTimings(env: BenchEnv, name: string, runs: number): Promise<ForkTimings> {
+  const tenant = name.split(":")[0] ?? "bench";
+  const out: ForkTimings = { forkToLsMs: [], firstReadMs: [], copyAllMs: 0, entries: 0, files: 0 };
+  for (let run = 0; run < runs; run++) {
+    const fork = env.WORKSPACE.getByName(`${tenant}:fork-${crypto.randomUUID()}`);
+    const start = performance.now();
+    const made = await fork.forkFrom(name, "live");
+    if (!made.ok) throw new Error(`fork failed: ${JSON.stringify(made)}`);
+    const listed = await fork.list("/v/d7");
+    if (!listed.ok || listed.entries.length === 0) throw new Error(`ls in the fork failed: ${JSON.stringify(listed)}`);
+    out.forkToLsMs.push(performance.now() - start);
+    out.files = made.stats.fileCount;
+    const readStart = performance.now();
+    const read = await fork.readFile("/v/d7/f700.bin");
+    if (!read.ok) throw new Error("read in the fork failed");
+    await new Response(read.body).arrayBuffer();
+    out.firstReadMs.push(performance.now() - readStart);
+    if (run === 0) {
+      const copyStart = performance.now();
+      if (!(await fork.adoptSource(name))) throw new Error("the fork did not finish copying");
+      out.copyAllMs = performance.now() - copyStart;
+      out.entries = (await fork.stats()).entryCount;
+    }
+    await fork.destroy();
+  }
+  return out;
+}

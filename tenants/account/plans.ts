@@ -45,6 +45,8 @@ export interface VersionTerms {
   historyWindowMs: number;
   /** Snapshots one workspace may hold at once. */
   snapshotsPerWorkspaceMax: number;
+  /** Workspaces forked from one workspace that may exist at once (each is a workspace of its own, billed as one). */
+  forksPerWorkspaceMax: number;
 }
 
 const MIB = 1024 ** 2;
@@ -83,7 +85,7 @@ export const PLANS = {
       // A package cache's worth of /tmp (and as much again for home); tmpfs pages count against memory too.
       tmpBytesMax: 256 * MIB,
     },
-    versions: { historyWindowMs: HOUR_MS, snapshotsPerWorkspaceMax: 10 },
+    versions: { historyWindowMs: HOUR_MS, snapshotsPerWorkspaceMax: 10, forksPerWorkspaceMax: 10 },
     spendCap: false,
     public: true,
   },
@@ -123,7 +125,7 @@ export const PLANS = {
       // Caches of several package managers at once.
       tmpBytesMax: GIB,
     },
-    versions: { historyWindowMs: 7 * 24 * HOUR_MS, snapshotsPerWorkspaceMax: 100 },
+    versions: { historyWindowMs: 7 * 24 * HOUR_MS, snapshotsPerWorkspaceMax: 100, forksPerWorkspaceMax: 100 },
     spendCap: true,
     public: true,
   },
@@ -164,7 +166,7 @@ export const PLANS = {
       // Data sets unpacked to scratch space; half the computer's memory, which tmpfs pages count against.
       tmpBytesMax: 2 * GIB,
     },
-    versions: { historyWindowMs: 30 * 24 * HOUR_MS, snapshotsPerWorkspaceMax: 1_000 },
+    versions: { historyWindowMs: 30 * 24 * HOUR_MS, snapshotsPerWorkspaceMax: 1_000, forksPerWorkspaceMax: 1_000 },
     spendCap: true,
     public: true,
   },
@@ -180,10 +182,14 @@ export function containerResources(plan: Plan): ContainerResources {
   return stored ?? (PLANS as Record<string, Plan>)[plan.id]?.container ?? PLANS.free.container;
 }
 
-/** A plan's version terms; a custom plan stored before they existed takes its namesake's, or free's. */
+/**
+ * A plan's version terms; a custom plan stored before they existed takes its namesake's, or
+ * free's, term by term (a plan stored before forks has the rest but not `forksPerWorkspaceMax`).
+ */
 export function versionTerms(plan: Plan): VersionTerms {
-  const stored = plan.versions as VersionTerms | undefined;
-  return stored ?? (PLANS as Record<string, Plan>)[plan.id]?.versions ?? PLANS.free.versions;
+  const stored = plan.versions as Partial<VersionTerms> | undefined;
+  const fallback = (PLANS as Record<string, Plan>)[plan.id]?.versions ?? PLANS.free.versions;
+  return { ...fallback, ...stored };
 }
 
 export function publicPlan(id: string): Plan | null {

@@ -59,6 +59,11 @@ export const workspaces = sqliteTable(
     /** Mirrors of the workspace object's exact counters, refreshed on every write. */
     sizeBytes: integer("size_bytes").notNull().default(0),
     fileCount: integer("file_count").notNull().default(0),
+    /** What storage bills: the unique bytes its tree and snapshots reach (docs/billing.md). */
+    storageBytes: integer("storage_bytes").notNull().default(0),
+    /** For a fork: the workspace and revision it was made from (the source may since be gone). */
+    forkedFrom: text("forked_from"),
+    forkedRevision: integer("forked_revision"),
   },
   (t) => [index("workspaces_tenant_idx").on(t.tenantId, t.id)],
 );

@@ -51,6 +51,10 @@ export class Usage {
   quotas(tenantId: string) {
     return this.ledger(tenantId).quotas();
   }
+  /** The plan's history window and snapshot and fork quotas. */
+  versionTerms(tenantId: string) {
+    return this.ledger(tenantId).versionTerms();
+  }
   billing(tenantId: string) {
     return this.ledger(tenantId).billing();
   }

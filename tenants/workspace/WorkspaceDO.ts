@@ -35,6 +35,9 @@ import { type ShareRequest, WorkspacePublishing } from "./publishing.ts";
 import { ConfinedVfs, type VfsOps } from "./vfs/ConfinedVfs.ts";
 import { hasCursor } from "./vfs/changes.ts";
 import type { FsFailure, FsResult } from "./vfs/errors.ts";
+import type { ForkCursor } from "./vfs/forks/export.ts";
+import type { ExportAnswer } from "./vfs/forks/fork.ts";
+import type { ChunkLender, LentChunk } from "./vfs/forks/lend.ts";
 import type { BatchOp } from "./vfs/ops/batch.ts";
 import type { FindOptions } from "./vfs/ops/find.ts";
 import type { GrepOptions } from "./vfs/ops/grep.ts";
@@ -49,9 +52,14 @@ import type { Snapshot } from "./vfs/versions/snapshots.ts";
 export interface WorkspaceStats {
   sizeBytes: number;
   fileCount: number;
+  /** What storage bills: the unique bytes the tree and the snapshots reach (docs/billing.md). */
+  uniqueBytes: number;
   /** The filesystem revision these counters are as of, so late reports can be told from new ones. */
   revision: number;
 }
+
+/** Why a fork was not made: a filesystem failure (an unknown version: ENOENT), or a quota. */
+export type ForkRefusal = FsFailure | { ok: false; code: "quota_exceeded"; message: string };
 
 /** The path prefix a caller is confined to (`/src`), or null for the whole workspace. */
 type Prefix = string | null;
@@ -76,6 +84,9 @@ export class WorkspaceDO extends DurableObject<Env> {
       this.runLedger(),
       (work) => ctx.waitUntil(work),
     );
+    // A fork still lacking chunks reads them through from its source (vfs/forks/).
+    const origin = this.vfs.forkOrigin();
+    if (origin) this.vfs.borrowFrom(this.lenderFor(origin.source));
   }
 
   // ── execution ───────────────────────────────────────────────────────────────────────────
@@ -230,7 +241,8 @@ export class WorkspaceDO extends DurableObject<Env> {
           keyId: start.keyId,
         }),
       close: async (start, record) => {
-        const { sizeBytes, revision } = this.counters();
+        // Storage bills unique bytes (docs/billing.md), so that is the size the ledger integrates.
+        const { uniqueBytes: sizeBytes, revision } = this.counters();
         await ledger().finishRun({
           execId: start.execId,
           executor: start.executor,
@@ -295,7 +307,7 @@ export class WorkspaceDO extends DurableObject<Env> {
   }
   /** The exact size and file count (cheap; what the index mirrors). */
   counters(): WorkspaceStats {
-    return { ...this.vfs.counters(), revision: this.vfs.revision() };
+    return { ...this.vfs.counters(), uniqueBytes: this.vfs.uniqueBytes(), revision: this.vfs.revision() };
   }
   stats() {
     return this.vfs.stats();
@@ -417,6 +429,152 @@ export class WorkspaceDO extends DurableObject<Env> {
     return prefix === null ? this.vfs : new ConfinedVfs(this.vfs, prefix);
   }
 
+  // ── forks (vfs/forks/, docs/vfs.md "Forks") ─────────────────────────────────────────────
+  // Both sides of a fork are objects of one tenant: each checks the other's name carries its
+  // own tenant id, so not even a bug in the gateway could make a fork reach across tenants.
+
+  /** This object's name; forks are only made between workspace objects, which have one. */
+  private get selfName(): string {
+    return this.ctx.id.name ?? "";
+  }
+
+  private sameTenant(other: string): boolean {
+    const mine = parseWorkspaceObjectName(this.selfName);
+    const theirs = parseWorkspaceObjectName(other);
+    return mine !== null && theirs !== null && mine.tenantId === theirs.tenantId && other !== this.selfName;
+  }
+
+  private workspaceStub(name: string) {
+    return this.env.WORKSPACE.getByName(name);
+  }
+
+  /** Asks the source for chunks this fork lacks; it answers only forks holding a pin there. */
+  private lenderFor(source: string): ChunkLender {
+    return async (hashes) => {
+      const lent = await this.workspaceStub(source).lendChunks(this.selfName, [...hashes]);
+      if (!lent.ok) throw new Error(`the fork's source refused to lend chunks: ${lent.message}`);
+      return lent.chunks as LentChunk[];
+    };
+  }
+
+  /**
+   * Makes this new, empty workspace a fork of `source` at `ref` (a snapshot id, a revision
+   * or `live`): imports the version's rows in one transaction, then copies the chunks in
+   * the background while reads of missing ones go through to the source.
+   */
+  async forkFrom(
+    source: string,
+    ref: string,
+    actor: string | null = null,
+  ): Promise<{ ok: true; rev: number; stats: WorkspaceStats } | ForkRefusal> {
+    if (!this.sameTenant(source)) return { ok: false, code: "ENOENT", message: "no such workspace to fork" };
+    const stub = this.workspaceStub(source);
+    const self = this.selfName;
+    const imported = await this.vfs.actingAs(actor, () =>
+      this.vfs.becomeFork(source, (cursor) => stub.exportFork(self, ref, cursor) as Promise<ExportAnswer>),
+    );
+    if (!imported.ok) {
+      // The source may have pinned the version before the import failed.
+      await stub.releaseFork(self).catch(() => {});
+      if (imported.code === "ENOSPC") return { ok: false, code: "quota_exceeded", message: imported.message };
+      return imported;
+    }
+    this.vfs.borrowFrom(this.lenderFor(source));
+    await this.ctx.storage.setAlarm(Date.now());
+    return { ok: true, rev: imported.rev, stats: this.counters() };
+  }
+
+  /**
+   * The source's side of `forkFrom`: pins the version for `fork` and hands its rows over, a
+   * call at a time (`callBytesMax` of rows per call; tests make it small to take many calls).
+   */
+  exportFork(fork: string, ref: string, cursor: ForkCursor | null, callBytesMax?: number): ExportAnswer {
+    if (!this.sameTenant(fork)) return { ok: false, code: "ENOENT", message: "no such fork" };
+    // A workspace being deleted takes no new forks (its index row is already gone).
+    if (cursor === null && this.isDeleting())
+      return { ok: false, code: "ENOENT", message: "no such workspace to fork" };
+    return this.vfs.exportFork(fork, ref, cursor, callBytesMax);
+  }
+
+  /** Chunks for a fork holding a pin here (reading any this workspace itself still borrows). */
+  lendChunks(fork: string, hashes: string[]) {
+    if (!this.sameTenant(fork)) return { ok: false as const, code: "ENOENT" as const, message: "no such fork" };
+    return this.vfs.lend(fork, hashes);
+  }
+
+  /** A fork has every chunk (or is gone): what only its pin kept becomes garbage. */
+  async releaseFork(fork: string): Promise<boolean> {
+    const released = this.vfs.releaseFork(fork);
+    if (released && !this.isDeleting()) await this.armMaintenance();
+    return released;
+  }
+
+  /**
+   * Copies from `source` everything still missing, now; a source about to be deleted calls
+   * it on each fork holding a pin there. True when this workspace needs nothing more from
+   * `source`: it has copied everything, or it is not (or no longer) that source's fork, as
+   * when its import never finished. The source may then drop the pin itself.
+   */
+  async adoptSource(source: string): Promise<boolean> {
+    if (this.vfs.forkOrigin()?.source !== source) return true;
+    while ((await this.copyStep(workspaceLimits.forkCopyChunksPerAlarm)).remaining) {}
+    return this.vfs.forkOrigin() === null;
+  }
+
+  /** Whether this workspace still reads chunks through from `source` (a source's check of an old pin). */
+  isForkOf(source: string): boolean {
+    return this.vfs.forkOrigin()?.source === source;
+  }
+
+  /** One step of the background copy; with nothing missing, lets go of the source. */
+  private async copyStep(max: number): Promise<{ remaining: boolean }> {
+    const origin = this.vfs.forkOrigin();
+    if (!origin) return { remaining: false };
+    const copied = await this.vfs.copyAbsent(max);
+    if (copied.remaining) return { remaining: true };
+    const done = this.vfs.doneBorrowing();
+    if (done) {
+      // Released there first: a crash before the record below goes leaves a fork that releases again.
+      await this.workspaceStub(done.source).releaseFork(this.selfName);
+      this.vfs.forgetOrigin();
+    }
+    return { remaining: false };
+  }
+
+  /**
+   * A pin whose fork never finished its import (the gateway died between the two) would
+   * keep this workspace's versions forever: a pin older than `forkPinCheckAfterMs` is
+   * checked with its fork, and dropped if the fork does not read through from here.
+   */
+  private async dropStalePins(): Promise<void> {
+    const old = this.vfs.forkPins().filter((pin) => pin.createdMs < Date.now() - workspaceLimits.forkPinCheckAfterMs);
+    for (const pin of old) {
+      if (!(await this.workspaceStub(pin.fork).isForkOf(this.selfName))) this.vfs.releaseFork(pin.fork);
+    }
+  }
+
+  private isDeleting(): boolean {
+    return this.vfs.store.sql.exec("SELECT 1 FROM meta WHERE key = 'deleting' AND value = 1").toArray().length > 0;
+  }
+
+  /**
+   * Before its storage goes, a source hands every chunk its forks still lack to them (each
+   * copies what it misses, now), and a fork lets go of its own source. False when a fork
+   * could not finish: the storage stays, and the alarm tries again.
+   */
+  private async handOver(): Promise<boolean> {
+    const pins = this.vfs.forkPins();
+    await Promise.allSettled(
+      pins.map(async (pin) => {
+        if (await this.workspaceStub(pin.fork).adoptSource(this.selfName)) this.vfs.releaseFork(pin.fork);
+      }),
+    );
+    if (this.vfs.forkPins().length > 0) return false;
+    const origin = this.vfs.forkOrigin();
+    if (origin) await this.workspaceStub(origin.source).releaseFork(this.selfName);
+    return true;
+  }
+
   /** Deletes every file and record; the object is empty afterwards. */
   async destroy(): Promise<void> {
     // Its computer, if it ever had one (a computer that synced left its cursor in the change
@@ -428,13 +586,36 @@ export class WorkspaceDO extends DurableObject<Env> {
         .forget(this.ctx.id.name)
         .catch((error) => console.error("forgetting the computer failed", error));
     }
+    // Marked first, with an alarm to finish: an object evicted mid-hand-over keeps its
+    // storage (so every fork stays whole) and completes the deletion on its next alarm.
+    this.vfs.store.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('deleting', 1)");
+    await this.ctx.storage.setAlarm(Date.now() + workspaceLimits.forkHandOverRetryMs);
+    const handedOver = await this.handOver().catch((error) => {
+      console.error("handing chunks over to forks; the alarm tries again", error);
+      return false;
+    });
+    if (handedOver) await this.erase();
+  }
+
+  private async erase(): Promise<void> {
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
   }
 
   override async alarm(): Promise<void> {
+    if (this.isDeleting()) {
+      if (await this.handOver().catch(() => false)) await this.erase();
+      else await this.ctx.storage.setAlarm(Date.now() + workspaceLimits.forkHandOverRetryMs);
+      return;
+    }
+    await this.dropStalePins().catch((error) => console.error("checking old fork pins", error));
     const pass = await this.vfs.maintain();
-    if (pass.remaining) await this.ctx.storage.setAlarm(Date.now());
+    const copy = await this.copyStep(workspaceLimits.forkCopyChunksPerAlarm).catch((error) => {
+      console.error("copying a fork's chunks from its source", error);
+      return { remaining: true, failed: true };
+    });
+    if ("failed" in copy) await this.ctx.storage.setAlarm(Date.now() + workspaceLimits.forkHandOverRetryMs);
+    else if (pass.remaining || copy.remaining) await this.ctx.storage.setAlarm(Date.now());
     // Kept versions age out of the history window without any write to notice it.
     else if (this.vfs.hasHistory()) await this.ctx.storage.setAlarm(Date.now() + workspaceLimits.historyPassEveryMs);
   }

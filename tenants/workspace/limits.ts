@@ -49,6 +49,25 @@ export const workspaceLimits = {
   patchFileBytesMax: 1024 * 1024,
   /** Versions one history answer lists. */
   historyVersionsMax: 1_000,
+  /**
+   * Forks (vfs/forks/): one page of a revision's rows as JSON, under the 2 MB a Durable
+   * Object's SQLite allows one string value, so a page is built and bound as one value.
+   */
+  forkPageBytesMax: 1_500_000,
+  /** Rows per page, so building one page never sorts more than this in memory. */
+  forkPageRowsMax: 20_000,
+  /** Bytes of pages one export call answers, well under the 32 MiB of one Workers RPC message. */
+  forkExportCallBytesMax: 16 * 1024 * 1024,
+  /** Chunks one lend call carries (8 MiB), for the same reason. */
+  forkLendChunksMax: 16,
+  /** Forks of one workspace still reading through from it at once: each keeps its revision's versions. */
+  forksSharingMax: 100,
+  /** Chunks a fork's alarm copies from its source per run (32 MiB), so one alarm never holds the object long. */
+  forkCopyChunksPerAlarm: 64,
+  /** A fork pin this old is checked with its fork, so a fork whose import never finished cannot pin forever. */
+  forkPinCheckAfterMs: 10 * 60_000,
+  /** A source being deleted retries handing its chunks over this often until every fork has them. */
+  forkHandOverRetryMs: 30_000,
   /** Change-log entries kept when no reader has registered an older cursor. */
   changeLogEntriesKept: 10_000,
   /** Metadata labels are for filtering, not storage. */

@@ -8,7 +8,7 @@ import { workspaces } from "../account/schema.ts";
 import { type Db, nowIso } from "../db.ts";
 import { newId } from "../ids.ts";
 import { workspaceObjectName } from "./names.ts";
-import type { WorkspaceStats } from "./WorkspaceDO.ts";
+import type { ForkRefusal, WorkspaceStats } from "./WorkspaceDO.ts";
 
 export interface Workspace {
   id: string;
@@ -17,6 +17,10 @@ export interface Workspace {
   createdAt: string;
   sizeBytes: number;
   fileCount: number;
+  /** What storage bills: the unique bytes its tree and snapshots reach (docs/billing.md). */
+  storageBytes: number;
+  /** For a fork: what it was made from (the source may since have been deleted). */
+  forkedFrom: { workspaceId: string; revision: number } | null;
 }
 
 export interface ListWorkspacesQuery {
@@ -46,9 +50,61 @@ export class Workspaces {
       createdAt: nowIso(),
       sizeBytes: 0,
       fileCount: 0,
+      storageBytes: 0,
+      forkedFrom: null,
+      forkedRevision: null,
     };
     await this.db.insert(workspaces).values(row);
     return toWorkspace(row);
+  }
+
+  /** How many workspaces forked from `sourceId` exist: the plan's `forksPerWorkspaceMax` counts them. */
+  async forkCount(tenantId: string, sourceId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ n: sql<number>`count(*)` })
+      .from(workspaces)
+      .where(and(eq(workspaces.tenantId, tenantId), eq(workspaces.forkedFrom, sourceId)));
+    return row?.n ?? 0;
+  }
+
+  /**
+   * Forks `sourceId` at `ref` (a snapshot id, a revision or `live`) into a new workspace of
+   * the same tenant (docs/vfs.md, "Forks"). The new object imports the source's rows at
+   * that version in one transaction, and only then is the workspace added to the index: a
+   * fork that failed midway is never listed. Both object names embed the tenant id of the
+   * caller's credential, so no fork reaches another tenant's workspace.
+   */
+  async fork(
+    tenantId: string,
+    sourceId: string,
+    input: { ref: string; name?: string | null; metadata?: Record<string, string>; actor: string | null },
+  ): Promise<{ ok: true; workspace: Workspace; stats: WorkspaceStats } | ForkRefusal> {
+    const id = newId("ws");
+    const source = workspaceObjectName({ tenantId, workspaceId: sourceId });
+    const forked = await this.object(tenantId, id).forkFrom(source, input.ref, input.actor);
+    if (!forked.ok) return forked;
+    const row = {
+      id,
+      tenantId,
+      name: input.name ?? null,
+      metadata: JSON.stringify(input.metadata ?? {}),
+      createdAt: nowIso(),
+      sizeBytes: forked.stats.sizeBytes,
+      fileCount: forked.stats.fileCount,
+      storageBytes: forked.stats.uniqueBytes,
+      forkedFrom: sourceId,
+      forkedRevision: forked.rev,
+    };
+    try {
+      await this.db.insert(workspaces).values(row);
+    } catch (error) {
+      // Unpublished, the new object would only hold its source's pin: let it go.
+      await this.object(tenantId, id)
+        .destroy()
+        .catch(() => {});
+      throw error;
+    }
+    return { ok: true, workspace: toWorkspace(row), stats: forked.stats };
   }
 
   async get(tenantId: string, workspaceId: string): Promise<Workspace | null> {
@@ -114,7 +170,7 @@ export class Workspaces {
   async recordStats(tenantId: string, workspaceId: string, stats: WorkspaceStats): Promise<void> {
     await this.db
       .update(workspaces)
-      .set({ sizeBytes: stats.sizeBytes, fileCount: stats.fileCount })
+      .set({ sizeBytes: stats.sizeBytes, fileCount: stats.fileCount, storageBytes: stats.uniqueBytes })
       .where(and(eq(workspaces.tenantId, tenantId), eq(workspaces.id, workspaceId)));
   }
 
@@ -135,5 +191,7 @@ function toWorkspace(row: typeof workspaces.$inferSelect): Workspace {
     createdAt: row.createdAt,
     sizeBytes: row.sizeBytes,
     fileCount: row.fileCount,
+    storageBytes: row.storageBytes,
+    forkedFrom: row.forkedFrom === null ? null : { workspaceId: row.forkedFrom, revision: row.forkedRevision ?? 0 },
   };
 }

@@ -45,6 +45,7 @@ const TOOLS: SecuredTool[] = [
   { name: "snapshot_list", args: { workspaceId: true }, scope: "workspaces:read" },
   { name: "snapshot_delete", args: { workspaceId: true, snapshotId: true }, scope: "workspaces:write" },
   { name: "restore", args: { workspaceId: true, snapshotId: true }, scope: "workspaces:write" },
+  { name: "workspace_fork", args: { workspaceId: true, snapshotId: true }, scope: "workspaces:write" },
   { name: "diff", args: { workspaceId: true, from: true }, scope: "workspaces:read" },
   { name: "file_history", args: { workspaceId: true, path: "/seed.txt" }, scope: "workspaces:read" },
   { name: "usage", args: {}, scope: "billing:read", accountWide: true },

@@ -32,6 +32,7 @@ describe("/mcp", () => {
         "usage",
         "workspace_create",
         "workspace_delete",
+        "workspace_fork",
         "workspace_list",
       ].sort(),
     );

@@ -1,7 +1,6 @@
 /**
  * The MCP tools, one row each: the REST operation it stands for and a description written
  * for a model. Rows without `run` pass their arguments to the operation as they are.
- * Fork (issue 22) becomes a row here once its route exists.
  */
 import { execTool } from "./execTool.ts";
 import { fileReadTool, fileWriteTool } from "./fileTools.ts";
@@ -70,6 +69,13 @@ export const TOOLS: readonly Tool[] = [
     operationId: "deleteSnapshot",
     description: "Delete a snapshot. The files it pinned stay as they are in the live workspace.",
     annotations: { title: "Delete a snapshot", readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+  },
+  {
+    name: "workspace_fork",
+    operationId: "forkWorkspace",
+    description:
+      "Fork a workspace into a new one with the same files, at a snapshot (`snapshotId`), a kept revision (`revision`), or as it is now (neither): try an alternative without touching the original. Nothing is copied up front; answers the new workspace's `id`.",
+    annotations: { title: "Fork a workspace", readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   },
   {
     name: "restore",

@@ -1,7 +1,7 @@
 /**
  * Every authenticated route declares its admission, so a new route cannot slip past the
  * storage cap by forgetting to; and the declarations, read together, are the policy: only
- * uploads, the fs operations that can add bytes, a restore, and exec meet the storage cap.
+ * uploads, the fs operations that can add bytes, a restore, a fork, and exec meet the storage cap.
  */
 import { expect, it } from "vitest";
 import { createApp } from "../app.ts";
@@ -37,6 +37,8 @@ it("sends exactly the operations that can add bytes to the storage cap", () => {
     "POST /v1/workspaces/:workspaceId/fs/batch": "write",
     // A restore can bring back more than the live tree holds.
     "POST /v1/workspaces/:workspaceId/restore": "write",
+    // A fork is a new workspace billed for every unique byte its tree reaches.
+    "POST /v1/workspaces/:workspaceId/fork": "write",
     "POST /v1/workspaces/:workspaceId/exec": "exec",
   });
 });

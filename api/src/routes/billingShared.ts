@@ -57,7 +57,10 @@ export const Quotas = z
     storage: z
       .object({
         limit: z.number().int().openapi({ description: "Bytes the tenant may store across its workspaces." }),
-        used: z.number().int().openapi({ description: "Bytes stored now." }),
+        used: z.number().int().openapi({
+          description:
+            "Bytes stored now: each workspace's unique bytes (the distinct content its tree and snapshots reach), summed.",
+        }),
       })
       .openapi({ description: "A cap on bytes stored now, beside the byte-hours meter." }),
   })

@@ -53,7 +53,9 @@ export async function workspaceObject(c: AppContext, workspaceId: string) {
   const { tenantId, pathPrefix } = c.get("principal");
   const { workspaces } = c.var.services;
   const moved = (stats: WorkspaceStats) =>
-    stats.sizeBytes !== indexed.sizeBytes || stats.fileCount !== indexed.fileCount;
+    stats.sizeBytes !== indexed.sizeBytes ||
+    stats.fileCount !== indexed.fileCount ||
+    stats.uniqueBytes !== indexed.storageBytes;
   return {
     object: workspaces.object(tenantId, workspaceId),
     prefix: pathPrefix,
@@ -66,10 +68,10 @@ export async function workspaceObject(c: AppContext, workspaceId: string) {
       if (!moved(stats)) return;
       await Promise.all([
         workspaces.recordStats(tenantId, workspaceId, stats),
-        // Storage is billed by the byte-hour from the moment the size changed.
-        stats.sizeBytes === indexed.sizeBytes
+        // Storage is billed by the byte-hour of unique bytes (docs/billing.md) from the moment they changed.
+        stats.uniqueBytes === indexed.storageBytes
           ? null
-          : c.var.services.usage.storageChanged(tenantId, workspaceId, stats.sizeBytes, stats.revision),
+          : c.var.services.usage.storageChanged(tenantId, workspaceId, stats.uniqueBytes, stats.revision),
       ]);
     },
     /**

@@ -6,7 +6,7 @@
  */
 import { createRoute, type z } from "@hono/zod-openapi";
 import type { Scope } from "../../../tenants/account/scopes.ts";
-import type { WorkspaceDO } from "../../../tenants/workspace/WorkspaceDO.ts";
+import type { WorkspaceDO, WorkspaceStats } from "../../../tenants/workspace/WorkspaceDO.ts";
 import type { App } from "../context.ts";
 import { orThrow } from "../fsErrors.ts";
 import { type AdmissionNeed, admits } from "../middleware/admits.ts";
@@ -60,7 +60,7 @@ export function registerFsOp<B extends z.ZodObject, R extends z.ZodType>(app: Ap
     const { workspaceId } = valid("param") as { workspaceId: string };
     const workspace = await workspaceObject(c, workspaceId);
     const result = orThrow(await def.run(workspace.object, valid("json") as z.infer<B>, workspace.prefix)) as {
-      stats?: { sizeBytes: number; fileCount: number; revision: number };
+      stats?: WorkspaceStats;
     };
     if (result.stats) await workspace.recordStats(result.stats);
     // biome-ignore lint/suspicious/noExplicitAny: each op's respond() narrows its own result type.

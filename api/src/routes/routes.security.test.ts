@@ -172,6 +172,13 @@ const ROUTES: SecuredRoute[] = [
     request: { json: { snapshotId: "{snapshotId}" } },
   },
   {
+    operationId: "forkWorkspace",
+    method: "POST",
+    path: "/v1/workspaces/{workspaceId}/fork",
+    scope: "workspaces:write",
+    request: { json: { snapshotId: "{snapshotId}" } },
+  },
+  {
     operationId: "diffWorkspace",
     method: "GET",
     path: "/v1/workspaces/{workspaceId}/diff?from={snapshotId}",

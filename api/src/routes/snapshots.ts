@@ -142,9 +142,12 @@ export function registerSnapshots(app: App) {
   });
   app.openapi(remove, async (c) => {
     const { workspaceId, snapshotId } = c.req.valid("param");
-    const { object } = await workspaceObject(c, workspaceId);
+    const workspace = await workspaceObject(c, workspaceId);
     requireWholeWorkspace(c, "a snapshot");
-    if (!(await object.deleteSnapshot(snapshotId))) throw new ApiError("not_found", `no snapshot ${snapshotId}`);
+    if (!(await workspace.object.deleteSnapshot(snapshotId)))
+      throw new ApiError("not_found", `no snapshot ${snapshotId}`);
+    // What only the snapshot reached is no longer billed (docs/billing.md).
+    await workspace.recordStats(await workspace.object.counters());
     return c.body(null, 204);
   });
 }

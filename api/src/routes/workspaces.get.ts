@@ -25,9 +25,9 @@ export function registerWorkspacesGet(app: App) {
     const { workspaceId } = c.req.valid("param");
     const workspace = await loadWorkspace(c, workspaceId);
     // The index mirrors the counters for lists; one workspace is read exactly from its object.
-    const { sizeBytes, fileCount } = await c.var.services.workspaces
+    const { sizeBytes, fileCount, uniqueBytes } = await c.var.services.workspaces
       .object(c.get("principal").tenantId, workspaceId)
       .counters();
-    return c.json({ ...workspace, sizeBytes, fileCount }, 200);
+    return c.json({ ...workspace, sizeBytes, fileCount, storageBytes: uniqueBytes }, 200);
   });
 }

@@ -5,6 +5,7 @@ import { registerCat } from "./commands/cat.ts";
 import { registerCp } from "./commands/cp.ts";
 import { registerDiff } from "./commands/diff.ts";
 import { registerExec } from "./commands/exec.ts";
+import { registerFork } from "./commands/fork.ts";
 import { registerHistory } from "./commands/history.ts";
 import { registerRestore } from "./commands/restore.ts";
 import { registerShare } from "./commands/share.ts";
@@ -39,6 +40,7 @@ export function program(): Command {
     );
   registerAuth(root);
   registerWorkspaces(root);
+  registerFork(root);
   registerExec(root);
   registerShell(root);
   registerCp(root);

@@ -39,6 +39,8 @@ describe("createCubicle", () => {
       createdAt: "2026-01-01T00:00:00.000Z",
       sizeBytes: 0,
       fileCount: 0,
+      storageBytes: 0,
+      forkedFrom: null,
     };
     const { requests, fetch } = recordingFetch(workspace);
     const client = createCubicle({ baseUrl: "https://cubicle.test", apiKey: "cub_secret", fetch });

@@ -6,6 +6,20 @@
  */
 import { type Change, changesSince, compactChanges } from "./changes.ts";
 import type { FsResult } from "./errors.ts";
+import type { ForkCursor } from "./forks/export.ts";
+import {
+  becomeFork,
+  borrowFrom,
+  copyAbsent,
+  doneBorrowing,
+  type ExportAnswer,
+  exportFork,
+  forgetOrigin,
+  lend,
+} from "./forks/fork.ts";
+import { abandonImport, forkOrigin } from "./forks/import.ts";
+import type { ChunkLender } from "./forks/lend.ts";
+import { forkPins, releaseFork } from "./forks/pins.ts";
 import { collectGarbage, hasGarbage, storedBytes } from "./gc.ts";
 import { type BatchOp, batch } from "./ops/batch.ts";
 import { copy } from "./ops/copy.ts";
@@ -49,6 +63,8 @@ export class Vfs {
     migrate(sql, nowMs());
     // Uploads staged by a previous instance died with it; their chunks become garbage.
     sql.exec("DELETE FROM upload_chunks");
+    // So did a fork's import that came in several calls and never finished (forks/import.ts).
+    abandonImport(sql, nowMs());
     this.store = new Store(sql, transactionSync, nowMs);
   }
 
@@ -195,6 +211,34 @@ export class Vfs {
     });
 
   hasGarbage = () => hasGarbage(this.store);
+
+  // Forks (forks/, docs/vfs.md "Forks"). The source's side needs no lock: a pin and an
+  // export page are synchronous, so no mutation lands between them.
+  exportFork = (fork: string, ref: string | number, cursor: ForkCursor | null, callBytesMax?: number) =>
+    exportFork(this.store, fork, ref, cursor, callBytesMax);
+  lend = (fork: string, hashes: readonly string[]) => lend(this.store, fork, hashes);
+  releaseFork = (fork: string) => releaseFork(this.store, fork);
+  forkPins = () => forkPins(this.store);
+  /** Becomes a fork of `source` (this workspace must be new): imports what `pull` hands over, under the lock. */
+  becomeFork = (source: string, pull: (cursor: ForkCursor | null) => Promise<ExportAnswer>) =>
+    this.exclusive(() => becomeFork(this.store, source, pull));
+  forkOrigin = () => forkOrigin(this.store);
+  /** Where absent chunks are read through from (null: nowhere, this is no fork). */
+  borrowFrom = (lender: ChunkLender | null) => borrowFrom(this.store, lender);
+  copyAbsent = (max: number) => copyAbsent(this.store, max);
+  doneBorrowing = () => doneBorrowing(this.store);
+  forgetOrigin = () => forgetOrigin(this.store);
+
+  /**
+   * What storage bills (docs/billing.md): the bytes of the distinct chunks the live tree and
+   * the snapshots reach, copied here yet or not. Kept exact by triggers (schema.ts, 5).
+   */
+  uniqueBytes(): number {
+    return (
+      this.store.sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'unique_bytes'").toArray()[0]?.value ??
+      0
+    );
+  }
 
   /** Whether any retired version is kept, so maintenance must come back to slide the window. */
   hasHistory = () => this.store.sql.exec("SELECT 1 FROM inodes_hist LIMIT 1").toArray().length > 0;

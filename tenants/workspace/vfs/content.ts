@@ -136,14 +136,15 @@ export function contentStream(
   let chunkStart = 0;
   return new ReadableStream<Uint8Array>(
     {
-      pull(controller) {
+      async pull(controller) {
         while (index < chunks.length) {
           const chunk = chunks[index++] as ChunkRef;
           const from = chunkStart;
           chunkStart += chunk.size;
           if (chunkStart <= start) continue;
           if (from >= end) break;
-          const bytes = store.blob(chunk.hash);
+          // A fork's chunk not yet copied is read through from its source here (forks/lend.ts).
+          const bytes = await store.chunkBytes(chunk.hash);
           controller.enqueue(bytes.subarray(Math.max(0, start - from), Math.min(chunk.size, end - from)));
           return;
         }

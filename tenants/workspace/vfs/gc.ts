@@ -28,10 +28,12 @@ export function hasGarbage(store: Store): boolean {
   );
 }
 
-/** Physical content: what the chunks take, after deduplication. */
+/** Physical content: what the chunks here take, after deduplication (a fork's absent chunks are not here yet). */
 export function storedBytes(store: Store): { chunkCount: number; chunkBytes: number } {
   const row = store.sql
-    .exec<{ n: number; bytes: number }>("SELECT count(*) AS n, coalesce(sum(size), 0) AS bytes FROM blobs")
+    .exec<{ n: number; bytes: number }>(
+      "SELECT count(*) AS n, coalesce(sum(size), 0) AS bytes FROM blobs WHERE absent = 0",
+    )
     .one();
   return { chunkCount: row.n, chunkBytes: row.bytes };
 }

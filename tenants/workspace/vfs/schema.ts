@@ -19,6 +19,9 @@
  *   died in, so the live tables (and every live read) stay exactly as fast as before, and
  *   reading at revision R is "live rows born by R, plus history rows alive at R". A
  *   snapshot is one row naming a revision. See docs/vfs.md, "Versions".
+ * - Forks (5): a fork copies a revision's rows and reads its chunks through from its source
+ *   until it has them all; `held` and `unique_bytes` count what storage bills. See
+ *   docs/vfs.md, "Forks".
  */
 import { BOX_DEFAULT_OWNER } from "../../../container/wire/index.ts";
 
@@ -157,6 +160,48 @@ export const MIGRATIONS: readonly string[][] = [
     `CREATE INDEX snapshots_rev ON snapshots (rev)`,
     `ALTER TABLE changes ADD COLUMN actor TEXT`,
     `INSERT OR IGNORE INTO meta (key, value) VALUES ('history_ms', 0)`,
+  ],
+  // 5: forks and unique bytes (docs/vfs.md, "Forks"). A fork's chunks arrive lazily from its
+  // source: until then a chunk is a `blobs` row with `absent = 1` (its size and references
+  // known, its bytes not). A source pins the revision each unfinished fork was made from in
+  // `fork_pins`, as a snapshot pins one; a fork names its source in `fork_origin`.
+  // `held` counts a chunk's uses by live rows and by history rows a snapshot pins, and
+  // `meta.unique_bytes` sums the sizes of chunks held at least once: what storage bills.
+  // Triggers keep both exact, so the many set-wise statements that move chunk rows need no
+  // bookkeeping of their own.
+  [
+    `ALTER TABLE blobs ADD COLUMN held INTEGER NOT NULL DEFAULT 0`,
+    `ALTER TABLE blobs ADD COLUMN absent INTEGER NOT NULL DEFAULT 0`,
+    `CREATE INDEX blobs_absent ON blobs (hash) WHERE absent = 1`,
+    `CREATE TABLE fork_pins (fork TEXT PRIMARY KEY, rev INTEGER NOT NULL, created_ms INTEGER NOT NULL)`,
+    `CREATE TABLE fork_origin (
+      one INTEGER PRIMARY KEY CHECK (one = 1),
+      source TEXT NOT NULL,
+      rev INTEGER NOT NULL,
+      forked_ms INTEGER NOT NULL
+    )`,
+    `UPDATE blobs SET held = uses.n FROM (
+       SELECT hash, count(*) AS n FROM (
+         SELECT hash FROM file_chunks
+         UNION ALL
+         SELECT hash FROM file_chunks_hist h
+         WHERE EXISTS (SELECT 1 FROM snapshots s WHERE s.rev >= h.born_rev AND s.rev < h.died_rev)
+       ) GROUP BY hash
+     ) AS uses WHERE uses.hash = blobs.hash`,
+    `INSERT OR REPLACE INTO meta (key, value) VALUES ('unique_bytes', (SELECT coalesce(sum(size), 0) FROM blobs WHERE held > 0))`,
+    `CREATE TRIGGER file_chunks_held_in AFTER INSERT ON file_chunks
+     BEGIN UPDATE blobs SET held = held + 1 WHERE hash = NEW.hash; END`,
+    `CREATE TRIGGER file_chunks_held_out AFTER DELETE ON file_chunks
+     BEGIN UPDATE blobs SET held = held - 1 WHERE hash = OLD.hash; END`,
+    `CREATE TRIGGER file_chunks_hist_held_in AFTER INSERT ON file_chunks_hist
+     WHEN EXISTS (SELECT 1 FROM snapshots s WHERE s.rev >= NEW.born_rev AND s.rev < NEW.died_rev)
+     BEGIN UPDATE blobs SET held = held + 1 WHERE hash = NEW.hash; END`,
+    `CREATE TRIGGER file_chunks_hist_held_out AFTER DELETE ON file_chunks_hist
+     WHEN EXISTS (SELECT 1 FROM snapshots s WHERE s.rev >= OLD.born_rev AND s.rev < OLD.died_rev)
+     BEGIN UPDATE blobs SET held = held - 1 WHERE hash = OLD.hash; END`,
+    `CREATE TRIGGER blobs_unique_bytes AFTER UPDATE OF held ON blobs WHEN (OLD.held > 0) <> (NEW.held > 0)
+     BEGIN UPDATE meta SET value = value + CASE WHEN NEW.held > 0 THEN NEW.size ELSE -NEW.size END
+     WHERE key = 'unique_bytes'; END`,
   ],
 ];
 

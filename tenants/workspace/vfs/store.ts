@@ -161,7 +161,13 @@ export class Store implements TreeReader {
     if (this.retention) return this.retention;
     const windowMs =
       this.sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'history_ms'").toArray()[0]?.value ?? 0;
-    const newestPin = this.sql.exec<{ rev: number | null }>("SELECT max(rev) AS rev FROM snapshots").one().rev ?? -1;
+    // A fork still reading its chunks through from here pins its revision as a snapshot does.
+    const newestPin =
+      this.sql
+        .exec<{ rev: number | null }>(
+          "SELECT max(rev) AS rev FROM (SELECT max(rev) AS rev FROM snapshots UNION ALL SELECT max(rev) FROM fork_pins)",
+        )
+        .one().rev ?? -1;
     this.retention = { windowMs, newestPin };
     return this.retention;
   }
@@ -652,20 +658,44 @@ export class Store implements TreeReader {
       .toArray();
   }
 
-  /** Adds a blob if it is new; its reference count stays 0 until `setChunks` uses it. */
+  /**
+   * Adds a blob if it is new (its reference count stays 0 until `setChunks` uses it), or
+   * gives a fork's absent chunk its bytes: content addressing makes them the same bytes.
+   */
   putBlob(hash: string, data: Uint8Array): void {
     this.sql.exec(
-      "INSERT INTO blobs (hash, size, refs, data) VALUES (?, ?, 0, ?) ON CONFLICT (hash) DO NOTHING",
+      `INSERT INTO blobs (hash, size, refs, data) VALUES (?, ?, 0, ?)
+       ON CONFLICT (hash) DO UPDATE SET data = excluded.data, absent = 0 WHERE blobs.absent = 1`,
       hash,
       data.byteLength,
       data,
     );
   }
 
+  /** A chunk's bytes, which must be here: a fork's absent chunk is read with `chunkBytes`. */
   blob(hash: string): Uint8Array {
-    const row = this.sql.exec<{ data: ArrayBuffer }>("SELECT data FROM blobs WHERE hash = ?", hash).toArray()[0];
+    const row = this.sql
+      .exec<{ data: ArrayBuffer; absent: number }>("SELECT data, absent FROM blobs WHERE hash = ?", hash)
+      .toArray()[0];
     if (!row) throw new Error(`blob ${hash} is missing`);
+    if (row.absent) throw new Error(`blob ${hash} has not arrived from the fork's source yet`);
     return new Uint8Array(row.data);
+  }
+
+  /**
+   * Brings absent chunks (a fork's, not yet copied from its source) here; set by the Vfs
+   * of a fork (forks/lend.ts). Null in a workspace that was never a fork: nothing is absent.
+   */
+  fetchAbsent: ((hashes: readonly string[]) => Promise<void>) | null = null;
+
+  /** A chunk's bytes, reading an absent one through from the fork's source first. */
+  async chunkBytes(hash: string): Promise<Uint8Array> {
+    if (this.fetchAbsent && this.isAbsent(hash)) await this.fetchAbsent([hash]);
+    return this.blob(hash);
+  }
+
+  isAbsent(hash: string): boolean {
+    return this.sql.exec("SELECT 1 FROM blobs WHERE hash = ? AND absent = 1", hash).toArray().length > 0;
   }
 
   /** Replaces a file's chunk list, moving reference counts from the old chunks to the new. */

@@ -62,6 +62,7 @@ __all__ = [
     "FileInfo",
     "FindRequest",
     "FindResult",
+    "ForkRequest",
     "GrepRequest",
     "GrepResult",
     "GrepResultMatch",
@@ -113,6 +114,7 @@ __all__ = [
     "UsageSeriesPoint",
     "UtimesRequest",
     "Workspace",
+    "WorkspaceForkedFrom",
     "WorkspacePage",
 ]
 
@@ -376,7 +378,12 @@ class Workspace:
     metadata: Metadata
     created_at: str
     size_bytes: int
+    """Logical size: every file's bytes, a hard link counted once."""
     file_count: int
+    storage_bytes: int
+    """What storage bills: the unique bytes the live tree and the snapshots reach (identical content once), whether a fork has copied them from its source yet or not (docs/billing.md)."""
+    forked_from: WorkspaceForkedFrom | None
+    """For a fork, what it was made from; null otherwise."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
@@ -388,6 +395,8 @@ class Workspace:
             created_at=data["createdAt"],
             size_bytes=data["sizeBytes"],
             file_count=data["fileCount"],
+            storage_bytes=data["storageBytes"],
+            forked_from=None if data["forkedFrom"] is None else WorkspaceForkedFrom.from_dict(data["forkedFrom"]),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -399,7 +408,66 @@ class Workspace:
             "createdAt": self.created_at,
             "sizeBytes": self.size_bytes,
             "fileCount": self.file_count,
+            "storageBytes": self.storage_bytes,
+            "forkedFrom": None if self.forked_from is None else self.forked_from.to_dict(),
         }
+
+
+@dataclass(frozen=True, kw_only=True)
+class WorkspaceForkedFrom:
+    """For a fork, what it was made from; null otherwise."""
+
+    workspace_id: str
+    """The workspace it was forked from (it may since be deleted)."""
+    revision: int
+    """The source's revision the fork was made from."""
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            workspace_id=data["workspaceId"],
+            revision=data["revision"],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        return {"workspaceId": self.workspace_id, "revision": self.revision}
+
+
+@dataclass(frozen=True, kw_only=True)
+class ForkRequest:
+    """At most one of `snapshotId` and `revision`; with neither, the live tree is forked."""
+
+    snapshot_id: str | None = None
+    """Fork the version this snapshot pins."""
+    revision: int | None = None
+    """Fork a kept revision (within the history window or pinned by a snapshot)."""
+    name: str | None = None
+    metadata: Metadata | None = None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            snapshot_id=data.get("snapshotId"),
+            revision=data.get("revision"),
+            name=data.get("name"),
+            metadata=data.get("metadata"),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        out: dict[str, Any] = {}
+        if self.snapshot_id is not None:
+            out["snapshotId"] = self.snapshot_id
+        if self.revision is not None:
+            out["revision"] = self.revision
+        if self.name is not None:
+            out["name"] = self.name
+        if self.metadata is not None:
+            out["metadata"] = self.metadata
+        return out
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -1958,7 +2026,7 @@ class QuotasStorage:
     limit: int
     """Bytes the tenant may store across its workspaces."""
     used: int
-    """Bytes stored now."""
+    """Bytes stored now: each workspace's unique bytes (the distinct content its tree and snapshots reach), summed."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:

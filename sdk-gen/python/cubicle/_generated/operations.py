@@ -71,6 +71,7 @@ __all__ = [
     "exec",
     "file_history",
     "find",
+    "fork_workspace",
     "get_account",
     "get_artifact",
     "get_billing",
@@ -352,6 +353,52 @@ def create_workspace(
         Request(
             method="POST",
             path="/v1/workspaces",
+            headers=headers,
+            json=body,
+            retry_safe=True,
+            timeout=timeout,
+        )
+    )
+    return Workspace.from_dict(response.json())
+
+
+def fork_workspace(
+    transport: Transport,
+    *,
+    workspace_id: str,
+    snapshot_id: str | None = None,
+    revision: int | None = None,
+    name: str | None = None,
+    metadata: Metadata | None = None,
+    idempotency_key: str | None = None,
+    timeout: float | None = None,
+) -> Workspace:
+    """Fork a workspace
+
+    Makes a new workspace of the same tenant whose files (content, modes, owners, times, hard links, symlinks) are the source's at a snapshot, a kept revision, or now. No content is copied up front: the fork reads it through from the source and copies it in the background, and deleting the source never breaks the fork. Its first command, of any executor, may run at once. The fork is billed for the unique bytes its tree reaches, copied yet or not. Each plan allows a number of forks per workspace; past it, 429 `quota_exceeded`.
+
+    Args:
+        snapshot_id: Fork the version this snapshot pins.
+        revision: Fork a kept revision (within the history window or pinned by a snapshot).
+        idempotency_key: Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again. 1 to 255 visible ASCII characters.
+
+    `POST /v1/workspaces/{workspaceId}/fork` (`forkWorkspace`). Retry-safe: yes; an Idempotency-Key is always sent, generated when not given.
+    """
+    headers: dict[str, str] = {}
+    headers["Idempotency-Key"] = idempotency_key if idempotency_key is not None else str(uuid.uuid4())
+    body: dict[str, Any] = {}
+    if snapshot_id is not None:
+        body["snapshotId"] = snapshot_id
+    if revision is not None:
+        body["revision"] = revision
+    if name is not None:
+        body["name"] = name
+    if metadata is not None:
+        body["metadata"] = metadata
+    response = transport.request(
+        Request(
+            method="POST",
+            path=f"/v1/workspaces/{quote_segment(workspace_id)}/fork",
             headers=headers,
             json=body,
             retry_safe=True,

@@ -71,6 +71,30 @@ class Workspace:
         """Deletes the workspace with all its files and records."""
         ops.delete_workspace(self._transport, workspace_id=self.id)
 
+    def fork(
+        self,
+        *,
+        snapshot_id: str | None = None,
+        revision: int | None = None,
+        name: str | None = None,
+        metadata: Mapping[str, str] | None = None,
+        idempotency_key: str | None = None,
+    ) -> Workspace:
+        """A new workspace whose files are this one's at a snapshot, a kept revision, or now (give neither).
+
+        No content is copied up front, and deleting this workspace never breaks the fork.
+        """
+        data = ops.fork_workspace(
+            self._transport,
+            workspace_id=self.id,
+            snapshot_id=snapshot_id,
+            revision=revision,
+            name=name,
+            metadata=None if metadata is None else dict(metadata),
+            idempotency_key=idempotency_key,
+        )
+        return Workspace(self._transport, data)
+
     def restore(self, *, snapshot_id: str | None = None, revision: int | None = None) -> RestoreResult:
         """Makes the live tree equal to a snapshot's or a kept revision's, as a new revision (so it can be undone)."""
         return ops.restore_workspace(self._transport, workspace_id=self.id, snapshot_id=snapshot_id, revision=revision)

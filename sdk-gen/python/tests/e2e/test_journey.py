@@ -72,6 +72,22 @@ class FilesTest(unittest.TestCase):
         self.assertNotIn(ws.id, [listed.id for listed in client.workspaces.list()])
 
 
+class ForkTest(unittest.TestCase):
+    def test_fork_at_a_snapshot_outlives_its_source(self) -> None:
+        source = client.workspaces.create(name="fork source")
+        source.files.write("/notes.md", "one\n")
+        snapshot = source.snapshots.create(name="one")
+        source.files.write("/notes.md", "two\n")
+        fork = source.fork(snapshot_id=snapshot.id, name="fork", metadata={"branch": "b"})
+        self.assertEqual((fork.name, fork.metadata), ("fork", {"branch": "b"}))
+        assert fork.data.forked_from is not None
+        self.assertEqual(fork.data.forked_from.workspace_id, source.id)
+        self.assertEqual(fork.files.read_text("/notes.md"), "one\n")
+        source.delete()
+        self.assertEqual(fork.files.read_text("/notes.md"), "one\n")
+        fork.delete()
+
+
 class ExecTest(unittest.TestCase):
     def stream_stdout(self, **run: object) -> tuple[str, object]:
         stream = workspace.exec.stream(**run)  # type: ignore[arg-type]

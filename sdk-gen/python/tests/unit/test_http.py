@@ -9,7 +9,16 @@ from cubicle.lib.exec_stream import OutputStream
 
 from .server import ScriptedServer, problem, reply
 
-WORKSPACE = {"id": "ws_1", "name": "demo", "metadata": {}, "createdAt": "t", "sizeBytes": 0, "fileCount": 0}
+WORKSPACE = {
+    "id": "ws_1",
+    "name": "demo",
+    "metadata": {},
+    "createdAt": "t",
+    "sizeBytes": 0,
+    "fileCount": 0,
+    "storageBytes": 0,
+    "forkedFrom": None,
+}
 
 
 class HttpTransportTest(unittest.TestCase):

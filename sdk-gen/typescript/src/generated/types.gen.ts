@@ -89,12 +89,48 @@ export type Workspace = {
     name: string | null;
     metadata: Metadata;
     createdAt: string;
+    /**
+     * Logical size: every file's bytes, a hard link counted once.
+     */
     sizeBytes: number;
     fileCount: number;
+    /**
+     * What storage bills: the unique bytes the live tree and the snapshots reach (identical content once), whether a fork has copied them from its source yet or not (docs/billing.md).
+     */
+    storageBytes: number;
+    /**
+     * For a fork, what it was made from; null otherwise.
+     */
+    forkedFrom: {
+        /**
+         * The workspace it was forked from (it may since be deleted).
+         */
+        workspaceId: string;
+        /**
+         * The source's revision the fork was made from.
+         */
+        revision: number;
+    } | null;
 };
 
 export type Metadata = {
     [key: string]: string;
+};
+
+/**
+ * At most one of `snapshotId` and `revision`; with neither, the live tree is forked.
+ */
+export type ForkRequest = {
+    /**
+     * Fork the version this snapshot pins.
+     */
+    snapshotId?: string;
+    /**
+     * Fork a kept revision (within the history window or pinned by a snapshot).
+     */
+    revision?: number;
+    name?: string;
+    metadata?: Metadata;
 };
 
 export type WorkspacePage = {
@@ -640,7 +676,7 @@ export type Quotas = {
          */
         limit: number;
         /**
-         * Bytes stored now.
+         * Bytes stored now: each workspace's unique bytes (the distinct content its tree and snapshots reach), summed.
          */
         used: number;
     };
@@ -1221,6 +1257,75 @@ export type CreateWorkspaceResponses = {
 };
 
 export type CreateWorkspaceResponse = CreateWorkspaceResponses[keyof CreateWorkspaceResponses];
+
+export type ForkWorkspaceData = {
+    body: ForkRequest;
+    headers?: {
+        /**
+         * Makes the request safe to retry: a retry with the same key and body within 24 hours returns the first response (marked `Idempotent-Replayed: true`) instead of doing the work again. 1 to 255 visible ASCII characters.
+         */
+        'idempotency-key'?: string;
+    };
+    path: {
+        workspaceId: string;
+    };
+    query?: never;
+    url: '/v1/workspaces/{workspaceId}/fork';
+};
+
+export type ForkWorkspaceErrors = {
+    /**
+     * Bad request
+     */
+    400: Problem;
+    /**
+     * Unauthorized
+     */
+    401: Problem;
+    /**
+     * Spend cap reached
+     */
+    402: Problem;
+    /**
+     * Forbidden
+     */
+    403: Problem;
+    /**
+     * Not found
+     */
+    404: Problem;
+    /**
+     * Conflict
+     */
+    409: Problem;
+    /**
+     * The body is larger than 1 MiB
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json`
+     */
+    415: Problem;
+    /**
+     * Rate limited
+     */
+    429: Problem;
+    /**
+     * Too many request headers
+     */
+    431: Problem;
+};
+
+export type ForkWorkspaceError = ForkWorkspaceErrors[keyof ForkWorkspaceErrors];
+
+export type ForkWorkspaceResponses = {
+    /**
+     * Forked
+     */
+    201: Workspace;
+};
+
+export type ForkWorkspaceResponse = ForkWorkspaceResponses[keyof ForkWorkspaceResponses];
 
 export type DeleteWorkspaceData = {
     body?: never;

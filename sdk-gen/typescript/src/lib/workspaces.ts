@@ -5,6 +5,7 @@ import {
   deleteWorkspace,
   diffWorkspace,
   fileHistory,
+  forkWorkspace,
   getWorkspace,
   listWorkspaces,
   publishArtifact,
@@ -16,6 +17,7 @@ import type {
   CreateWorkspaceData,
   Diff,
   FileHistory,
+  ForkRequest,
   PublishArtifactData,
   RestoreResult,
   UpdateWorkspaceData,
@@ -75,6 +77,19 @@ export class Workspace {
   /** Deletes the workspace with its files and run records. */
   async delete(options: RequestOptions = {}): Promise<void> {
     await deleteWorkspace({ ...this.core.options(options), path: { workspaceId: this.id } });
+  }
+
+  /**
+   * A new workspace whose files are this one's at a snapshot, a kept revision, or now (give
+   * neither). No content is copied up front, and deleting this workspace never breaks the fork.
+   */
+  async fork(body: ForkRequest = {}, options: IdempotentOptions = {}): Promise<Workspace> {
+    const { data } = await forkWorkspace({
+      ...this.core.idempotent(options),
+      path: { workspaceId: this.id },
+      body,
+    });
+    return new Workspace(this.core, data as WorkspaceData);
   }
 
   /** Makes the live tree equal to a snapshot's or a kept revision's, as a new revision (so it can be undone). */

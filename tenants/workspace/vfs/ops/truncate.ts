@@ -23,7 +23,7 @@ export async function truncate(store: Store, path: string, size: number): Promis
       continue;
     }
     if (kept < size) {
-      const bytes = store.blob(chunk.hash).slice(0, size - kept);
+      const bytes = (await store.chunkBytes(chunk.hash)).slice(0, size - kept);
       const hash = await chunkHash(bytes);
       store.putBlob(hash, bytes);
       chunks.push({ hash, size: bytes.byteLength });
@@ -37,7 +37,7 @@ export async function truncate(store: Store, path: string, size: number): Promis
     const room = last ? workspaceLimits.chunkBytes - last.size : 0;
     if (last && room > 0) {
       const grown = new Uint8Array(Math.min(workspaceLimits.chunkBytes, last.size + size - kept));
-      grown.set(store.blob(last.hash));
+      grown.set(await store.chunkBytes(last.hash));
       const hash = await chunkHash(grown);
       store.putBlob(hash, grown);
       kept += grown.byteLength - last.size;

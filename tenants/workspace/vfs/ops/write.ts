@@ -85,7 +85,7 @@ export async function write(
     base = store.chunks(existing.ino);
     const last = base.at(-1);
     if (last && last.size < workspaceLimits.chunkBytes) {
-      prefix = store.blob(last.hash);
+      prefix = await store.chunkBytes(last.hash);
       base = base.slice(0, -1);
     }
   }

@@ -165,7 +165,8 @@ async function text(store: Store, tree: RevisionTree, path: string): Promise<str
   const found = store.resolve(path, false, tree);
   if (!found.ok || found.inode.type !== "file") return null;
   if (found.inode.size > workspaceLimits.patchFileBytesMax) return "binary";
-  const parts = tree.chunks(found.ino).map((chunk) => store.blob(chunk.hash));
+  const parts: Uint8Array[] = [];
+  for (const chunk of tree.chunks(found.ino)) parts.push(await store.chunkBytes(chunk.hash));
   const bytes = new Uint8Array(await new Blob(parts).arrayBuffer());
   if (bytes.includes(0)) return "binary";
   try {

@@ -93,8 +93,10 @@ export function pruneHistory(
     setMeta(store, "history_from", from);
     cutoff = from;
   }
+  // A fork still reading through from here pins its revision as a snapshot does (forks/pins.ts).
   const unpinned = (table: string) =>
-    `died_rev <= ? AND NOT EXISTS (SELECT 1 FROM snapshots s WHERE s.rev >= ${table}.born_rev AND s.rev < ${table}.died_rev)`;
+    `died_rev <= ? AND NOT EXISTS (SELECT 1 FROM snapshots s WHERE s.rev >= ${table}.born_rev AND s.rev < ${table}.died_rev)
+     AND NOT EXISTS (SELECT 1 FROM fork_pins p WHERE p.rev >= ${table}.born_rev AND p.rev < ${table}.died_rev)`;
   let pruned = 0;
   pruned += store.sql.exec(
     `DELETE FROM inodes_hist WHERE (ino, born_rev) IN (SELECT ino, born_rev FROM inodes_hist WHERE ${unpinned("inodes_hist")} LIMIT ?)`,

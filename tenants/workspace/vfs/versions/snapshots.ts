@@ -101,9 +101,27 @@ export function getSnapshot(store: Store, id: string): Snapshot | null {
   return row ? snapshotOf(row) : null;
 }
 
-/** Unpins; the versions only it kept become garbage for the next maintenance pass. */
+/**
+ * Unpins; the versions only it kept become garbage for the next maintenance pass. Their
+ * chunks stop counting as held at once (schema.ts, version 5), so the workspace's unique
+ * bytes, and its storage bill, drop now rather than when the versions are pruned.
+ */
 export function deleteSnapshot(store: Store, id: string): boolean {
-  const deleted = store.sql.exec("DELETE FROM snapshots WHERE id = ?", id).rowsWritten > 0;
-  if (deleted) store.retentionChanged();
-  return deleted;
+  const row = store.sql.exec<{ rev: number }>("SELECT rev FROM snapshots WHERE id = ?", id).toArray()[0];
+  if (!row) return false;
+  store.atomically(() => {
+    store.sql.exec("DELETE FROM snapshots WHERE id = ?", id);
+    store.sql.exec(
+      `UPDATE blobs SET held = held - released.n FROM (
+         SELECT hash, count(*) AS n FROM file_chunks_hist h
+         WHERE h.born_rev <= ? AND h.died_rev > ?
+           AND NOT EXISTS (SELECT 1 FROM snapshots s WHERE s.rev >= h.born_rev AND s.rev < h.died_rev)
+         GROUP BY hash
+       ) AS released WHERE released.hash = blobs.hash`,
+      row.rev,
+      row.rev,
+    );
+  });
+  store.retentionChanged();
+  return true;
 }
