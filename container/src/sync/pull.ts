@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from "node:fs";
 import type { RemoteEntry, WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
 import type { PlaceResult } from "../native/protocol.ts";
-import { applyEntry, madeSinceDrain, placedEntries, walkPlacement } from "./apply.ts";
+import { applyEntry, madeSinceDrain, placedEntry, walkPlacement } from "./apply.ts";
 import type { SyncContext } from "./context.ts";
 
 /** Entries applied between two yields to the event loop, so FUSE requests are answered during a large walk. */
@@ -74,10 +74,8 @@ export class Puller {
     if (rev === 0) rev = await this.resync(ws);
     for (;;) {
       // Every revision since the last one applied is a push of this daemon's own: nothing to
-      // read back. The object announces a push's revisions before its answer names them here
-      // as this daemon's own, so a pull first waits for the push in flight (the lock) rather
-      // than ask the object for changes that are all its own while it applies the next batch.
-      await this.ctx.lock.run(async () => {});
+      // read back. (The object announces each push's revision; asking it for the changes
+      // queued behind the next batch's apply and held the lock between a push's batches.)
       const known = this.ctx.revision.value;
       if (known > rev && this.allOwn(rev, known)) {
         this.commit(ws, known);
@@ -228,10 +226,7 @@ export class Puller {
       const results = await Promise.all(placements.map((p) => p.placed));
       await previous;
       state.transaction(() => {
-        placedEntries(
-          this.ctx,
-          placements.map(({ entry }, i) => ({ entry, result: results[i] as PlaceResult })),
-        );
+        for (const [i, { entry }] of placements.entries()) placedEntry(this.ctx, entry, results[i] as PlaceResult);
       });
     })();
   }
