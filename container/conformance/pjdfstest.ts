@@ -10,8 +10,8 @@
  * box's /tmp. One file at a time took over 20 minutes here (much of the suite is `sleep 1`
  * before a ctime check, and rename/09.t and 10.t are 2,353 and 2,099 subtests), and one
  * command may run 15 at most, so the files are dealt into commands that run side by side
- * (execsAtOnce), each running several files at once (filesPerExecAtOnce), the largest files
- * first, by the subtests they plan. A file that has not finished when its command times out
+ * (execsAtOnce), each running several files at once (filesPerExecAtOnce), the costliest files
+ * first, by the subtests they plan and the sleeps they hold. A file that has not finished when its command times out
  * counts as failed.
  * The results are checked against `pjdfstest.<mode>.allow` (allowList.ts): the run fails
  * on any failure it does not name, and on any it names that now passes.
@@ -116,7 +116,17 @@ interface TestFile {
   path: string;
   /** Subtests it plans (`echo "1..N"`); files that compute their plan count as 50. */
   planned: number;
+  /** What it costs to run, in subtests: its plan, plus `sleepCost` for each `sleep 1` it holds. */
+  cost: number;
 }
+
+/**
+ * A `sleep 1` line (a ctime check) sits inside loops over file types and owners, so it runs
+ * many times: chown/00.t's 12 make it take as long as rename/09.t's 2,353 subtests (each
+ * about 800 s at load 20, in one clean-clone run). Dealt by its plan alone, chown/00.t
+ * shared a command with 53 other files, which then ran past the command's 15 minutes.
+ */
+const sleepCost = 60;
 
 /** The test files of `entries`: a directory (`chmod`) stands for its files, a file (`rename/09.t`) for itself. */
 function testFiles(built: string, entries: string[]): TestFile[] {
@@ -129,17 +139,18 @@ function testFiles(built: string, entries: string[]): TestFile[] {
   );
   return paths.map((path) => {
     const text = readFileSync(join(built, "tests", path), "utf8");
-    return { path, planned: Number(/echo "1\.\.(\d+)"/.exec(text)?.[1] ?? 50) };
+    const planned = Number(/echo "1\.\.(\d+)"/.exec(text)?.[1] ?? 50);
+    return { path, planned, cost: planned + sleepCost * (text.match(/\bsleep 1\b/g)?.length ?? 0) };
   });
 }
 
-/** Deals files into `n` groups of about equal subtests, the largest first. */
+/** Deals files into `n` groups of about equal cost, the costliest first. */
 function deal(files: TestFile[], n: number): TestFile[][] {
-  const groups: { files: TestFile[]; planned: number }[] = Array.from({ length: n }, () => ({ files: [], planned: 0 }));
-  for (const file of [...files].sort((a, b) => b.planned - a.planned)) {
-    const lightest = groups.reduce((min, g) => (g.planned < min.planned ? g : min));
+  const groups: { files: TestFile[]; cost: number }[] = Array.from({ length: n }, () => ({ files: [], cost: 0 }));
+  for (const file of [...files].sort((a, b) => b.cost - a.cost)) {
+    const lightest = groups.reduce((min, g) => (g.cost < min.cost ? g : min));
     lightest.files.push(file);
-    lightest.planned += file.planned;
+    lightest.cost += file.cost;
   }
   return groups.map((g) => g.files).filter((g) => g.length > 0);
 }
