@@ -34,6 +34,13 @@ export async function findWorkspace(c: AppContext, workspaceId: string): Promise
  * its change log (which names every path) — to a credential confined to a path prefix:
  * each reaches beyond the prefix.
  */
+/** Refuses to make a new workspace (create, fork) for a credential restricted to existing ones. */
+export function requireNewWorkspacesAllowed(c: AppContext): void {
+  if (c.get("principal").workspaceIds) {
+    throw new ApiError("forbidden", "this credential is restricted to existing workspaces and cannot create new ones");
+  }
+}
+
 export function requireWholeWorkspace(c: AppContext, action: string): void {
   const { pathPrefix } = c.get("principal");
   if (pathPrefix !== null) {

@@ -1,10 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { App } from "../context.ts";
-import { ApiError } from "../errors.ts";
 import { admits } from "../middleware/admits.ts";
 import { replayOrClaim } from "../middleware/idempotency.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, IdempotencyHeaders, Metadata, Name, Workspace } from "../schemas.ts";
+import { requireNewWorkspacesAllowed } from "../workspaceAccess.ts";
 
 const route = createRoute({
   method: "post",
@@ -30,12 +30,7 @@ const route = createRoute({
 export function registerWorkspacesCreate(app: App) {
   app.openapi(route, async (c) => {
     const principal = c.get("principal");
-    if (principal.workspaceIds) {
-      throw new ApiError(
-        "forbidden",
-        "this credential is restricted to existing workspaces and cannot create new ones",
-      );
-    }
+    requireNewWorkspacesAllowed(c);
     const body = c.req.valid("json");
     const replay = await replayOrClaim(c, "createWorkspace", body);
     // A replay is this route's own earlier answer, stored as it was sent.

@@ -14,7 +14,7 @@ import { admits } from "../middleware/admits.ts";
 import { replayOrClaim } from "../middleware/idempotency.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, IdempotencyHeaders, Metadata, Name, Workspace, WorkspaceParams } from "../schemas.ts";
-import { loadWorkspace, requireWholeWorkspace } from "../workspaceAccess.ts";
+import { loadWorkspace, requireNewWorkspacesAllowed, requireWholeWorkspace } from "../workspaceAccess.ts";
 
 const ForkRequest = z
   .object({
@@ -67,12 +67,7 @@ export function registerWorkspacesFork(app: App) {
     await loadWorkspace(c, workspaceId);
     requireWholeWorkspace(c, "forking the workspace");
     const principal = c.get("principal");
-    if (principal.workspaceIds) {
-      throw new ApiError(
-        "forbidden",
-        "this credential is restricted to existing workspaces and cannot create new ones",
-      );
-    }
+    requireNewWorkspacesAllowed(c);
     const body = c.req.valid("json");
     const replay = await replayOrClaim(c, "forkWorkspace", { workspaceId, ...body });
     if (replay) return replay as never;

@@ -60,11 +60,7 @@ export class OutputPump {
 
   /** Sends everything queued so far; resolves when the sink has taken it (or failed). */
   flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    const pieces = this.queue;
-    this.queue = [];
-    this.queuedBytes = 0;
+    const pieces = this.take();
     if (pieces.length > 0) this.sending = this.sending.then(() => this.send(pieces));
     return this.sending;
   }
@@ -78,13 +74,19 @@ export class OutputPump {
       await this.flush();
       return [];
     }
+    const pieces = this.take();
+    await this.sending;
+    return this.failure === undefined ? pieces.map((piece) => ({ stream: piece.stream, data: join(piece) })) : [];
+  }
+
+  /** Empties the queue (and its pending flush) and answers what it held. */
+  private take(): Piece[] {
     clearTimeout(this.timer);
     this.timer = undefined;
-    await this.sending;
     const pieces = this.queue;
     this.queue = [];
     this.queuedBytes = 0;
-    return this.failure === undefined ? pieces.map((piece) => ({ stream: piece.stream, data: join(piece) })) : [];
+    return pieces;
   }
 
   private enqueue(stream: OutputStream, bytes: Uint8Array): void {

@@ -205,6 +205,17 @@ export const MIGRATIONS: readonly string[][] = [
   ],
 ];
 
+/** The root directory's row, as a new workspace (or a fork whose import was abandoned) starts with. */
+export function insertRoot(sql: SqlStorage, nowMs: number): void {
+  sql.exec(
+    "INSERT INTO inodes (ino, type, mode, size, mtime_ms, ctime_ms) VALUES (?, 'dir', ?, 0, ?, ?)",
+    ROOT_INO,
+    0o755,
+    nowMs,
+    nowMs,
+  );
+}
+
 /** Applies the migrations not yet applied, up to `upTo` (all of them but in tests). */
 export function migrate(sql: SqlStorage, nowMs: number, upTo: number = MIGRATIONS.length): void {
   const hasMeta = sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").toArray().length > 0;
@@ -214,13 +225,7 @@ export function migrate(sql: SqlStorage, nowMs: number, upTo: number = MIGRATION
   for (; version < upTo; version++) {
     for (const statement of MIGRATIONS[version] ?? []) sql.exec(statement);
     if (version === 0) {
-      sql.exec(
-        "INSERT INTO inodes (ino, type, mode, size, mtime_ms, ctime_ms) VALUES (?, 'dir', ?, 0, ?, ?)",
-        ROOT_INO,
-        0o755,
-        nowMs,
-        nowMs,
-      );
+      insertRoot(sql, nowMs);
       for (const key of ["size_bytes", "file_count", "inode_count", "revision"]) {
         sql.exec("INSERT INTO meta (key, value) VALUES (?, 0)", key);
       }

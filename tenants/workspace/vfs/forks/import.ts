@@ -11,7 +11,7 @@
  * never finished; and the gateway publishes the workspace only after the import returned.
  * Either way an eviction leaves no fork or a whole one.
  */
-import { ROOT_INO } from "../schema.ts";
+import { insertRoot, ROOT_INO } from "../schema.ts";
 import type { Store } from "../store.ts";
 import { type ForkPage, TABLE_SHAPES } from "./export.ts";
 
@@ -55,13 +55,7 @@ export function abandonImport(sql: SqlStorage, nowMs: number): void {
   sql.exec("DELETE FROM dirents");
   sql.exec("DELETE FROM inodes");
   sql.exec("DELETE FROM blobs WHERE absent = 1");
-  sql.exec(
-    "INSERT INTO inodes (ino, type, mode, size, mtime_ms, ctime_ms) VALUES (?, 'dir', ?, 0, ?, ?)",
-    ROOT_INO,
-    0o755,
-    nowMs,
-    nowMs,
-  );
+  insertRoot(sql, nowMs);
   sql.exec("DELETE FROM meta WHERE key = 'fork_importing'");
 }
 
