@@ -30,8 +30,11 @@ function env(): NodeJS.ProcessEnv {
     CUBICLE_API_KEY: apiKey,
     PATH: [join(prefix, "bin"), node24Dir, process.env.PATH].join(delimiter),
   };
-  // Colour is decided by the terminal alone in these tests.
-  for (const name of ["NO_COLOR", "FORCE_COLOR", "XDG_CONFIG_HOME"]) delete base[name];
+  // Colour is decided by the terminal alone in these tests. Node's `hasColors` also reads
+  // CI markers: under a bare `CI` it allows 16 colours only, and answers false.
+  for (const name of ["NO_COLOR", "FORCE_COLOR", "NODE_DISABLE_COLORS", "CI", "TEAMCITY_VERSION", "XDG_CONFIG_HOME"]) {
+    delete base[name];
+  }
   return base;
 }
 
