@@ -9,7 +9,8 @@ import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { allowedOnPurpose, deniedSyscalls, type SeccompArch, seccompProgram, syscallNumbers } from "./seccomp.ts";
+import { allowedOnPurpose, deniedSyscalls, type SeccompArch, seccompProgram } from "./seccomp.ts";
+import { syscallNumbers } from "./syscalls.ts";
 
 const KILL_PROCESS = 0x8000_0000;
 const ALLOW = 0x7fff_0000;
