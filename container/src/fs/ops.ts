@@ -28,33 +28,7 @@ import { ENODATA, EOPNOTSUPP, EPERM, toErrno } from "./errno.ts";
 import type { FuseAddon } from "./fuse/index.cjs";
 import type { LinkNames } from "./linkNames.ts";
 import { parentOf } from "./replica.ts";
-
-// biome-ignore lint/suspicious/noExplicitAny: fuse-native's callbacks take op-specific arguments.
-type Cb = (...args: any[]) => void;
-
-/** Answers FUSE from a synchronous replica call: its value, or its errno. */
-function answer(cb: Cb, fn: () => unknown): void {
-  let value: unknown;
-  try {
-    value = fn();
-  } catch (err) {
-    cb(toErrno(err));
-    return;
-  }
-  if (value === undefined) cb(0);
-  else cb(0, value);
-}
-
-function answerCount(cb: Cb, fn: () => number): void {
-  let n: number;
-  try {
-    n = fn();
-  } catch (err) {
-    cb(toErrno(err));
-    return;
-  }
-  cb(n);
-}
+import { answer, answerCount, type Cb, getattr } from "./reply.ts";
 
 /** A workspace path (`/a/b`) as a path relative to the replica's root, the daemon's working directory. */
 export function relative(path: string): string {
@@ -371,23 +345,6 @@ export function makeOps(
 }
 
 const noThrow = { throwIfNoEntry: false } as const;
-/** Length of the stat array the FUSE glue reads (fuse/fuse-native.c, populate_stat). */
-const statInts = 21;
-
-/**
- * getattr is the most frequent op by far (every lookup, and a directory's attributes after
- * each create or unlink in it), and a lookup of a missing name is common too: probing by
- * git, node's module resolution, a shell creating a file. So it is one call into the addon,
- * which fills the array the FUSE glue reads (times to the nanosecond, uid and gid 0 shown as
- * `owner`) and answers a missing file with ENOENT without building an exception or a Stats.
- */
-function getattr(addon: FuseAddon, file: string, owner: number, cb: Cb): void {
-  const ints = new Uint32Array(statInts);
-  const result = addon.cubicle_lstat(file, ints, owner);
-  if (result < 0) cb(result);
-  else cb(0, ints);
-}
-
 /** renamePath's fast path: false (nothing done) unless `src` is a non-directory with its content here. */
 function renameLocalFile(ctx: SyncContext, hydrator: Hydrator, src: string, dest: string): boolean {
   const st = fs.lstatSync(relative(src), noThrow);
