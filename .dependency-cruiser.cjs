@@ -4,12 +4,12 @@
  * A room may import those to its right, never those to its left; container/wire, the
  * contract both sides of a container session share, imports no other room. A room's tests
  * follow its rules too; what a test needs from a room it may not import comes through the
- * shared harness, test/ (and the end-to-end suites, api/e2e), which may import any room and
+ * shared harness, test/ (and the end-to-end suites, e2e), which may import any room and
  * which no production source imports. No module may import itself through others
  * (no-circular), in any room, tests included: a cycle means neither side can be read,
  * tested or moved alone, and a runtime one loads half-initialised modules.
  */
-const harnesses = "(^test/|^api/e2e/)";
+const harnesses = "(^test/|^e2e/)";
 /** Tests, suites and test-only helpers inside the rooms. */
 const testFiles = "(\\.test\\.ts$|\\.suite\\.ts$|/testing/|testing\\.ts$|/test/)";
 

@@ -71,11 +71,11 @@ export default defineConfig({
         test: {
           name: "e2e",
           environment: "node",
-          include: ["api/e2e/**/*.test.ts"],
-          // One platform for the files that can share it (api/e2e/sharedPlatform.ts); it
+          include: ["e2e/**/*.test.ts"],
+          // One platform for the files that can share it (e2e/sharedPlatform.ts); it
           // starts before the first test file of any project and stops after the last.
           // The box image first: the platform's supervisor finds it ready instead of building its own.
-          globalSetup: ["./container/image/testGlobalSetup.ts", "./api/e2e/globalSetup.ts"],
+          globalSetup: ["./container/image/testGlobalSetup.ts", "./e2e/globalSetup.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,

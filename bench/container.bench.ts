@@ -19,7 +19,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { availableParallelism, loadavg, release, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { newWorkspace, type Platform, signUp, startPlatform } from "../api/e2e/platform.ts";
+import { newWorkspace, type Platform, signUp, startPlatform } from "../e2e/platform.ts";
 import {
   describeRoots,
   type Fixtures,

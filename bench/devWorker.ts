@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort } from "../api/e2e/platform.ts";
+import { freePort } from "../e2e/platform.ts";
 import { localDevFlags } from "../scripts/localDev.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");

@@ -17,7 +17,7 @@ import * as fsSync from "node:fs";
 import * as fs from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { signUp, startPlatform } from "../api/e2e/platform.ts";
+import { signUp, startPlatform } from "../e2e/platform.ts";
 import { startDevWorker } from "./devWorker.ts";
 import { choosePlan, table } from "./stats.ts";
 import type { FsBenchOp, FsBenchParams } from "./worker/BenchWorkspaceDO.ts";

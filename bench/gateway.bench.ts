@@ -3,7 +3,7 @@
  * an unauthenticated health check, an authenticated account read (key verification and
  * usage metering included), and 1 MiB file upload and download.
  */
-import { newWorkspace, signUp, startPlatform } from "../api/e2e/platform.ts";
+import { newWorkspace, signUp, startPlatform } from "../e2e/platform.ts";
 import { choosePlan, measure, ms, table } from "./stats.ts";
 
 export async function gatewayBench(): Promise<string> {

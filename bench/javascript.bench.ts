@@ -5,7 +5,7 @@
  * first run in a just-created workspace, and a new tenant's first run). Every run, warm or
  * cold, gets a new isolate: "warm" only means the workspace object and gateway are warm.
  */
-import { newWorkspace, signUp, startPlatform } from "../api/e2e/platform.ts";
+import { newWorkspace, signUp, startPlatform } from "../e2e/platform.ts";
 import { choosePlan, measure, ms, table } from "./stats.ts";
 
 const code = [

@@ -12,7 +12,7 @@
 import { execFile } from "node:child_process";
 import { loadavg } from "node:os";
 import { promisify } from "node:util";
-import { newWorkspace, signUp, startPlatform } from "../api/e2e/platform.ts";
+import { newWorkspace, signUp, startPlatform } from "../e2e/platform.ts";
 import { choosePlan, ms, table } from "./stats.ts";
 
 const run = promisify(execFile);

@@ -5,7 +5,7 @@
  * `bash -c 'echo hi'` locally.
  */
 import { spawnSync } from "node:child_process";
-import { newWorkspace, signUp, startPlatform } from "../api/e2e/platform.ts";
+import { newWorkspace, signUp, startPlatform } from "../e2e/platform.ts";
 import { choosePlan, measure, ms, table } from "./stats.ts";
 
 export async function shellBench(): Promise<string> {

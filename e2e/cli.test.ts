@@ -14,7 +14,7 @@ import { signUp } from "./platform.ts";
 import { readmeBlock } from "./readme.ts";
 import { sharedPlatform } from "./sharedPlatform.ts";
 
-const root = join(import.meta.dirname, "../..");
+const root = join(import.meta.dirname, "..");
 const platform = sharedPlatform();
 const scratch = mkdtempSync(join(tmpdir(), "cubicle-cli-"));
 const prefix = join(scratch, "prefix");

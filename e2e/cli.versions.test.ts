@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "./platform.ts";
 import { sharedPlatform } from "./sharedPlatform.ts";
 
-const root = join(import.meta.dirname, "../..");
+const root = join(import.meta.dirname, "..");
 const platform = sharedPlatform();
 const scratch = mkdtempSync(join(tmpdir(), "cubicle-cli-versions-"));
 const prefix = join(scratch, "prefix");

@@ -3,7 +3,7 @@
  * (`npm start`: wrangler dev, the workspace object, the local supervisor, computerd with
  * its FUSE mount). CI runs as root with /dev/fuse, as the local supervisor needs.
  */
-import { executorContract } from "../../executors/contract.suite.ts";
+import { executorContract } from "../executors/contract.suite.ts";
 import { httpClient } from "./httpClient.ts";
 import { sharedPlatform } from "./sharedPlatform.ts";
 

@@ -1,7 +1,7 @@
 /**
  * The FUSE fallback through a platform of its own whose computers are told to use it
  * (COMPUTERD_MOUNT_MODE=fuse): the same user-visible behaviour as the native mode
- * (api/e2e/mountSuite.ts), since hosts without fanotify pre-content events get this one.
+ * (e2e/mountSuite.ts), since hosts without fanotify pre-content events get this one.
  */
 import { afterAll, beforeAll } from "vitest";
 import { describeMountSuite } from "./mountSuite.ts";

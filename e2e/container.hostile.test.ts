@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { httpClient } from "./httpClient.ts";
 import { sharedPlatform } from "./sharedPlatform.ts";
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 const platform = sharedPlatform();
 const api = httpClient(platform.url);

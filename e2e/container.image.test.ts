@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { imageRecipe } from "../../container/image/recipe.ts";
+import { imageRecipe } from "../container/image/recipe.ts";
 import { newWorkspace, type Platform, signUp, startPlatform } from "./platform.ts";
 
 const builtImage = process.env.COMPUTERD_ROOTFS;

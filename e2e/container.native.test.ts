@@ -1,5 +1,5 @@
 /**
- * The native mount mode through the shared platform (api/e2e/mountSuite.ts says what is
+ * The native mount mode through the shared platform (e2e/mountSuite.ts says what is
  * tested). `COMPUTERD_MOUNT_MODE=fuse` in the environment makes the platform, and so this
  * file's expectation, the FUSE fallback.
  */

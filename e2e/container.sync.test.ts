@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { stateDirFor } from "../../container/supervisor/names.ts";
+import { stateDirFor } from "../container/supervisor/names.ts";
 import { httpClient } from "./httpClient.ts";
 import { sharedPlatform } from "./sharedPlatform.ts";
 

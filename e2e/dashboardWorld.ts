@@ -14,7 +14,7 @@ import { expect } from "vitest";
 import { launchChromium, samplePdf, samplePng, signIn as signInAt } from "./dashboardFixtures.ts";
 import { newWorkspace, signUp } from "./platform.ts";
 
-export const SCREENSHOTS = join(import.meta.dirname, "../../.build/screenshots");
+export const SCREENSHOTS = join(import.meta.dirname, "../.build/screenshots");
 
 /** Every byte value, so a download that re-encodes anything shows. */
 export const BLOB = Uint8Array.from({ length: 4096 }, (_, i) => (i * 7 + 3) % 256);

@@ -13,14 +13,14 @@ import { fileURLToPath } from "node:url";
 import { crc32, inflateSync } from "node:zlib";
 import { Cubicle } from "@cubicle/sdk";
 import { describe, expect, it } from "vitest";
-import { HEIGHT, imageLink, WIDTH } from "../../examples/image-link/main.ts";
-import { HEADINGS, markdownToPdf } from "../../examples/markdown-to-pdf/main.ts";
-import { workerProject } from "../../examples/worker-project/main.ts";
+import { HEIGHT, imageLink, WIDTH } from "../examples/image-link/main.ts";
+import { HEADINGS, markdownToPdf } from "../examples/markdown-to-pdf/main.ts";
+import { workerProject } from "../examples/worker-project/main.ts";
 import { signUp } from "./platform.ts";
 import { sharedPlatform } from "./sharedPlatform.ts";
 
 const platform = sharedPlatform();
-const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 async function account(name: string): Promise<Cubicle> {
   const { key } = await signUp(platform.url, `${name}@example.com`);

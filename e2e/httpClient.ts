@@ -3,7 +3,7 @@
  * helpers as test/client.ts, for suites that run outside workerd (the container
  * executor's host is a process beside wrangler dev, reachable only through it).
  */
-import type { ContractClient } from "../../executors/contract.suite.ts";
+import type { ContractClient } from "../executors/contract.suite.ts";
 import { clientAddress, postJsonFrom } from "./platform.ts";
 
 export function httpClient(baseUrl: string): ContractClient {

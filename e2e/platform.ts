@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 /**
  * How long a start may take: about 15 s idle (wrangler's build and workerd's start), but
  * several times that on two cores shared with a running test suite or pjdfstest.

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-const readmePath = join(import.meta.dirname, "../../README.md");
+const readmePath = join(import.meta.dirname, "../README.md");
 
 /** The `index`th fenced block in `language` under the `## heading` section. */
 export function readmeBlock(heading: string, language: string, index = 0): string {

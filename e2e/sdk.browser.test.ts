@@ -16,7 +16,7 @@ let bundle: string;
 
 beforeAll(async () => {
   const built = build({
-    entryPoints: [join(import.meta.dirname, "../../sdk-gen/typescript/src/index.ts")],
+    entryPoints: [join(import.meta.dirname, "../sdk-gen/typescript/src/index.ts")],
     bundle: true,
     write: false,
     format: "esm",

@@ -21,7 +21,7 @@ import { clientAddress, signUp } from "./platform.ts";
 import { readmeBlock } from "./readme.ts";
 import { sharedPlatform } from "./sharedPlatform.ts";
 
-const root = join(import.meta.dirname, "../..");
+const root = join(import.meta.dirname, "..");
 const platform = sharedPlatform();
 const scratch = mkdtempSync(join(tmpdir(), "cubicle-packages-"));
 const project = join(scratch, "project");

@@ -7,10 +7,10 @@ import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FaultProxy, startFaultProxy } from "../../sdk-gen/testing/faultProxy.ts";
+import { type FaultProxy, startFaultProxy } from "../sdk-gen/testing/faultProxy.ts";
 import { sharedPlatform } from "./sharedPlatform.ts";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 const platform = sharedPlatform();
 let proxy: FaultProxy;

@@ -12,7 +12,7 @@ import {
   type Workspace,
 } from "@cubicle/sdk";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type FaultProxy, startFaultProxy } from "../../sdk-gen/testing/faultProxy.ts";
+import { type FaultProxy, startFaultProxy } from "../sdk-gen/testing/faultProxy.ts";
 import { signUp } from "./platform.ts";
 import { sharedPlatform } from "./sharedPlatform.ts";
 

@@ -18,8 +18,8 @@ import {
   type CompareMode,
   comparedFields,
   type Outcome,
-} from "../../executors/shell/corpus/differences.ts";
-import { type CorpusScript, corpus } from "../../executors/shell/corpus/scripts.ts";
+} from "../executors/shell/corpus/differences.ts";
+import { type CorpusScript, corpus } from "../executors/shell/corpus/scripts.ts";
 import { signUp } from "./platform.ts";
 import { sharedPlatform } from "./sharedPlatform.ts";
 

@@ -8,7 +8,7 @@ import type { ExecutorName } from "./contract.ts";
 
 /**
  * How the suite reaches the API: inside workerd (test/client.ts) for the shell and
- * javascript executors, over HTTP against `npm start` (api/e2e/httpClient.ts) for the
+ * javascript executors, over HTTP against `npm start` (e2e/httpClient.ts) for the
  * container, whose host runs outside the Worker.
  */
 export interface ContractClient {

@@ -5,8 +5,8 @@
  * SDK or a client validating against the document learns the rule before sending.
  */
 import { describe, expect, it } from "vitest";
-import { loadSpec } from "../api/e2e/contract/spec.ts";
-import { createValidator } from "../api/e2e/contract/validator.ts";
+import { loadSpec } from "../e2e/contract/spec.ts";
+import { createValidator } from "../e2e/contract/validator.ts";
 import { REFUSED } from "../test/contractCases.ts";
 
 const spec = loadSpec();

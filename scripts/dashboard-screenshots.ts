@@ -11,8 +11,8 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, samplePdf, samplePng, signIn } from "../api/e2e/dashboardFixtures.ts";
-import { newWorkspace, type Platform, signUp, startPlatform } from "../api/e2e/platform.ts";
+import { launchChromium, samplePdf, samplePng, signIn } from "../e2e/dashboardFixtures.ts";
+import { newWorkspace, type Platform, signUp, startPlatform } from "../e2e/platform.ts";
 
 const OUT = join(import.meta.dirname, "../docs/dashboard");
 

@@ -2,7 +2,7 @@
  * A quick look at the shell corpus while working on just-bash's patches: each script (or
  * those whose name contains the argument) runs through the patched just-bash bundle here in
  * Node, with an in-memory filesystem, and through /bin/bash, and the differences are
- * printed. It is not the test (api/e2e/shellCorpus.test.ts runs the real executor): no
+ * printed. It is not the test (e2e/shellCorpus.test.ts runs the real executor): no
  * workspace, no output streaming, no custom commands. `node scripts/shell-corpus-quick.ts [filter]`
  */
 import { spawnSync } from "node:child_process";

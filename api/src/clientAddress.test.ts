@@ -2,7 +2,7 @@
  * The signup limiter's key, in both of the Worker's settings: deployed (Cloudflare's edge
  * sets `CF-Connecting-IP`) and behind the local edge of `npm start`, where only the edge's
  * word counts. The local edge itself, and the socket peer it reports, are tested against
- * the real `npm start` in api/e2e/edge.test.ts.
+ * the real `npm start` in e2e/edge.test.ts.
  */
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";

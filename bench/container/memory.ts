@@ -12,9 +12,9 @@
  * mount does not work.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { newWorkspace } from "../../api/e2e/platform.ts";
 import { childrenOf } from "../../container/supervisor/procfs.ts";
 import { COMPUTERD_ENV } from "../../container/wire/index.ts";
+import { newWorkspace } from "../../e2e/platform.ts";
 import { apiRunner, runOk } from "./runner.ts";
 
 export const treeFiles = 36_000;

@@ -5,7 +5,7 @@
  *   exec all count. Each sample is a new workspace.
  * - warm: `echo ok` again and again in one workspace whose computer runs.
  */
-import { newWorkspace } from "../../api/e2e/platform.ts";
+import { newWorkspace } from "../../e2e/platform.ts";
 import { apiRunner, type Runner, runOk } from "./runner.ts";
 
 export interface Distribution {

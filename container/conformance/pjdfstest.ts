@@ -39,7 +39,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { newWorkspace, postJsonFrom, signUp, startPlatform } from "../../api/e2e/platform.ts";
+import { newWorkspace, postJsonFrom, signUp, startPlatform } from "../../e2e/platform.ts";
 import { type Allowed, formatRanges, judge, parseAllowList } from "./allowList.ts";
 import { parseProve, type TapFile } from "./tap.ts";
 

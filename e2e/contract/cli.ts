@@ -1,6 +1,6 @@
 /**
  * The contract fuzzer from a shell, against a platform that is already running, for runs
- * longer than the test's: `node api/e2e/contract/cli.ts --url http://127.0.0.1:8787
+ * longer than the test's: `node e2e/contract/cli.ts --url http://127.0.0.1:8787
  * --runs 5000 [--seed 42] [--only grep,batch]`. Exits 1 when the contract broke.
  */
 import { parseArgs } from "node:util";

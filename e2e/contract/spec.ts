@@ -48,7 +48,7 @@ interface RawOperation {
   responses?: Record<string, RawContent>;
 }
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "../../..");
+const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const METHODS = ["get", "put", "post", "delete", "patch", "head"];
 
 export function loadSpec(path = join(root, "openapi/openapi.json")): Spec {

@@ -2,7 +2,7 @@
  * Git over a workspace: the module behind the shell's `git` command and the javascript
  * executor's `ws:git`. Built on isomorphic-git (objects, index, refs) and the `diff`
  * package (hunks); repositories it writes are ordinary git repositories that the real
- * `git` reads (api/e2e/git.test.ts proves it with `git fsck --strict`).
+ * `git` reads (e2e/git.test.ts proves it with `git fsck --strict`).
  *
  * ```ts
  * const git = createGit(fs, { dir: "/proj", author: "Ada <ada@example.com>" });

@@ -1,7 +1,7 @@
 /**
  * The memory limit's decisions, with V8's statistics played by a function the test controls.
  * The real thing (a platform whose workerd exposes the statistics, a run that exhausts
- * memory while another tenant works) is api/e2e/javascript.memory.test.ts.
+ * memory while another tenant works) is e2e/javascript.memory.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { Guard, RunStopped } from "./guest/guard.ts";

@@ -1,6 +1,6 @@
 /**
  * Where Cubicle's shell (just-bash) may differ from real bash on a corpus script, and why.
- * api/e2e/shellCorpus.test.ts compares stdout, stderr and the exit code exactly unless a
+ * e2e/shellCorpus.test.ts compares stdout, stderr and the exit code exactly unless a
  * script is listed here; a listed script must still differ from bash, so an entry is
  * removed as soon as just-bash catches up. Each reason names the gap in one sentence, and
  * `compare` keeps checking whatever the gap leaves intact.

@@ -1,7 +1,7 @@
 /**
  * The shell corpus: bash scripts that run both in Cubicle's shell executor (just-bash) and
  * in real bash, whose results must agree byte for byte except where differences.ts says
- * otherwise (api/e2e/shellCorpus.test.ts runs both). Every script works on relative paths in
+ * otherwise (e2e/shellCorpus.test.ts runs both). Every script works on relative paths in
  * its working directory, which is /workspace in Cubicle and a fresh temporary directory for
  * bash, and prints nothing that depends on time, process ids, the environment's defaults or
  * where that directory is.

@@ -1,4 +1,4 @@
-/** One corpus script (scripts.ts and features/ hold them; api/e2e/shellCorpus.test.ts runs them). */
+/** One corpus script (scripts.ts and features/ hold them; e2e/shellCorpus.test.ts runs them). */
 export interface CorpusScript {
   /** Unique and kebab-case; differences.ts refers to scripts by it. */
   name: string;

@@ -16,7 +16,7 @@ from cubicle import Cubicle
 def required(name: str) -> str:
     value = os.environ.get(name)
     if not value:
-        raise RuntimeError(f"{name} is not set: run these tests through api/e2e/sdk.python.test.ts")
+        raise RuntimeError(f"{name} is not set: run these tests through e2e/sdk.python.test.ts")
     return value
 
 
