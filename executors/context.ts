@@ -5,7 +5,7 @@
  * which imports every executor.
  */
 import type { ComputerLink } from "./container/ComputerLink.ts";
-import type { ContainerEgress } from "./container/ContainerExecutor.ts";
+import type { ContainerRunOptions } from "./container/ContainerExecutor.ts";
 import type { WorkspaceFsApi, WorkspaceToolsApi } from "./contract.ts";
 
 export interface ExecutorContext {
@@ -34,7 +34,7 @@ export interface ExecutorContext {
    * unavailable. `pathPrefix` is the run's credential confinement; `egress` the run's allow
    * list and how its bytes are billed (computerd's proxy counts them), null for no network.
    */
-  container: { link: ComputerLink; pathPrefix: string | null; egress: ContainerEgress | null } | null;
+  container: ({ link: ComputerLink } & ContainerRunOptions) | null;
 }
 
 /** An outbound path for a sandbox: the egress gateway (egress/MeteredOutbound.ts, exported as EgressGateway) with its props bound. */

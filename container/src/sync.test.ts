@@ -69,6 +69,24 @@ describe.each(mountModes)("%s mount", (mode) => {
       expect(r.stdout).toBe("from the API\n");
     });
 
+    it("runs a command on every change the object made before the run, though no notice of it came", async () => {
+      await sh("echo one > note.txt");
+      // The object keeps one `changed` notice in flight, so a run can overtake the notice of
+      // an API write that was acknowledged before the run was asked for; the run names it.
+      const revision = fixture.twin.writeFile("/note.txt", "two\n");
+      const r = await sh("cat note.txt", { revision });
+      expect(r.stdout).toBe("two\n");
+    });
+
+    it("runs a command after the object removed a file the box had just pushed, without it", async () => {
+      await sh("echo one > gone.txt");
+      const revision = fixture.twin.remove("/gone.txt");
+      const r = await sh("test -e gone.txt && echo still there || echo gone", { revision });
+      expect(r.stdout).toBe("gone\n");
+      await fixture.session.computer.flush();
+      expect(fixture.twin.namesIn("/", "gone.")).toEqual([]);
+    });
+
     it("shows object-side changes and moves of directories after changed()", async () => {
       fixture.twin.writeFile("/tree/d1/f1.txt", "rewritten\n");
       fixture.twin.rename("/tree/d2", "/moved");

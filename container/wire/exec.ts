@@ -79,6 +79,14 @@ export interface ContainerExecRequest {
    * host uid of the computer's own range; docs/container-sandbox.md).
    */
   user?: "user" | "root";
+  /**
+   * The workspace's revision when the object sent the run. computerd pulls at least that far
+   * before the command starts, so the command sees every change acknowledged before it was
+   * asked for: a `changed` notice can still be on the wire behind an earlier one (the object
+   * keeps one in flight) when the run overtakes it. Absent from an older object: computerd
+   * then waits only for the pulls its notices started.
+   */
+  revision?: number;
 }
 
 /**

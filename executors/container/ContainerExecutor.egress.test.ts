@@ -62,7 +62,7 @@ describe("container runs with egress", () => {
     const { egressFor, events } = tenantLedger();
     const run = request(true);
     const egress = egressFor(run.execId, ["*.npmjs.org", "deb.debian.org"]);
-    const executor = createContainerExecutor(link, { pathPrefix: null, egress });
+    const executor = createContainerExecutor(link, { pathPrefix: null, revision: () => 0, egress });
     const sink = { write: async () => {} };
     expect(await executor.run(run, sink)).toEqual({ status: "completed", exitCode: 0 });
     expect(requests).toEqual([expect.objectContaining({ egress: true, allow: ["*.npmjs.org", "deb.debian.org"] })]);
@@ -85,7 +85,11 @@ describe("container runs with egress", () => {
     const { link, requests } = computerAnswering(10);
     const { egressFor } = tenantLedger();
     const run = request(true);
-    await createContainerExecutor(link, { pathPrefix: null, egress: egressFor(run.execId, null) }).run(run, {
+    await createContainerExecutor(link, {
+      pathPrefix: null,
+      revision: () => 0,
+      egress: egressFor(run.execId, null),
+    }).run(run, {
       write: async () => {},
     });
     expect(requests[0]).toMatchObject({ egress: true, allow: null });
@@ -98,6 +102,7 @@ describe("container runs with egress", () => {
       const run = request(true);
       const outcome = await createContainerExecutor(link, {
         pathPrefix: null,
+        revision: () => 0,
         egress: egressFor(run.execId, null),
       }).run(run, { write: async () => {} });
       expect(outcome).toEqual({ status: "completed", exitCode: 0 });
@@ -109,12 +114,18 @@ describe("container runs with egress", () => {
     const { link, requests } = computerAnswering(99);
     const { egressFor, events } = tenantLedger();
     const offline = request(false);
-    await createContainerExecutor(link, { pathPrefix: null, egress: egressFor(offline.execId, null) }).run(offline, {
+    await createContainerExecutor(link, {
+      pathPrefix: null,
+      revision: () => 0,
+      egress: egressFor(offline.execId, null),
+    }).run(offline, {
       write: async () => {},
     });
     // A request that says egress but comes without the object's policy gets none either.
     const unbound = request(true);
-    await createContainerExecutor(link, { pathPrefix: null, egress: null }).run(unbound, { write: async () => {} });
+    await createContainerExecutor(link, { pathPrefix: null, revision: () => 0, egress: null }).run(unbound, {
+      write: async () => {},
+    });
     expect(requests).toEqual([
       expect.objectContaining({ egress: false, allow: null }),
       expect.objectContaining({ egress: false, allow: null }),

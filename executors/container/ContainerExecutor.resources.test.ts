@@ -50,7 +50,7 @@ describe("container run resources", () => {
     // The pro plan's limits (tenants/account/TenantDO.resources.test.ts holds the grant to the plan).
     expect(grant.resources?.memoryBytesMax).toBeGreaterThan(0);
     const { link, requests } = recordingComputer();
-    const executor = createContainerExecutor(link, { pathPrefix: null, egress: null });
+    const executor = createContainerExecutor(link, { pathPrefix: null, revision: () => 0, egress: null });
     await executor.run(
       { ...request(execId), ...(grant.resources ? { resources: grant.resources } : {}) },
       {
@@ -62,9 +62,12 @@ describe("container run resources", () => {
 
   it("are left out for a request that has none, and computerd keeps its own", async () => {
     const { link, requests } = recordingComputer();
-    await createContainerExecutor(link, { pathPrefix: null, egress: null }).run(request("ex_plain"), {
-      write: async () => {},
-    });
+    await createContainerExecutor(link, { pathPrefix: null, revision: () => 0, egress: null }).run(
+      request("ex_plain"),
+      {
+        write: async () => {},
+      },
+    );
     expect(requests[0]).not.toHaveProperty("resources");
   });
 });

@@ -50,6 +50,8 @@ export interface ContainerRunOptions {
   pathPrefix: string | null;
   /** The run's network; null gives the command none, whatever `ExecRequest.egress` says. */
   egress: ContainerEgress | null;
+  /** The workspace's revision now: computerd pulls at least that far before the command starts. */
+  revision(): number;
 }
 
 export function createContainerExecutor(link: ComputerLink, options: ContainerRunOptions): Executor {
@@ -85,6 +87,7 @@ export function createContainerExecutor(link: ComputerLink, options: ContainerRu
           allow: egress?.allow ?? null,
           ...(request.resources ? { resources: request.resources } : {}),
           ...(request.user ? { user: request.user } : {}),
+          revision: options.revision(),
         },
         new SinkTarget(sink),
       );

@@ -176,7 +176,13 @@ export class WorkspaceDO extends DurableObject<Env> {
       const link = this.link;
       if (link) this.vfs.onChange((revision) => link.changed(revision));
     }
-    return this.link ? { link: this.link, pathPrefix: start.pathPrefix, egress: this.containerEgress(start) } : null;
+    if (!this.link) return null;
+    return {
+      link: this.link,
+      pathPrefix: start.pathPrefix,
+      egress: this.containerEgress(start),
+      revision: () => this.vfs.revision(),
+    };
   }
 
   /**

@@ -38,9 +38,10 @@ export class Computer extends RpcTarget implements ComputerApi {
 
   async exec(request: ContainerExecRequest, sink: OutputSinkApi): Promise<ContainerExecOutcome> {
     this.check();
-    // A command must see every change the object announced before it was started, and the
-    // outcome of what a previous daemon or session left to push (the object's version, where
-    // it kept its own).
+    // A command must see every change the object made before it was started (the run names
+    // that revision: its notice may not have arrived yet), and the outcome of what a previous
+    // daemon or session left to push (the object's version, where it kept its own).
+    if (request.revision !== undefined) this.catchUp(request.revision);
     await Promise.all([this.daemon.puller.settled(), this.daemon.pusher.resumed()]);
     const outcome = await this.daemon.runner.run(request, sink);
     return this.daemon.mode ? { ...outcome, mount: this.daemon.mode } : outcome;
@@ -53,6 +54,11 @@ export class Computer extends RpcTarget implements ComputerApi {
 
   async changed(revision: number): Promise<void> {
     this.check();
+    this.catchUp(revision);
+  }
+
+  /** Starts a pull when the object is at `revision` and the replica is behind it. */
+  private catchUp(revision: number): void {
     if (revision > this.daemon.ctx.revision.value) this.daemon.ctx.revision.value = revision;
     if (revision > this.daemon.state.appliedRev()) void this.daemon.puller.request();
   }

@@ -113,8 +113,27 @@ export function applyEntry(ctx: SyncContext, path: string, entry: RemoteEntry | 
  */
 function unreported(ctx: SyncContext, path: string, existing: BigIntStats | null): boolean {
   if (!ctx.native || !existing || existing.isDirectory() || existing.ctimeNs < ctx.unreportedSinceNs) return false;
+  if (pushedAsIs(ctx, path, existing)) return false;
   ctx.dirty.touch(path);
   return true;
+}
+
+/**
+ * Whether the file is still what computerd last pushed from it: the same inode, size and
+ * mtime to the nanosecond. The ctime window above spans the slack of the kernel's coarse
+ * clock, so a change the journal reported and a push carried just before the drain falls in
+ * it too; taken for a new one, it kept the box's older version over an API write made after
+ * that push, and the next command read it (the write itself was kept, the box's copy went
+ * to a conflict name).
+ */
+function pushedAsIs(ctx: SyncContext, path: string, existing: BigIntStats): boolean {
+  const row = ctx.state.file(path);
+  return (
+    !!row?.localMtimeNs &&
+    row.localMtimeNs === String(existing.mtimeNs) &&
+    row.size === Number(existing.size) &&
+    (row.localIno == null || row.localIno === Number(existing.ino))
+  );
 }
 
 /**
@@ -134,7 +153,7 @@ export function madeSinceDrain(ctx: SyncContext, path: string, st = lstatOrNull(
   if (
     st.isDirectory()
       ? st.birthtimeNs < ctx.unreportedSinceNs || ctx.state.synced(path) !== null
-      : st.ctimeNs < ctx.unreportedSinceNs
+      : st.ctimeNs < ctx.unreportedSinceNs || pushedAsIs(ctx, path, st)
   ) {
     return false;
   }
