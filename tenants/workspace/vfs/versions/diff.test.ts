@@ -86,6 +86,21 @@ describe("restore", () => {
   });
 });
 
+describe("restore of a directory's own metadata", () => {
+  it("sets the directory's mode back and names it in the change log, so a container pulls it", async () => {
+    await withVfs(async (vfs) => {
+      ok(await vfs.write("/private/notes.md", bytes("n")));
+      const snap = await vfs.snapshot();
+      ok(await vfs.chmod("/private", 0o700));
+      const restored = ok(await vfs.restore(snap.id));
+      expect(ok(vfs.stat("/private")).stat.mode & 0o777).toBe(0o755);
+      expect(restored.changedPaths).toBe(1);
+      const last = vfs.changesSince(restored.revision - 1).changes.at(-1);
+      expect(last).toMatchObject({ op: "restore", paths: ["/private"] });
+    });
+  });
+});
+
 describe("history", () => {
   it("lists a path's versions newest first with revision, size, etag and who made each", async () => {
     await withVfs(async (vfs) => {
