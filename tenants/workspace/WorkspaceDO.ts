@@ -23,6 +23,7 @@ import type { Executor } from "../../executors/contract.ts";
 import { runEgressRecorder } from "../../executors/egress/usage.ts";
 import { createExecutor, type Outbound } from "../../executors/registry.ts";
 import { PLANS, type VersionTerms } from "../account/plans.ts";
+import { database } from "../db.ts";
 import { type ExecRefusal, type ExecResult, ExecRunner, type RunLedger, type StartExec } from "./execs/ExecRunner.ts";
 import { ExecRecords, migrateExecs } from "./execs/records.ts";
 import { WorkspaceFsTarget } from "./execs/WorkspaceFsTarget.ts";
@@ -32,6 +33,7 @@ import { type ImageModel, imageModelFrom } from "./images.ts";
 import { workspaceLimits } from "./limits.ts";
 import { ownerOf, parseWorkspaceObjectName, type WorkspaceOwner } from "./names.ts";
 import { type ShareRequest, WorkspacePublishing } from "./publishing.ts";
+import { checkListing, listingCheckAt, markUnlisted } from "./unlistedFork.ts";
 import { ConfinedVfs, type VfsOps } from "./vfs/ConfinedVfs.ts";
 import { hasCursor } from "./vfs/changes.ts";
 import type { FsFailure, FsResult } from "./vfs/errors.ts";
@@ -486,6 +488,7 @@ export class WorkspaceDO extends DurableObject<Env> {
       return imported;
     }
     this.vfs.borrowFrom(this.lenderFor(source));
+    markUnlisted(this.vfs.store.sql, Date.now());
     await this.ctx.storage.setAlarm(Date.now());
     return { ok: true, rev: imported.rev, stats: this.counters() };
   }
@@ -614,6 +617,13 @@ export class WorkspaceDO extends DurableObject<Env> {
       else await this.ctx.storage.setAlarm(Date.now() + workspaceLimits.forkHandOverRetryMs);
       return;
     }
+    const listing = await checkListing(this.vfs.store.sql, database(this.env.DB), this.owner(), Date.now()).catch(
+      (error) => {
+        console.error("asking the index for this fork", error);
+        return "not yet" as const;
+      },
+    );
+    if (listing === "unlisted") return this.destroy();
     await this.dropStalePins().catch((error) => console.error("checking old fork pins", error));
     const pass = await this.vfs.maintain();
     const copy = await this.copyStep(workspaceLimits.forkCopyChunksPerAlarm).catch((error) => {
@@ -624,6 +634,9 @@ export class WorkspaceDO extends DurableObject<Env> {
     else if (pass.remaining || copy.remaining) await this.ctx.storage.setAlarm(Date.now());
     // Kept versions age out of the history window without any write to notice it.
     else if (this.vfs.hasHistory()) await this.ctx.storage.setAlarm(Date.now() + workspaceLimits.historyPassEveryMs);
+    const check = listingCheckAt(this.vfs.store.sql);
+    const armed = await this.ctx.storage.getAlarm();
+    if (check !== null && (armed === null || armed > check)) await this.ctx.storage.setAlarm(check);
   }
 
   /** Adds the counters to a mutation's result and arms GC if it left garbage behind. */

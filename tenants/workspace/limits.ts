@@ -64,6 +64,8 @@ export const workspaceLimits = {
   forksSharingMax: 100,
   /** Chunks a fork's alarm copies from its source per run (32 MiB), so one alarm never holds the object long. */
   forkCopyChunksPerAlarm: 64,
+  /** A fork the workspace index does not list this long after its import deletes itself (unlistedFork.ts). */
+  forkListedWithinMs: 10 * 60_000,
   /** A fork pin this old is checked with its fork, so a fork whose import never finished cannot pin forever. */
   forkPinCheckAfterMs: 10 * 60_000,
   /** A source being deleted retries handing its chunks over this often until every fork has them. */
