@@ -1,9 +1,9 @@
 /**
  * Push (mount → object). Dirty paths are pushed as their *current* state (a file's whole
  * content, a directory, a link, or a removal), each with its base (the object's state there
- * as last synced, state.ts), in `apply` batches of at most applyOpsMax ops and about one
- * chunk of bytes; files larger than a chunk are staged with `upload()`. A path's dirty row is
- * cleared only when the op succeeded and the path did not change again meanwhile, so nothing
+ * as last synced, state.ts), in `apply` batches of at most applyOpsMax ops and applyBytesMax
+ * bytes (each batch costs the object a storage commit, so they are large); files larger than
+ * a chunk are staged with `upload()`. A path's dirty row is cleared only when the op succeeded and the path did not change again meanwhile, so nothing
  * the container wrote is ever dropped; repeating a push is harmless.
  *
  * Removals go first, deepest first, and a directory that is gone or became a file or link
@@ -227,7 +227,7 @@ export class Pusher {
     const add = async (items: Item[]) => {
       const bytes = items.reduce((sum, { op }) => sum + (op.op === "write" ? op.bytes.byteLength : 0), 0);
       const full =
-        batch.length + items.length > wireLimits.applyOpsMax || batchBytes + bytes > wireLimits.chunkBytesMax;
+        batch.length + items.length > wireLimits.applyOpsMax || batchBytes + bytes > wireLimits.applyBytesMax;
       if (full && batch.length > 0) await sendBatch();
       batch.push(...items);
       batchBytes += bytes;
