@@ -86,7 +86,7 @@ export class Daemon {
     this.ctx = ctx;
     this.hydrator = new Hydrator(ctx);
     this.puller = new Puller(ctx);
-    this.pusher = new Pusher(ctx, this.hydrator);
+    this.pusher = new Pusher(ctx, this.hydrator, () => this.puller.request());
     this.box = config.rootfs
       ? new Box({
           rootfs: config.rootfs,

@@ -39,9 +39,10 @@ export class Computer extends RpcTarget implements ComputerApi {
   async exec(request: ContainerExecRequest, sink: OutputSinkApi): Promise<ContainerExecOutcome> {
     this.check();
     // A command must see every change the object announced before it was started, and the
-    // outcome of what a previous daemon or session left to push (the object's version, where
-    // it kept its own).
-    await Promise.all([this.daemon.puller.settled(), this.daemon.pusher.resumed()]);
+    // outcome of what a previous daemon or session left to push: the object's version where it
+    // kept its own, and the box's version beside it, which a pull the push asked for brings.
+    await this.daemon.pusher.resumed();
+    await this.daemon.puller.settled();
     const outcome = await this.daemon.runner.run(request, sink);
     return this.daemon.mode ? { ...outcome, mount: this.daemon.mode } : outcome;
   }

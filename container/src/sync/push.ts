@@ -106,9 +106,13 @@ export class Pusher {
   private resuming: Promise<void> = Promise.resolve();
   private resumeEnded: (() => void) | null = null;
 
-  constructor(ctx: SyncContext, hydrator: Hydrator) {
+  /** Asks for a pull (the Puller's `request`): a conflict copy is the object's revision, not this daemon's. */
+  private readonly requestPull: () => unknown;
+
+  constructor(ctx: SyncContext, hydrator: Hydrator, requestPull: () => unknown = () => {}) {
     this.ctx = ctx;
     this.hydrator = hydrator;
+    this.requestPull = requestPull;
     ctx.session.onSession(() => {
       this.refused.clear();
       this.resuming = new Promise((resolve) => {
@@ -424,6 +428,10 @@ export class Pusher {
         }),
       );
       if (result.revision > this.ctx.revision.value) this.ctx.revision.value = result.revision;
+      // The copies the object saved come down with a pull asked for here, not with the object's
+      // notice of them, which a session still opening does not get (ComputerLink): the next
+      // command waits for this pull (session/computer.ts), so it sees them.
+      if ([...conflicts.values()].some((c) => c.savedAs !== null)) void this.requestPull();
       await this.settleDeferred(ws);
     });
   }
