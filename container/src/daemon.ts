@@ -86,7 +86,7 @@ export class Daemon {
     this.ctx = ctx;
     this.hydrator = new Hydrator(ctx);
     this.puller = new Puller(ctx);
-    this.pusher = new Pusher(ctx, this.hydrator);
+    this.pusher = new Pusher(ctx, this.hydrator, () => this.puller.request());
     this.box = config.rootfs
       ? new Box({
           rootfs: config.rootfs,
@@ -115,8 +115,13 @@ export class Daemon {
 
   async start(): Promise<void> {
     await mkdir(this.config.stateDir, { recursive: true });
-    if (this.box) await this.box.prepare();
-    else this.ctx.log("no root image (COMPUTERD_ROOTFS): commands will be refused");
+    // The box's staging (tmpfs mounts, its user namespace, the device-node supervisor) and the
+    // workspace's mount are independent, and each is a string of mount and mkfs processes:
+    // made side by side, a computer's first command starts about a third of a second sooner.
+    const boxReady = this.box ? this.box.prepare() : Promise.resolve();
+    // Awaited below; a failure must not go unhandled while the mount is being made.
+    boxReady.catch(() => {});
+    if (!this.box) this.ctx.log("no root image (COMPUTERD_ROOTFS): commands will be refused");
     // Modes on the mount arrive already masked by the caller's umask; masking again here would change them.
     process.umask(0);
     if (this.config.mountMode !== "fuse") {
@@ -125,6 +130,7 @@ export class Daemon {
         (err: Error) => err.message,
       );
       if (why === null) {
+        await boxReady;
         this.mode = "native";
         return;
       }
@@ -140,6 +146,7 @@ export class Daemon {
     const links = new LinkNames();
     const ops = makeOps(this.ctx, this.hydrator, owner, loadFuseAddon(), links);
     this.mounted = await mountFuse(this.config.mount, ops, links);
+    await boxReady;
     this.mode = "fuse";
   }
 

@@ -135,6 +135,20 @@ export class StateDb {
     );
   }
 
+  /**
+   * Records placeholders a walk had the fanotify helper make, as putFile and putSynced would
+   * one by one (not hydrated, no local mtime): two statements for a whole page, where a row
+   * at a time cost a 36,000-file workspace's first pull about a second of the daemon's time.
+   */
+  putPlaced(rows: readonly { entry: RemoteEntry; localIno: number }[]): void {
+    if (rows.length === 0) return;
+    const json = JSON.stringify(
+      rows.map(({ entry, localIno }) => [entry.path, entry.etag ?? "", entry.size, entry.ino ?? null, localIno]),
+    );
+    this.stmts.putPlacedFiles.run(json);
+    this.stmts.putPlacedSynced.run(json);
+  }
+
   /** Files synced as the object's inode `ino` (its hard links), by path. */
   filesWithIno(ino: number): FileRow[] {
     return (this.stmts.filesWithIno.all(ino) as unknown as RawFileRow[]).map(fileRow);
@@ -290,6 +304,20 @@ function prepareAll(db: DatabaseSync) {
        ON CONFLICT(path) DO UPDATE SET etag = excluded.etag, size = excluded.size, hydrated = excluded.hydrated,
        ino = coalesce(excluded.ino, files.ino), local_ino = coalesce(excluded.local_ino, files.local_ino),
        local_mtime_ns = excluded.local_mtime_ns`,
+    ),
+    // Rows of putPlaced: [path, etag, size, ino, localIno]. The WHERE keeps SQLite from reading
+    // ON CONFLICT as part of the SELECT.
+    putPlacedFiles: s(
+      `INSERT INTO files (path, etag, size, hydrated, ino, local_ino, local_mtime_ns)
+       SELECT value ->> 0, value ->> 1, value ->> 2, 0, value ->> 3, value ->> 4, NULL FROM json_each(?) WHERE true
+       ON CONFLICT(path) DO UPDATE SET etag = excluded.etag, size = excluded.size, hydrated = excluded.hydrated,
+       ino = coalesce(excluded.ino, files.ino), local_ino = coalesce(excluded.local_ino, files.local_ino),
+       local_mtime_ns = excluded.local_mtime_ns`,
+    ),
+    putPlacedSynced: s(
+      `INSERT INTO synced (path, type, etag, target)
+       SELECT value ->> 0, 'file', value ->> 1, NULL FROM json_each(?) WHERE true
+       ON CONFLICT(path) DO UPDATE SET type = excluded.type, etag = excluded.etag, target = excluded.target`,
     ),
     filesWithIno: s(
       "SELECT path, etag, size, hydrated, ino, local_ino, local_mtime_ns FROM files WHERE ino = ? ORDER BY path",

@@ -38,3 +38,19 @@ export const supervisorLimits = {
   /** Length of `<tenantId>:<workspaceId>`; ids are ~30 characters, so this is generous. */
   nameCharsMax: 160,
 } as const;
+
+/**
+ * glibc's malloc settings for every computerd (container/Dockerfile sets the same). With a
+ * 36,000-file workspace's first pull, computerd's RssAnon after its first command fell from
+ * 85 to 64 MiB with both (issue 19's daemon memory target is 64): most of what it kept was
+ * malloc's, not V8's.
+ */
+export const daemonMallocEnv = {
+  /** Two arenas, not one per thread: each of the 16 thread-pool threads' arenas kept megabytes of freed memory. */
+  MALLOC_ARENA_MAX: "2",
+  /**
+   * A fixed mmap threshold: glibc raises its own to the size of each large block freed, so
+   * the next multi-MiB WebSocket message was allocated on the heap and stayed resident.
+   */
+  MALLOC_MMAP_THRESHOLD_: "65536",
+} as const;

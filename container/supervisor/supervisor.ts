@@ -16,7 +16,7 @@ import { type Daemon, type DaemonExit, startDaemon } from "./daemon.ts";
 import { SupervisorError } from "./errors.ts";
 import { type HealthReading, idleForMs, readHealth } from "./health.ts";
 import type { ImageStatus, RootImage } from "./image.ts";
-import { supervisorLimits } from "./limits.ts";
+import { daemonMallocEnv, supervisorLimits } from "./limits.ts";
 import { isComputerName, stateDirFor } from "./names.ts";
 
 type Tunable = Exclude<keyof typeof supervisorLimits, "requestHeaderBytesMax" | "nameCharsMax">;
@@ -261,6 +261,7 @@ export class Supervisor {
     const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("COMPUTERD_")));
     return {
       ...base,
+      ...daemonMallocEnv,
       [COMPUTERD_ENV.workspace]: computer.name,
       [COMPUTERD_ENV.secret]: this.options.secret,
       // The host network is shared locally, so each daemon picks a free port and reports it.

@@ -51,7 +51,10 @@ export class ComputerLink {
     }
   }
 
-  /** Tells a connected computer the tree moved on, so the mount follows while commands run. Never connects. */
+  /**
+   * Tells a connected computer the tree moved on, so the mount follows while commands run.
+   * Never connects. A change made while a session is opening is announced once it is open.
+   */
   changed(revision: number): void {
     this.announcing = Math.max(this.announcing, revision);
     if (this.notifying || !this.live) return;
@@ -88,6 +91,9 @@ export class ComputerLink {
     const session: Session = { computer, socket };
     computer.onRpcBroken(() => this.drop(session));
     socket.addEventListener("close", () => this.drop(session));
+    // computerd starts to push what it holds as soon as it accepts the hello, before this side
+    // has checked its answer: what those pushes (or anyone) change meanwhile is announced below.
+    const announcedBefore = this.announcing;
     try {
       const { token, nonce } = await mintSessionToken(this.secret, this.workspace);
       const answer = await computer.hello(token, this.sync);
@@ -97,6 +103,8 @@ export class ComputerLink {
       throw error;
     }
     this.live = session;
+    // Sent before the caller's first call on the session, so computerd hears of it first.
+    if (this.announcing > announcedBefore && !this.notifying) void this.notify(session);
     return session;
   }
 

@@ -40,9 +40,11 @@ export class Computer extends RpcTarget implements ComputerApi {
     this.check();
     // A command must see every change the object made before it was started (the run names
     // that revision: its notice may not have arrived yet), and the outcome of what a previous
-    // daemon or session left to push (the object's version, where it kept its own).
+    // daemon or session left to push: the object's version where it kept its own, and the
+    // box's version beside it, which a pull the push asked for brings.
     if (request.revision !== undefined) this.catchUp(request.revision);
-    await Promise.all([this.daemon.puller.settled(), this.daemon.pusher.resumed()]);
+    await this.daemon.pusher.resumed();
+    await this.daemon.puller.settled();
     const outcome = await this.daemon.runner.run(request, sink);
     return this.daemon.mode ? { ...outcome, mount: this.daemon.mode } : outcome;
   }

@@ -377,7 +377,7 @@ function installNew(tmp: string, local: string): boolean {
  * no mark) or a time before 1970 (the helper takes unsigned nanoseconds). `made` holds the
  * directories this walk created: nothing of the object's can be in them yet, so their files
  * need no lstat, and a file the box made there meanwhile stays (`onlyNew`: the container's
- * copy wins, as in writePlaceholder). Record the outcome with `placedEntry`.
+ * copy wins, as in writePlaceholder). Record the outcome with `placedEntries`.
  */
 export function walkPlacement(ctx: SyncContext, entry: RemoteEntry, made: ReadonlySet<string>): Placement | null {
   const path = entry.path;
@@ -400,20 +400,16 @@ export function walkPlacement(ctx: SyncContext, entry: RemoteEntry, made: Readon
   };
 }
 
-/** Records a walkPlacement's outcome as writePlaceholder records its own; a failure other than EEXIST is applied again here. */
-export function placedEntry(ctx: SyncContext, entry: RemoteEntry, result: PlaceResult): void {
-  if (!result.ok) {
+/**
+ * Records walkPlacements' outcomes as writePlaceholder records its own, all of them at once
+ * (StateDb.putPlaced); a failure other than EEXIST is applied again here.
+ */
+export function placedEntries(ctx: SyncContext, placed: readonly { entry: RemoteEntry; result: PlaceResult }[]): void {
+  const rows: { entry: RemoteEntry; localIno: number }[] = [];
+  for (const { entry, result } of placed) {
+    if (result.ok) rows.push({ entry, localIno: result.ino });
     // EEXIST: the box made a file there since; its copy wins, and its push says so.
-    if (result.errno !== EEXIST) applyEntry(ctx, entry.path, entry);
-    return;
+    else if (result.errno !== EEXIST) applyEntry(ctx, entry.path, entry);
   }
-  ctx.state.putFile({
-    path: entry.path,
-    etag: entry.etag ?? "",
-    size: entry.size,
-    hydrated: false,
-    ino: entry.ino ?? null,
-    localIno: result.ino,
-  });
-  ctx.state.putSynced(entry);
+  ctx.state.putPlaced(rows);
 }

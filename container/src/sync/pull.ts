@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from "node:fs";
 import type { RemoteEntry, WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
 import type { PlaceResult } from "../native/protocol.ts";
-import { applyEntry, madeSinceDrain, placedEntry, walkPlacement } from "./apply.ts";
+import { applyEntry, madeSinceDrain, placedEntries, walkPlacement } from "./apply.ts";
 import type { SyncContext } from "./context.ts";
 
 /** Entries applied between two yields to the event loop, so FUSE requests are answered during a large walk. */
@@ -226,7 +226,10 @@ export class Puller {
       const results = await Promise.all(placements.map((p) => p.placed));
       await previous;
       state.transaction(() => {
-        for (const [i, { entry }] of placements.entries()) placedEntry(this.ctx, entry, results[i] as PlaceResult);
+        placedEntries(
+          this.ctx,
+          placements.map(({ entry }, i) => ({ entry, result: results[i] as PlaceResult })),
+        );
       });
     })();
   }

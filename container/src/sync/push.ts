@@ -1,9 +1,9 @@
 /**
  * Push (mount → object). Dirty paths are pushed as their *current* state (a file's whole
  * content, a directory, a link, or a removal), each with its base (the object's state there
- * as last synced, state.ts), in `apply` batches of at most applyOpsMax ops and about one
- * chunk of bytes; files larger than a chunk are staged with `upload()`. A path's dirty row is
- * cleared only when the op succeeded and the path did not change again meanwhile, so nothing
+ * as last synced, state.ts), in `apply` batches of at most applyOpsMax ops and applyBytesMax
+ * bytes (each batch costs the object a storage commit, so they are large); files larger than
+ * a chunk are staged with `upload()`. A path's dirty row is cleared only when the op succeeded and the path did not change again meanwhile, so nothing
  * the container wrote is ever dropped; repeating a push is harmless.
  *
  * Removals go first, deepest first, and a directory that is gone or became a file or link
@@ -106,9 +106,13 @@ export class Pusher {
   private resuming: Promise<void> = Promise.resolve();
   private resumeEnded: (() => void) | null = null;
 
-  constructor(ctx: SyncContext, hydrator: Hydrator) {
+  /** Asks for a pull (the Puller's `request`): a conflict copy is the object's revision, not this daemon's. */
+  private readonly requestPull: () => unknown;
+
+  constructor(ctx: SyncContext, hydrator: Hydrator, requestPull: () => unknown = () => {}) {
     this.ctx = ctx;
     this.hydrator = hydrator;
+    this.requestPull = requestPull;
     ctx.session.onSession(() => {
       this.refused.clear();
       this.resuming = new Promise((resolve) => {
@@ -227,7 +231,7 @@ export class Pusher {
     const add = async (items: Item[]) => {
       const bytes = items.reduce((sum, { op }) => sum + (op.op === "write" ? op.bytes.byteLength : 0), 0);
       const full =
-        batch.length + items.length > wireLimits.applyOpsMax || batchBytes + bytes > wireLimits.chunkBytesMax;
+        batch.length + items.length > wireLimits.applyOpsMax || batchBytes + bytes > wireLimits.applyBytesMax;
       if (full && batch.length > 0) await sendBatch();
       batch.push(...items);
       batchBytes += bytes;
@@ -424,6 +428,10 @@ export class Pusher {
         }),
       );
       if (result.revision > this.ctx.revision.value) this.ctx.revision.value = result.revision;
+      // The copies the object saved come down with a pull asked for here, not with the object's
+      // notice of them, which a session still opening does not get (ComputerLink): the next
+      // command waits for this pull (session/computer.ts), so it sees them.
+      if ([...conflicts.values()].some((c) => c.savedAs !== null)) void this.requestPull();
       await this.settleDeferred(ws);
     });
   }

@@ -1,6 +1,7 @@
 /**
  * Every entry below a directory with its full path, in path order, by one recursive
- * query. Paths are built in SQL so a deep tree costs one statement, not one per level.
+ * query. Paths are built in SQL so a deep tree costs one statement, not one per level, and
+ * a page (`after`, `limit`) reads about as many rows as it returns.
  */
 import type { Inode, Store } from "./store.ts";
 
@@ -36,18 +37,32 @@ export function walk(store: Store, dirIno: number, dirPath: string, options: Wal
       )
       .toArray();
   }
+  // The recursion's queue is kept in path order, so entries come out of it sorted (each one
+  // a parent put in is past the parent, the last taken out) and it stops after the page. It
+  // only goes into what can hold entries past `after`: an entry past it, or one whose path
+  // begins `after` (its ancestors, and `/a` for `/a-b`, whose `/a/…` sort after `/a-b`).
+  // A page then costs about its own rows, not the whole tree's.
+  const wanted = (path: string) => `(${path} > ?3 OR substr(?3, 1, length(${path})) = ${path})`;
+  const path = "tree.path || '/' || d.name";
+  const first = "?1 || '/' || d.name";
+  // Entries at or before `after` that the queue takes out: each begins `after`, so there are
+  // fewer of them than its characters.
+  const passed = after.length;
   return store.sql
     .exec<WalkEntry>(
       `WITH RECURSIVE tree(ino, parent, name, path) AS (
-         SELECT d.ino, d.parent, d.name, ? || '/' || d.name FROM dirents d WHERE d.parent = ?
+         SELECT d.ino, d.parent, d.name, ${first} FROM dirents d WHERE d.parent = ?2 AND ${wanted(first)}
          UNION ALL
-         SELECT d.ino, d.parent, d.name, tree.path || '/' || d.name FROM dirents d JOIN tree ON d.parent = tree.ino
+         SELECT d.ino, d.parent, d.name, ${path} FROM dirents d JOIN tree ON d.parent = tree.ino
+         WHERE ${wanted(path)}
+         ORDER BY 4 LIMIT ?4
        )
        SELECT i.*, tree.name AS name, tree.parent AS parent, tree.path AS path FROM tree JOIN inodes i ON i.ino = tree.ino
-       WHERE tree.path > ? ORDER BY tree.path LIMIT ?`,
+       WHERE tree.path > ?3 ORDER BY tree.path LIMIT ?5`,
       prefix,
       dirIno,
       after,
+      limit < 0 ? -1 : limit + passed,
       limit,
     )
     .toArray();
