@@ -617,7 +617,7 @@ export class WorkspaceDO extends DurableObject<Env> {
       else await this.ctx.storage.setAlarm(Date.now() + workspaceLimits.forkHandOverRetryMs);
       return;
     }
-    const listing = await checkListing(this.vfs.store.sql, database(this.env.DB), this.owner(), Date.now()).catch(
+    const listing = await checkListing(this.vfs.store.sql, database(this.env.DB), () => this.owner(), Date.now()).catch(
       (error) => {
         console.error("asking the index for this fork", error);
         return "not yet" as const;

@@ -26,22 +26,23 @@ export function listingCheckAt(sql: SqlStorage): number | null {
 }
 
 /**
- * Asks the index, when it is time: "listed" (and the question is forgotten), "unlisted"
+ * Asks the index about `owner()` (read only then), when it is time: "listed" (and the question is forgotten), "unlisted"
  * (the caller deletes the workspace) or "not yet".
  */
 export async function checkListing(
   sql: SqlStorage,
   db: Db,
-  owner: WorkspaceOwner,
+  owner: () => WorkspaceOwner,
   nowMs: number,
 ): Promise<"listed" | "unlisted" | "not yet"> {
   const at = listingCheckAt(sql);
   if (at === null) return "listed";
   if (nowMs < at) return "not yet";
+  const { tenantId, workspaceId } = owner();
   const [row] = await db
     .select({ id: workspaces.id })
     .from(workspaces)
-    .where(and(eq(workspaces.tenantId, owner.tenantId), eq(workspaces.id, owner.workspaceId)));
+    .where(and(eq(workspaces.tenantId, tenantId), eq(workspaces.id, workspaceId)));
   if (!row) return "unlisted";
   sql.exec("DELETE FROM meta WHERE key = ?", KEY);
   return "listed";
