@@ -10,6 +10,7 @@ import { assocSubscriptSpecial } from "./assocSubscriptSpecial.ts";
 import { awkPrintfFlags } from "./awkPrintfFlags.ts";
 import { braceBeforeParameters } from "./braceBeforeParameters.ts";
 import { braceRangeAcrossCase } from "./braceRangeAcrossCase.ts";
+import { braceWordQuotes } from "./braceWordQuotes.ts";
 import { caseModificationEach } from "./caseModificationEach.ts";
 import { casePatternQuoting } from "./casePatternQuoting.ts";
 import { caseToggle } from "./caseToggle.ts";
@@ -126,4 +127,5 @@ export const justBashPatches: readonly Patch[] = [
   braceBeforeParameters,
   execOwnAttributes,
   excludedCommandNotFound,
+  braceWordQuotes,
 ];

@@ -60,5 +60,9 @@ echo {X..c} | wc -w
 a={x,y}; echo "$a"
 ## brace-in-array
 arr=({a,b}{1,2}); echo "\${#arr[@]} \${arr[3]}"
+## quoted-suffix-with-blank
+f() { echo "$#:$*"; }; f {a,b}" "c; echo {a,b}'x y' {1,2}\ z
+## loop-over-quoted-paths
+for f in {src,test}"/my file"; do echo "[$f]"; done
 `,
 );
