@@ -5,6 +5,7 @@
 import { arithCommandSubstitution } from "./arithCommandSubstitution.ts";
 import { arithCompoundShift } from "./arithCompoundShift.ts";
 import { arithInt64 } from "./arithInt64.ts";
+import { assocHashOrder } from "./assocHashOrder.ts";
 import { assocSlice } from "./assocSlice.ts";
 import { assocSubscriptSpecial } from "./assocSubscriptSpecial.ts";
 import { awkPrintfFlags } from "./awkPrintfFlags.ts";
@@ -128,4 +129,5 @@ export const justBashPatches: readonly Patch[] = [
   execOwnAttributes,
   excludedCommandNotFound,
   braceWordQuotes,
+  assocHashOrder,
 ];

@@ -112,5 +112,19 @@ a=(p q r); set -- "\${a[@]}"; echo "$# $2"
 a=(AB Cd EF); echo "\${a[@],,}" "\${a[*],}"
 ## declare-p-assoc-quotes
 declare -A m=([k]='say "hi"'); declare -p m
+## assoc-hash-order-keys
+declare -A m=([one]=1 [two]=2 [three]=3 [four]=4 [five]=5); for k in "\${!m[@]}"; do echo "$k=\${m[$k]}"; done
+## assoc-hash-order-values
+declare -A m; m[x]=1; m[y]=2; m[z]=3; echo "\${m[@]}"; echo "\${m[*]}"
+## assoc-hash-order-word-count
+declare -A c; for w in the cat sat on the mat the end; do ((c[$w]++)); done; for k in "\${!c[@]}"; do echo "$k \${c[$k]}"; done
+## assoc-hash-order-unset-reinsert
+declare -A m=([a]=1 [b]=2); unset 'm[a]'; m[a]=3; m[c]=4; m[b]=5; declare -p m
+## assoc-hash-order-slice
+declare -A m=([k1]=v1 [k2]=v2 [k3]=v3 [k10]=x [apple]=y [banana]=z); echo "\${!m[@]}"; echo "\${m[@]:1:2}"; echo "\${m[@]: -2}"
+## assoc-hash-order-utf8-keys
+declare -A m=([été]=1 [naïve]=2 [日本]=3 [plain]=4); echo "\${!m[@]}"
+## assoc-hash-order-many
+declare -A m; for i in $(seq 300); do m[key$i]=$i; done; echo "\${!m[@]}" | tr ' ' '\n' | head -5; echo "\${#m[@]}"
 `,
 );
