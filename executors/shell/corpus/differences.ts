@@ -48,11 +48,6 @@ export interface AllowedDifference {
 
 export const allowedDifferences: AllowedDifference[] = [
   {
-    name: "arith-division-by-zero",
-    reason: "just-bash reports division by zero without bash's line number, expression and error token.",
-    compare: "stdout-and-exit-code",
-  },
-  {
     name: "real-backup-verify",
     reason: "diff rejects -r (recursive comparison of directories).",
     compare: "exit-code-only",

@@ -4,6 +4,7 @@
 
 import { arithCommandSubstitution } from "./arithCommandSubstitution.ts";
 import { arithCompoundShift } from "./arithCompoundShift.ts";
+import { arithErrorMessages } from "./arithErrorMessages.ts";
 import { arithInt64 } from "./arithInt64.ts";
 import { assocHashOrder } from "./assocHashOrder.ts";
 import { assocSlice } from "./assocSlice.ts";
@@ -130,4 +131,5 @@ export const justBashPatches: readonly Patch[] = [
   excludedCommandNotFound,
   braceWordQuotes,
   assocHashOrder,
+  arithErrorMessages,
 ];

@@ -154,5 +154,40 @@ n=255; c=0; while ((n)); do ((c += n & 1, n >>= 1)); done; echo $c
 done_=37 total=120; echo "$(( done_ * 100 / total ))%"
 ## bytes-to-kib
 size=1536000; echo "$(( size / 1024 )) KiB $(( (size % 1024) * 10 / 1024 ))"
+## error-division-message
+echo $(( 5 % 0 ))
+echo "next line $?"
+## error-division-in-group
+echo $(( 4 * (2 / 0) )); echo same line
+echo next
+## error-division-operand-after
+echo $((1/0 + 5))
+echo end
+## error-exponent-message
+echo $(( 2 ** -1 ))
+echo end
+## error-arith-command-message
+(( 1/0 )); echo "rc=$?"; (( x = 1 + )); echo "rc=$?"
+## error-let-message
+let 'a = 1/0'; echo "rc=$?"
+## error-operand-expected
+echo $(( 1 +* 2 )); echo same
+echo $(( 1 + ))
+echo end
+## error-syntax-in-expression
+echo $(( a b ))
+echo $(( 1 2 + ))
+echo end
+## error-value-too-great
+echo $(( 08 ))
+echo $(( 2#12 ))
+echo end
+## error-in-subshell
+( echo $((1/0)); echo in ); echo "after $?"
+## error-in-loop-abandons-line
+for i in 1 2; do echo $((i/0)); done; echo same
+echo next
+## error-empty-expression
+echo "[$(( ))]" "[$((  ))]"
 `,
 );
