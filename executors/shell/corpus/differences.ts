@@ -65,15 +65,4 @@ export const allowedDifferences: AllowedDifference[] = [
       "A command's stdout and stderr are kept apart, so with |& (or 2>&1) writes that alternate between them come out stdout first, then stderr.",
     compare: "exit-code-only",
   },
-  {
-    name: "printf-d-too-big",
-    reason: "printf clamps a number past 64 bits as bash does but prints no 'Numerical result out of range' warning.",
-    compare: "exit-code-only",
-  },
-  {
-    name: "printf-d-partial",
-    reason:
-      "A builtin's error has no `bash: line N:` prefix and comes after the builtin's own output when both go to one place.",
-    compare: "exit-code-only",
-  },
 ];

@@ -48,8 +48,10 @@ import { odColumns } from "./odColumns.ts";
 import { pasteStdin } from "./pasteStdin.ts";
 import type { Patch } from "./patch.ts";
 import { pipeStderrOrder } from "./pipeStderrOrder.ts";
+import { printfFloatForms } from "./printfFloatForms.ts";
 import { printfGeneral } from "./printfGeneral.ts";
 import { printfInt64 } from "./printfInt64.ts";
+import { printfNumberErrors } from "./printfNumberErrors.ts";
 import { printfRoundHalfEven } from "./printfRoundHalfEven.ts";
 import { quoteSingleQuote } from "./quoteSingleQuote.ts";
 import { rawBytes } from "./rawBytes.ts";
@@ -132,4 +134,6 @@ export const justBashPatches: readonly Patch[] = [
   braceWordQuotes,
   assocHashOrder,
   arithErrorMessages,
+  printfNumberErrors,
+  printfFloatForms,
 ];

@@ -122,5 +122,23 @@ printf %s $'\cA' | od -An -b
 printf '%.0f %.0f %.0f %.1f %.2f\n' 0.5 1.5 2.5 0.25 1.005
 ## e-round-half-even
 printf '%.0e %.2e\n' 2.5 1.125
+## unsigned-max-hex
+printf '%x %X %o %u\n' 18446744073709551615 18446744073709551615 18446744073709551615 18446744073709551615
+## unsigned-out-of-range
+printf '%u|%x\n' -18446744073709551616 99999999999999999999 2>&1; echo "status $?"
+## invalid-number-each
+printf '%d %d %s\n' 1x 2y z 2>&1; echo "status $?"
+## invalid-number-per-pass
+printf '%d\n' abc x 2>&1 | cat
+## c-empty-is-nul
+printf '%c|%c|%c\n' hello 1 '' | od -c
+## invalid-number-to-file
+printf '%d\n' 5z 2>err.txt; echo "status $?"; cat err.txt
+## g-small-exponent
+printf '%g %g %g %g\n' 1e-5 0.000012345 0.0001 1e100
+## g-flags-width
+printf '%G|%.3g|%#g|%10.2g|%-8g|%g\n' 1e-10 3.14159 1 0.000123 2.5 0
+## inf-nan
+printf '%f %e %g %F|%6.2f|%-5g|\n' inf -inf nan INF infinity -Inf
 `,
 );
