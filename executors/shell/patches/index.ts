@@ -16,6 +16,7 @@ import { braceWordQuotes } from "./braceWordQuotes.ts";
 import { caseModificationEach } from "./caseModificationEach.ts";
 import { casePatternQuoting } from "./casePatternQuoting.ts";
 import { caseToggle } from "./caseToggle.ts";
+import { commandNameSplitting } from "./commandNameSplitting.ts";
 import { cutOutputDelimiter } from "./cutOutputDelimiter.ts";
 import { declareArrayWords } from "./declareArrayWords.ts";
 import { declareKeyedValues } from "./declareKeyedValues.ts";
@@ -61,6 +62,7 @@ import { sortCodePointOrder } from "./sortCodePointOrder.ts";
 import { sortFields } from "./sortFields.ts";
 import { sortOptions } from "./sortOptions.ts";
 import { subscriptArithmetic } from "./subscriptArithmetic.ts";
+import { testIntegerErrors } from "./testIntegerErrors.ts";
 import { testSizeDirectory } from "./testSizeDirectory.ts";
 import { trapExitErr } from "./trapExitErr.ts";
 import { uniqCountWidth } from "./uniqCountWidth.ts";
@@ -136,4 +138,6 @@ export const justBashPatches: readonly Patch[] = [
   arithErrorMessages,
   printfNumberErrors,
   printfFloatForms,
+  testIntegerErrors,
+  commandNameSplitting,
 ];

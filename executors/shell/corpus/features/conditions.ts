@@ -62,5 +62,11 @@ f=conf; [[ -f $f ]] || echo "no $f"; [[ -f $f ]] && echo never || echo fallback
 [[ $(echo yes) == yes ]] && echo subst
 ## test-string-ops-single
 [ "abc" \< "abd" ] && echo before
+## test-not-an-integer
+[ 1 -eq x ]; echo $?; test abc -lt 3; echo $?
+## test-integer-past-64-bits
+[ 9223372036854775808 -gt 0 ]; echo $?; test 9223372036854775807 -gt 9223372036854775806 && echo big
+## bracket-missing-close
+[ 1 -eq 1; echo $?
 `,
 );

@@ -136,5 +136,13 @@ case '[x]' in \[*\]) echo bracketed;; *) echo plain;; esac
 while :; do false; break; done; echo "status $?"
 ## unbound-in-subshell
 set -u; (echo "$nope") 2>&1; echo "status $?"
+## command-from-variable
+cmd="echo hi"; $cmd; x="printf %s-"; $x a b; echo
+## command-from-arguments
+set -- echo "x  y"; "$@"; run() { "$@"; }; run printf "%s|" a "b c"; echo
+## command-from-substitution
+n=$(echo echo); $n from-substitution; e=; $e echo empty-name
+## command-from-array
+cmd=(printf '%s\n' "one two" three); "\${cmd[@]}"
 `,
 );
