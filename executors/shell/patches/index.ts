@@ -35,12 +35,14 @@ import { forPositional } from "./forPositional.ts";
 import { getoptsOptind } from "./getoptsOptind.ts";
 import { globTrailingSlash } from "./globTrailingSlash.ts";
 import { grepNoMessages } from "./grepNoMessages.ts";
+import { grepOptions } from "./grepOptions.ts";
 import { headNegativeCount } from "./headNegativeCount.ts";
 import { jqCsvQuotes } from "./jqCsvQuotes.ts";
 import { jqDeleteSeveral } from "./jqDeleteSeveral.ts";
 import { jqSortedResults } from "./jqSortedResults.ts";
 import { loopControlOutsideLoop } from "./loopControlOutsideLoop.ts";
 import { loopControlStatus } from "./loopControlStatus.ts";
+import { lsDirectoryOperands } from "./lsDirectoryOperands.ts";
 import { lsMissingMessage } from "./lsMissingMessage.ts";
 import { lsOperands } from "./lsOperands.ts";
 import { mkdirQuotes } from "./mkdirQuotes.ts";
@@ -61,6 +63,7 @@ import { sedExtendedAddresses } from "./sedExtendedAddresses.ts";
 import { sortCodePointOrder } from "./sortCodePointOrder.ts";
 import { sortFields } from "./sortFields.ts";
 import { sortOptions } from "./sortOptions.ts";
+import { starJoinsWithIfs } from "./starJoinsWithIfs.ts";
 import { subscriptArithmetic } from "./subscriptArithmetic.ts";
 import { testIntegerErrors } from "./testIntegerErrors.ts";
 import { testSizeDirectory } from "./testSizeDirectory.ts";
@@ -140,4 +143,7 @@ export const justBashPatches: readonly Patch[] = [
   printfFloatForms,
   testIntegerErrors,
   commandNameSplitting,
+  starJoinsWithIfs,
+  grepOptions,
+  lsDirectoryOperands,
 ];

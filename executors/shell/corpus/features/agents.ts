@@ -69,5 +69,15 @@ items=(x y z); printf '[%s]\n' "$(printf '"%s",' "\${items[@]}" | sed 's/,$//')"
 echo hello > a; echo hello > b; [[ $(md5sum < a) == $(md5sum < b) ]] && echo identical
 ## line-count-per-file
 printf '1\n2\n' > one.txt; printf '1\n' > two.txt; for f in one.txt two.txt; do echo "$f $(wc -l < $f)"; done
+## grep-bre-plus
+grep -o '[0-9]\+' <<< 'a12b345'; grep -c 'ab\?c' <<< $'ac\nabc\nabbc'; grep 'a+' <<< $'a+\naa'
+## grep-several-patterns
+grep -e error -e warn <<< $'error: x\ninfo: y\nwarn: z'
+## grep-with-filename
+printf 'k=v\n' > cfg; grep -H v cfg; grep -Hn k cfg; grep -H v <<< v
+## ls-directories-only
+mkdir -p d1 d2 d3; touch f; ls -d d3 d1 d2/ f; ls -d */; ls -dr d*
+## sort-array-with-ifs
+arr=(pear apple fig); IFS=$'\n' sorted=($(sort <<< "\${arr[*]}")); unset IFS; echo "\${sorted[@]}"
 `,
 );

@@ -126,5 +126,11 @@ declare -A m=([k1]=v1 [k2]=v2 [k3]=v3 [k10]=x [apple]=y [banana]=z); echo "\${!m
 declare -A m=([été]=1 [naïve]=2 [日本]=3 [plain]=4); echo "\${!m[@]}"
 ## assoc-hash-order-many
 declare -A m; for i in $(seq 300); do m[key$i]=$i; done; echo "\${!m[@]}" | tr ' ' '\n' | head -5; echo "\${#m[@]}"
+## star-join-in-assignment
+arr=(a b c); IFS=, x="\${arr[*]}"; echo "$x"; y=\${arr[@]}; echo "$y"
+## star-join-in-here-string
+a=(x y); IFS=:; cat <<< "\${a[*]}"; cat <<END
+\${a[*]} \${a[@]}
+END
 `,
 );
