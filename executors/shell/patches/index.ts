@@ -51,6 +51,7 @@ import { odColumns } from "./odColumns.ts";
 import { pasteStdin } from "./pasteStdin.ts";
 import type { Patch } from "./patch.ts";
 import { pipeStderrOrder } from "./pipeStderrOrder.ts";
+import { positionalCorners } from "./positionalCorners.ts";
 import { printfFloatForms } from "./printfFloatForms.ts";
 import { printfGeneral } from "./printfGeneral.ts";
 import { printfInt64 } from "./printfInt64.ts";
@@ -146,4 +147,5 @@ export const justBashPatches: readonly Patch[] = [
   starJoinsWithIfs,
   grepOptions,
   lsDirectoryOperands,
+  positionalCorners,
 ];

@@ -130,5 +130,9 @@ echo start; readonly r=1; r=2 2>/dev/null; echo "r=$r"
 (: "\${u:?}") 2>&1; echo "status $?"
 ## transform-Q-quote
 v="don't"; echo "\${v@Q}"; eval "w=\${v@Q}"; echo "$w"
+## positional-count-length
+set -- a b "c d"; echo \${#@} \${#*}
+## shift-past-end-quiet
+set -- a b; shift 3; echo "rc $?" $#
 `,
 );
