@@ -61,6 +61,7 @@ import { quoteSingleQuote } from "./quoteSingleQuote.ts";
 import { rawBytes } from "./rawBytes.ts";
 import { readonlyAssignmentFails } from "./readonlyAssignmentFails.ts";
 import { sedExtendedAddresses } from "./sedExtendedAddresses.ts";
+import { sedTextCommands } from "./sedTextCommands.ts";
 import { sortCodePointOrder } from "./sortCodePointOrder.ts";
 import { sortFields } from "./sortFields.ts";
 import { sortOptions } from "./sortOptions.ts";
@@ -148,4 +149,5 @@ export const justBashPatches: readonly Patch[] = [
   grepOptions,
   lsDirectoryOperands,
   positionalCorners,
+  sedTextCommands,
 ];

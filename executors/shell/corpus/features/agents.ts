@@ -79,5 +79,9 @@ printf 'k=v\n' > cfg; grep -H v cfg; grep -Hn k cfg; grep -H v <<< v
 mkdir -p d1 d2 d3; touch f; ls -d d3 d1 d2/ f; ls -d */; ls -dr d*
 ## sort-array-with-ifs
 arr=(pear apple fig); IFS=$'\n' sorted=($(sort <<< "\${arr[*]}")); unset IFS; echo "\${sorted[@]}"
+## sed-append-one-line
+printf 'a\nb\n' | sed '$a\end'; printf 'a\n' | sed '1i\start'; printf 'a\n' | sed 'a  two spaces'
+## sed-change-and-indent
+printf 'a\nb\n' | sed '/a/a\  indented'; printf 'x\n' | sed '1c\changed'
 `,
 );
