@@ -6,13 +6,13 @@
  * of exactly that shape. The exit status stays 127. A script that sends its stderr elsewhere
  * (`2>&1`, `2>file`) gets bash's own line there, as bash would write it.
  */
-const missingCommandLine = /^bash: ([^\s:]+): command not found$/gm;
+const missingCommandLine = /^bash: (line \d+: )?([^\s:]+): command not found$/gm;
 
 export function explainMissingCommands(stderr: string): string {
   if (!stderr.includes(": command not found")) return stderr;
   return stderr.replace(
     missingCommandLine,
-    (_line, name: string) =>
-      `bash: ${name}: command not found; the shell executor has bash and its utilities only: run ${name} with the container executor ("executor": "container"), a full Linux system over the same files`,
+    (_line, line: string | undefined, name: string) =>
+      `bash: ${line ?? ""}${name}: command not found; the shell executor has bash and its utilities only: run ${name} with the container executor ("executor": "container"), a full Linux system over the same files`,
   );
 }

@@ -30,13 +30,19 @@ interface Reach {
 /** Operators that only read: a command with just these still writes to the shell's stdout/stderr. */
 const inputOperators = new Set(["<", "<<", "<<-", "<<<", "<&"]);
 
+/**
+ * One redirection to an output device, marked as the stream's own (`__cbDevice`): the
+ * redirected-error-lines patch gives the shell's errors their `line N:` only where the
+ * script itself redirects stderr, as the stream's redirection is no redirection to bash.
+ */
 function redirection(fd: 1 | 2, path: string): Redirection {
-  return {
+  const device: Redirection = {
     type: "Redirection",
     fd,
     operator: ">>",
     target: { type: "Word", parts: [{ type: "Literal", value: path }] },
   };
+  return Object.assign(device, { __cbDevice: true });
 }
 
 function statementLists(command: Compound): StatementNode[][] | null {

@@ -111,7 +111,7 @@ export const arithErrorMessages: Patch = {
   shows: [
     "echo before; echo $((1 / 0)); echo same line\necho next line $?",
     "echo $(( 5 % 0 ))\necho $(( 2 ** -1 ))\necho $(( 4 * (2 / 0) ))\necho $((1/0 + 5))\necho end",
-    "(( 1/0 )); echo \"rc=$?\"; let 'a = 1/0'; echo \"rc=$?\"; (( x = 1 + )); echo $?",
+    '(( 1/0 )); echo "rc=$?"; let \'a = 1/0\'; echo "rc=$?"; (( x = 1 + )); echo $?',
     "echo $(( 1 +* 2 )); echo x\necho $(( a b ))\necho $(( 08 ))\necho $(( () ))\necho $(( 1 + )); echo $(( ))",
     'f() { echo $((1/0)); echo in f; }; echo same\necho next\n( echo $((1/0)); echo in ); echo "after $?"',
     'x=$(echo $((2/0))); echo "[$x] $?"',

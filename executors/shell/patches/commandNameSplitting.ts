@@ -19,14 +19,14 @@ export const commandNameSplitting: Patch = {
   edits: [
     { find: "var P3=Object.create;", replace: `${helpers}var P3=Object.create;` },
     {
-      find: "let u=await _e(this.ctx,t.name),f=[],d=[],p=(N,I)=>{if(f.length>=this.ctx.limits.maxArrayElements)throw new C(`expanded argument element limit exceeded (${this.ctx.limits.maxArrayElements})`,\"array_elements\");f.push(N),d.push(I)};",
+      find: 'let u=await _e(this.ctx,t.name),f=[],d=[],p=(N,I)=>{if(f.length>=this.ctx.limits.maxArrayElements)throw new C(`expanded argument element limit exceeded (${this.ctx.limits.maxArrayElements})`,"array_elements");f.push(N),d.push(I)};',
       replace:
-        "let __cbRest=[],__cbRestQ=!1,u=__cbNameExpands(t.name)?await dr(this.ctx,t.name).then(W=>(__cbRest=W.values.slice(1),__cbRestQ=W.quoted,W.values[0]??\"\")):await _e(this.ctx,t.name),f=[],d=[],p=(N,I)=>{if(f.length>=this.ctx.limits.maxArrayElements)throw new C(`expanded argument element limit exceeded (${this.ctx.limits.maxArrayElements})`,\"array_elements\");f.push(N),d.push(I)};for(let x of __cbRest)p(x,__cbRestQ);",
+        'let __cbRest=[],__cbRestQ=!1,u=__cbNameExpands(t.name)?await dr(this.ctx,t.name).then(W=>(__cbRest=W.values.slice(1),__cbRestQ=W.quoted,W.values[0]??"")):await _e(this.ctx,t.name),f=[],d=[],p=(N,I)=>{if(f.length>=this.ctx.limits.maxArrayElements)throw new C(`expanded argument element limit exceeded (${this.ctx.limits.maxArrayElements})`,"array_elements");f.push(N),d.push(I)};for(let x of __cbRest)p(x,__cbRestQ);',
     },
   ],
   shows: [
     'cmd="echo hi"; $cmd; x="printf %s-"; $x a b; echo',
     'c="ls -d ."\n$c\nset -- echo "x  y"; "$@"; run() { "$@"; }; run printf "%s|" a "b c"; echo',
-    'e=; $e echo empty-name; n=$(echo echo) ; $n from-substitution',
+    "e=; $e echo empty-name; n=$(echo echo) ; $n from-substitution",
   ],
 };

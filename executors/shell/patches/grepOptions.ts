@@ -13,7 +13,8 @@ export const grepOptions: Patch = {
   edits: [
     {
       find: 'if(o==="}"){t+="\\\\}",n+=2,r=!1;continue}t+=i+o,n+=2,r=!1;continue}',
-      replace: 'if(o==="}"){t+="\\\\}",n+=2,r=!1;continue}if(o==="+"||o==="?"){t+=o,n+=2,r=!1;continue}t+=i+o,n+=2,r=!1;continue}',
+      replace:
+        'if(o==="}"){t+="\\\\}",n+=2,r=!1;continue}if(o==="+"||o==="?"){t+=o,n+=2,r=!1;continue}t+=i+o,n+=2,r=!1;continue}',
     },
     {
       find: 'if(fe==="-e"&&se+1<e.length){A=e[++se];continue}',

@@ -45,6 +45,7 @@ import { loopControlStatus } from "./loopControlStatus.ts";
 import { lsDirectoryOperands } from "./lsDirectoryOperands.ts";
 import { lsMissingMessage } from "./lsMissingMessage.ts";
 import { lsOperands } from "./lsOperands.ts";
+import { missingFileMessages } from "./missingFileMessages.ts";
 import { mkdirQuotes } from "./mkdirQuotes.ts";
 import { nounsetQuotedDefault } from "./nounsetQuotedDefault.ts";
 import { odColumns } from "./odColumns.ts";
@@ -60,6 +61,7 @@ import { printfRoundHalfEven } from "./printfRoundHalfEven.ts";
 import { quoteSingleQuote } from "./quoteSingleQuote.ts";
 import { rawBytes } from "./rawBytes.ts";
 import { readonlyAssignmentFails } from "./readonlyAssignmentFails.ts";
+import { redirectedErrorLines } from "./redirectedErrorLines.ts";
 import { sedExtendedAddresses } from "./sedExtendedAddresses.ts";
 import { sedTextCommands } from "./sedTextCommands.ts";
 import { sortCodePointOrder } from "./sortCodePointOrder.ts";
@@ -150,4 +152,6 @@ export const justBashPatches: readonly Patch[] = [
   lsDirectoryOperands,
   positionalCorners,
   sedTextCommands,
+  redirectedErrorLines,
+  missingFileMessages,
 ];

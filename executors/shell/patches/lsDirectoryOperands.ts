@@ -10,7 +10,7 @@ export const lsDirectoryOperands: Patch = {
   why: "ls -d lists its operands sorted, one per line, with no blank lines between directories.",
   edits: [
     {
-      find: "let h=\"\",m=\"\",g=0,b=new Rt({limits:t.limits,signal:t.signal,executionScope:t.executionScope,site:\"ls\"});for(let w=0;w<p.length;w++){let y=p[w];if(w>0&&h&&(!p.__cbDirectories",
+      find: 'let h="",m="",g=0,b=new Rt({limits:t.limits,signal:t.signal,executionScope:t.executionScope,site:"ls"});for(let w=0;w<p.length;w++){let y=p[w];if(w>0&&h&&(!p.__cbDirectories',
       replace:
         'f&&p.length>1&&p.sort((x,y)=>(x<y?-1:x>y?1:0)*(l?-1:1));let h="",m="",g=0,b=new Rt({limits:t.limits,signal:t.signal,executionScope:t.executionScope,site:"ls"});for(let w=0;w<p.length;w++){let y=p[w];if(w>0&&h&&!f&&(!p.__cbDirectories',
     },

@@ -12,14 +12,13 @@ export const positionalCorners: Patch = {
   edits: [
     {
       find: 'function q7(e,t,n){e.coverage?.hit("bash:expansion:length");',
-      replace: 'function q7(e,t,n){e.coverage?.hit("bash:expansion:length");if(t==="@"||t==="*")return e.state.env.get("#")||"0";',
+      replace:
+        'function q7(e,t,n){e.coverage?.hit("bash:expansion:length");if(t==="@"||t==="*")return e.state.env.get("#")||"0";',
     },
     {
       find: 'count out of range\n`;if(e.state.options.posix)throw new dn(1,"",o);return K(o)}',
       replace: 'count out of range\n`;if(e.state.options.posix)throw new dn(1,"",o);return Q("","",1)}',
     },
   ],
-  shows: [
-    'set -- a b "c d"; echo ${#@} ${#*}; shift 5; echo "rc $?" $#',
-  ],
+  shows: ['set -- a b "c d"; echo ${#@} ${#*}; shift 5; echo "rc $?" $#'],
 };

@@ -12,7 +12,8 @@ export const starJoinsWithIfs: Patch = {
   edits: [
     {
       find: 'if(a==="@"||a==="*"){let f=xe(e,o);if(f.length>0)return f.map(([,p])=>p).join(" ");',
-      replace: 'if(a==="@"||a==="*"){let f=xe(e,o);if(f.length>0)return f.map(([,p])=>p).join(a==="*"?Ne(e.state.env):" ");',
+      replace:
+        'if(a==="@"||a==="*"){let f=xe(e,o);if(f.length>0)return f.map(([,p])=>p).join(a==="*"?Ne(e.state.env):" ");',
     },
   ],
   shows: [

@@ -83,5 +83,11 @@ arr=(pear apple fig); IFS=$'\n' sorted=($(sort <<< "\${arr[*]}")); unset IFS; ec
 printf 'a\nb\n' | sed '$a\end'; printf 'a\n' | sed '1i\start'; printf 'a\n' | sed 'a  two spaces'
 ## sed-change-and-indent
 printf 'a\nb\n' | sed '/a/a\  indented'; printf 'x\n' | sed '1c\changed'
+## missing-file-head-tail
+head -n 1 nothing; echo "rc=$?"; tail nothing; echo "rc=$?"
+## missing-file-sort-sed-awk
+sort nothing; echo "rc=$?"; sed p nothing; echo "rc=$?"; awk '{print}' nothing; echo "rc=$?"
+## missing-file-jq
+jq . nothing; echo "rc=$?"
 `,
 );

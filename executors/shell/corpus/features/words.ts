@@ -305,5 +305,8 @@ printf 'a1\nbb\nc22\n' | sed -nE '/^[a-z][0-9]+$/p'
 awk 'BEGIN { printf "%06.2f|%+.1f|%.3e\n", 3.14159, 2, 12345.678 }'
 ## od-characters
 printf 'hi\n' | od -c
+## redirect-error-keeps-line
+undefined_cmd arg 2>&1; echo "rc=$?"; declare -p nothere 2>&1
+f() { :; }; unset -f f; type f 2>&1 | head -1; nope 2>err.txt; cat err.txt
 `,
 );
