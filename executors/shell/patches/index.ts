@@ -10,6 +10,7 @@ import { assocHashOrder } from "./assocHashOrder.ts";
 import { assocSlice } from "./assocSlice.ts";
 import { assocSubscriptSpecial } from "./assocSubscriptSpecial.ts";
 import { awkPrintfFlags } from "./awkPrintfFlags.ts";
+import { backgroundJobStatus } from "./backgroundJobStatus.ts";
 import { braceBeforeParameters } from "./braceBeforeParameters.ts";
 import { braceRangeAcrossCase } from "./braceRangeAcrossCase.ts";
 import { braceWordQuotes } from "./braceWordQuotes.ts";
@@ -154,4 +155,5 @@ export const justBashPatches: readonly Patch[] = [
   sedTextCommands,
   redirectedErrorLines,
   missingFileMessages,
+  backgroundJobStatus,
 ];

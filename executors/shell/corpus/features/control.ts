@@ -144,5 +144,11 @@ set -- echo "x  y"; "$@"; run() { "$@"; }; run printf "%s|" a "b c"; echo
 n=$(echo echo); $n from-substitution; e=; $e echo empty-name
 ## command-from-array
 cmd=(printf '%s\n' "one two" three); "\${cmd[@]}"
+## background-status-and-pid
+echo "[$!]"; false & echo "bg status $?"; wait $!; echo "wait status $?"
+## background-wait-each-pid
+for i in 1 2 3; do ( exit $i ) & pids+=($!); done; fails=0; for p in "\${pids[@]}"; do wait $p || ((fails++)); done; echo "fails=$fails"
+## background-job-exit-and-errexit
+set -e; (false; echo never) & wait $! || echo "job failed $?"; exit 5 & wait $!; echo "exit job $?"
 `,
 );
