@@ -2,6 +2,7 @@
  * The fixes applied to just-bash 3.4.2's browser bundle at install, in order. See README.md.
  */
 
+import { ansiCQuoting } from "./ansiCQuoting.ts";
 import { arithCommandSubstitution } from "./arithCommandSubstitution.ts";
 import { arithCompoundShift } from "./arithCompoundShift.ts";
 import { arithErrorMessages } from "./arithErrorMessages.ts";
@@ -156,4 +157,5 @@ export const justBashPatches: readonly Patch[] = [
   redirectedErrorLines,
   missingFileMessages,
   backgroundJobStatus,
+  ansiCQuoting,
 ];

@@ -308,5 +308,9 @@ printf 'hi\n' | od -c
 ## redirect-error-keeps-line
 undefined_cmd arg 2>&1; echo "rc=$?"; declare -p nothere 2>&1
 f() { :; }; unset -f f; type f 2>&1 | head -1; nope 2>err.txt; cat err.txt
+## ansi-c-unicode-escapes
+printf '%s\n' $'\U0001F600' $'\u00e9' $'\u41z' $'\x4g' | od -c
+## ansi-c-nul-ends-string
+x=$'a\0b'; echo \${#x} "$x"; y=$'p\x00q'; echo \${#y}
 `,
 );
