@@ -78,6 +78,7 @@ import { uniqCountWidth } from "./uniqCountWidth.ts";
 import { wcWidth } from "./wcWidth.ts";
 import { xargsOptions } from "./xargsOptions.ts";
 import { xtraceBeforeRedirects } from "./xtraceBeforeRedirects.ts";
+import { zoneAbbreviations } from "./zoneAbbreviations.ts";
 
 /** SHA-256 of node_modules/just-bash/dist/bundle/browser.js as just-bash 3.4.2 ships it. */
 export const pristineSha256 = "6390563a926e5018d5bc2e8b824ae1b13b87bdd3ed31857bacef31b3c100f224";
@@ -158,4 +159,5 @@ export const justBashPatches: readonly Patch[] = [
   missingFileMessages,
   backgroundJobStatus,
   ansiCQuoting,
+  zoneAbbreviations,
 ];

@@ -140,5 +140,9 @@ printf '%g %g %g %g\n' 1e-5 0.000012345 0.0001 1e100
 printf '%G|%.3g|%#g|%10.2g|%-8g|%g\n' 1e-10 3.14159 1 0.000123 2.5 0
 ## inf-nan
 printf '%f %e %g %F|%6.2f|%-5g|\n' inf -inf nan INF infinity -Inf
+## time-zone-names
+for z in UTC America/New_York Europe/London Europe/Berlin Asia/Kolkata Asia/Tokyo Asia/Dubai Australia/Sydney; do TZ=$z printf '%(%Z %z)T|' 0; TZ=$z printf '%(%Z)T\n' 1720000000; done
+## time-zone-date
+for z in UTC America/New_York Asia/Kolkata Europe/Paris; do TZ=$z date -d @1720000000 +'%Z %z %H'; done
 `,
 );
