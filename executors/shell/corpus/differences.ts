@@ -47,11 +47,6 @@ export interface AllowedDifference {
 }
 
 export const allowedDifferences: AllowedDifference[] = [
-  {
-    name: "real-backup-verify",
-    reason: "diff rejects -r (recursive comparison of directories).",
-    compare: "exit-code-only",
-  },
   // The feature corpus (features/*.ts).
   {
     name: "redirects-mkfifo",

@@ -25,6 +25,7 @@ import { declareKeyedValues } from "./declareKeyedValues.ts";
 import { declarePrintAssoc } from "./declarePrintAssoc.ts";
 import { devStdinOperand } from "./devStdinOperand.ts";
 import { diffNormalFormat } from "./diffNormalFormat.ts";
+import { diffRecursive } from "./diffRecursive.ts";
 import { dirnameRoot } from "./dirnameRoot.ts";
 import { errexitAndOrLeft } from "./errexitAndOrLeft.ts";
 import { errorLineNumbers } from "./errorLineNumbers.ts";
@@ -160,4 +161,5 @@ export const justBashPatches: readonly Patch[] = [
   backgroundJobStatus,
   ansiCQuoting,
   zoneAbbreviations,
+  diffRecursive,
 ];

@@ -89,5 +89,9 @@ head -n 1 nothing; echo "rc=$?"; tail nothing; echo "rc=$?"
 sort nothing; echo "rc=$?"; sed p nothing; echo "rc=$?"; awk '{print}' nothing; echo "rc=$?"
 ## missing-file-jq
 jq . nothing; echo "rc=$?"
+## diff-recursive-trees
+mkdir -p src/b; echo alpha > src/a.txt; echo gamma > src/b/c.txt; cp -r src backup; diff -r src backup && echo identical; echo changed > src/a.txt; echo new > backup/only.txt; mkdir src/extra; diff -r src backup; echo "rc=$?"
+## diff-recursive-brief
+mkdir -p x y; echo 1 > x/f; echo 2 > y/f; echo s > x/same; echo s > y/same; diff -rq x y; echo "rc=$?"
 `,
 );
