@@ -60,6 +60,7 @@ import { printfFloatForms } from "./printfFloatForms.ts";
 import { printfGeneral } from "./printfGeneral.ts";
 import { printfInt64 } from "./printfInt64.ts";
 import { printfNumberErrors } from "./printfNumberErrors.ts";
+import { printfQuoteChars } from "./printfQuoteChars.ts";
 import { printfRoundHalfEven } from "./printfRoundHalfEven.ts";
 import { quoteSingleQuote } from "./quoteSingleQuote.ts";
 import { rawBytes } from "./rawBytes.ts";
@@ -72,6 +73,7 @@ import { sortFields } from "./sortFields.ts";
 import { sortOptions } from "./sortOptions.ts";
 import { starJoinsWithIfs } from "./starJoinsWithIfs.ts";
 import { subscriptArithmetic } from "./subscriptArithmetic.ts";
+import { substringBeforeStart } from "./substringBeforeStart.ts";
 import { testIntegerErrors } from "./testIntegerErrors.ts";
 import { testSizeDirectory } from "./testSizeDirectory.ts";
 import { trapExitErr } from "./trapExitErr.ts";
@@ -162,4 +164,6 @@ export const justBashPatches: readonly Patch[] = [
   ansiCQuoting,
   zoneAbbreviations,
   diffRecursive,
+  printfQuoteChars,
+  substringBeforeStart,
 ];

@@ -134,5 +134,7 @@ v="don't"; echo "\${v@Q}"; eval "w=\${v@Q}"; echo "$w"
 set -- a b "c d"; echo \${#@} \${#*}
 ## shift-past-end-quiet
 set -- a b; shift 3; echo "rc $?" $#
+## substring-before-start
+s=abcdef; echo "[\${s: -10}]" "[\${s: -10:2}]" "[\${s: -6}]" \${s:(-3)} "[\${s:7}]"
 `,
 );

@@ -144,5 +144,9 @@ printf '%f %e %g %F|%6.2f|%-5g|\n' inf -inf nan INF infinity -Inf
 for z in UTC America/New_York Europe/London Europe/Berlin Asia/Kolkata Asia/Tokyo Asia/Dubai Australia/Sydney; do TZ=$z printf '%(%Z %z)T|' 0; TZ=$z printf '%(%Z)T\n' 1720000000; done
 ## time-zone-date
 for z in UTC America/New_York Asia/Kolkata Europe/Paris; do TZ=$z date -d @1720000000 +'%Z %z %H'; done
+## q-which-characters
+printf '%q\n' 'safe-_./:@%+=' 'a,b' 'x]^' '#a' 'a#' '~' 'a~' 'a=~' 'k:~' '{}!'
+## q-command-line
+args=(--name="a b" -x 'it'"'"'s'); printf '%q ' "\${args[@]}"; echo
 `,
 );
