@@ -51,6 +51,7 @@ import { lsOperands } from "./lsOperands.ts";
 import { missingFileMessages } from "./missingFileMessages.ts";
 import { mkdirQuotes } from "./mkdirQuotes.ts";
 import { nounsetQuotedDefault } from "./nounsetQuotedDefault.ts";
+import { odAttachedType } from "./odAttachedType.ts";
 import { odColumns } from "./odColumns.ts";
 import { pasteStdin } from "./pasteStdin.ts";
 import type { Patch } from "./patch.ts";
@@ -166,4 +167,5 @@ export const justBashPatches: readonly Patch[] = [
   diffRecursive,
   printfQuoteChars,
   substringBeforeStart,
+  odAttachedType,
 ];

@@ -312,5 +312,15 @@ f() { :; }; unset -f f; type f 2>&1 | head -1; nope 2>err.txt; cat err.txt
 printf '%s\n' $'\U0001F600' $'\u00e9' $'\u41z' $'\x4g' | od -c
 ## ansi-c-nul-ends-string
 x=$'a\0b'; echo \${#x} "$x"; y=$'p\x00q'; echo \${#y}
+## bytes-dollar-quote-hex-dump
+printf '%s' $'\377' $'\x80' $'\303\251' | od -An -tx1
+## bytes-echo-e-hex-dump
+echo -e '\xff\xfe\x00A' | od -An -tx1
+## bytes-printf-escapes-hex-dump
+printf '\xff\x7f\200\n' | od -An -tx1; printf '%b' '\xe9\n' | od -An -tx1
+## bytes-printf-c-hex-dump
+printf '%c%c' $'\377' 'é' | od -An -tx1
+## bytes-length-of-raw
+x=$'\xff\xfe'; printf '%s' "$x" | wc -c; y=$'\303\251'; echo \${#y}
 `,
 );
