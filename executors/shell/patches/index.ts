@@ -12,6 +12,7 @@ import { assocSlice } from "./assocSlice.ts";
 import { assocSubscriptSpecial } from "./assocSubscriptSpecial.ts";
 import { awkPrintfFlags } from "./awkPrintfFlags.ts";
 import { backgroundJobStatus } from "./backgroundJobStatus.ts";
+import { bashVersinfo } from "./bashVersinfo.ts";
 import { braceBeforeParameters } from "./braceBeforeParameters.ts";
 import { braceRangeAcrossCase } from "./braceRangeAcrossCase.ts";
 import { braceWordQuotes } from "./braceWordQuotes.ts";
@@ -168,4 +169,5 @@ export const justBashPatches: readonly Patch[] = [
   printfQuoteChars,
   substringBeforeStart,
   odAttachedType,
+  bashVersinfo,
 ];

@@ -136,5 +136,7 @@ set -- a b "c d"; echo \${#@} \${#*}
 set -- a b; shift 3; echo "rc $?" $#
 ## substring-before-start
 s=abcdef; echo "[\${s: -10}]" "[\${s: -10:2}]" "[\${s: -6}]" \${s:(-3)} "[\${s:7}]"
+## bash-versinfo-guard
+(( BASH_VERSINFO[0] >= 4 )) && echo modern; echo \${#BASH_VERSINFO[@]}; [[ \${BASH_VERSINFO[4]} == release ]] && echo release
 `,
 );
