@@ -43,6 +43,7 @@ import { grepOptions } from "./grepOptions.ts";
 import { headNegativeCount } from "./headNegativeCount.ts";
 import { jqCsvQuotes } from "./jqCsvQuotes.ts";
 import { jqDeleteSeveral } from "./jqDeleteSeveral.ts";
+import { jqPathsAndWalk } from "./jqPathsAndWalk.ts";
 import { jqSortedResults } from "./jqSortedResults.ts";
 import { loopControlOutsideLoop } from "./loopControlOutsideLoop.ts";
 import { loopControlStatus } from "./loopControlStatus.ts";
@@ -170,4 +171,5 @@ export const justBashPatches: readonly Patch[] = [
   substringBeforeStart,
   odAttachedType,
   bashVersinfo,
+  jqPathsAndWalk,
 ];

@@ -93,5 +93,13 @@ jq . nothing; echo "rc=$?"
 mkdir -p src/b; echo alpha > src/a.txt; echo gamma > src/b/c.txt; cp -r src backup; diff -r src backup && echo identical; echo changed > src/a.txt; echo new > backup/only.txt; mkdir src/extra; diff -r src backup; echo "rc=$?"
 ## diff-recursive-brief
 mkdir -p x y; echo 1 > x/f; echo 2 > y/f; echo s > x/same; echo s > y/same; diff -rq x y; echo "rc=$?"
+## jq-assign-missing-path
+jq -c '.a.b = 1' <<< '{}'; jq -c '.a.b.c = 1' <<< '{}'; jq -c '.a.b |= 5' <<< '{}'; jq -c '.x[2] = 1' <<< '{}'; jq -c '.a.b.c += 1' <<< '{}'
+## jq-set-config-value
+echo '{"name":"app"}' > cfg.json; jq '.build.target = "es2022" | .build.minify = true' cfg.json > tmp.json && mv tmp.json cfg.json; jq -c . cfg.json
+## jq-walk
+jq -c 'walk(if type == "number" then . + 1 else . end)' <<< '[1,[2],{"a":3}]'; jq -c 'walk(if type == "object" then del(.x) else . end)' <<< '{"x":1,"y":{"x":2}}'
+## jq-sort-by-two-keys
+jq -c 'sort_by(.a, .b)' <<< '[{"a":1,"b":2},{"a":1,"b":1},{"a":0,"b":3}]'
 `,
 );
