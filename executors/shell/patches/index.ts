@@ -10,7 +10,9 @@ import { arithInt64 } from "./arithInt64.ts";
 import { assocHashOrder } from "./assocHashOrder.ts";
 import { assocSlice } from "./assocSlice.ts";
 import { assocSubscriptSpecial } from "./assocSubscriptSpecial.ts";
+import { awkFieldPower } from "./awkFieldPower.ts";
 import { awkPrintfFlags } from "./awkPrintfFlags.ts";
+import { awkSpecialVariables } from "./awkSpecialVariables.ts";
 import { backgroundJobStatus } from "./backgroundJobStatus.ts";
 import { bashVersinfo } from "./bashVersinfo.ts";
 import { braceBeforeParameters } from "./braceBeforeParameters.ts";
@@ -172,4 +174,6 @@ export const justBashPatches: readonly Patch[] = [
   odAttachedType,
   bashVersinfo,
   jqPathsAndWalk,
+  awkSpecialVariables,
+  awkFieldPower,
 ];

@@ -101,5 +101,9 @@ echo '{"name":"app"}' > cfg.json; jq '.build.target = "es2022" | .build.minify =
 jq -c 'walk(if type == "number" then . + 1 else . end)' <<< '[1,[2],{"a":3}]'; jq -c 'walk(if type == "object" then del(.x) else . end)' <<< '{"x":1,"y":{"x":2}}'
 ## jq-sort-by-two-keys
 jq -c 'sort_by(.a, .b)' <<< '[{"a":1,"b":2},{"a":1,"b":1},{"a":0,"b":3}]'
+## awk-output-separator-option
+printf 'a,b,c\n1,2,3\n' | awk -F, -v OFS=';' '{$1=$1; print}'; echo 'x y' | awk -v OFS=- '{print $1, $2}'
+## awk-field-power
+echo '2 10' | awk '{print $1^$2, $2^2, 2^3^2, $(1+1)}'
 `,
 );
