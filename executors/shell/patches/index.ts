@@ -45,6 +45,7 @@ import { grepOptions } from "./grepOptions.ts";
 import { headNegativeCount } from "./headNegativeCount.ts";
 import { jqCsvQuotes } from "./jqCsvQuotes.ts";
 import { jqDeleteSeveral } from "./jqDeleteSeveral.ts";
+import { jqInputs } from "./jqInputs.ts";
 import { jqPathsAndWalk } from "./jqPathsAndWalk.ts";
 import { jqSortedResults } from "./jqSortedResults.ts";
 import { loopControlOutsideLoop } from "./loopControlOutsideLoop.ts";
@@ -176,4 +177,5 @@ export const justBashPatches: readonly Patch[] = [
   jqPathsAndWalk,
   awkSpecialVariables,
   awkFieldPower,
+  jqInputs,
 ];

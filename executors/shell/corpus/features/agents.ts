@@ -105,5 +105,9 @@ jq -c 'sort_by(.a, .b)' <<< '[{"a":1,"b":2},{"a":1,"b":1},{"a":0,"b":3}]'
 printf 'a,b,c\n1,2,3\n' | awk -F, -v OFS=';' '{$1=$1; print}'; echo 'x y' | awk -v OFS=- '{print $1, $2}'
 ## awk-field-power
 echo '2 10' | awk '{print $1^$2, $2^2, 2^3^2, $(1+1)}'
+## jq-inputs
+jq -n 'input' <<< '1 2'; jq -n '[inputs]' -c <<< '4 5'; jq -n 'reduce inputs as $x (0; . + $x)' <<< '1 2 3'; jq -c '[., input]' <<< '1 2 3 4'
+## jq-inputs-sum-stream
+printf '{"a":1}\n{"a":2}\n' | jq -n '[inputs.a] | add'; echo 'not json' | jq -n '1'
 `,
 );
