@@ -54,10 +54,4 @@ export const allowedDifferences: AllowedDifference[] = [
       "There is no mkfifo: background jobs run to completion before the next command, so a named pipe could not be emulated faithfully, and an honest 'command not found' is better than a silent difference.",
     compare: "nothing",
   },
-  {
-    name: "control-pipe-stderr-order",
-    reason:
-      "A command's stdout and stderr are kept apart, so with |& (or 2>&1) writes that alternate between them come out stdout first, then stderr.",
-    compare: "exit-code-only",
-  },
 ];

@@ -58,6 +58,7 @@ import { mkdirQuotes } from "./mkdirQuotes.ts";
 import { nounsetQuotedDefault } from "./nounsetQuotedDefault.ts";
 import { odAttachedType } from "./odAttachedType.ts";
 import { odColumns } from "./odColumns.ts";
+import { outputInterleaving } from "./outputInterleaving.ts";
 import { pasteStdin } from "./pasteStdin.ts";
 import type { Patch } from "./patch.ts";
 import { pipeStderrOrder } from "./pipeStderrOrder.ts";
@@ -178,4 +179,5 @@ export const justBashPatches: readonly Patch[] = [
   awkSpecialVariables,
   awkFieldPower,
   jqInputs,
+  outputInterleaving,
 ];

@@ -150,5 +150,13 @@ echo "[$!]"; false & echo "bg status $?"; wait $!; echo "wait status $?"
 for i in 1 2 3; do ( exit $i ) & pids+=($!); done; fails=0; for p in "\${pids[@]}"; do wait $p || ((fails++)); done; echo "fails=$fails"
 ## background-job-exit-and-errexit
 set -e; (false; echo never) & wait $! || echo "job failed $?"; exit 5 & wait $!; echo "exit job $?"
+## stderr-order-group-to-pipe
+{ echo a; echo b >&2; echo c; } 2>&1 | cat; g() { echo x; echo y >&2; echo z; }; g 2>&1 | tr a-z A-Z
+## stderr-order-function-to-file
+h() { echo 1; echo 2 >&2; echo 3; }; h > out.txt 2>&1; cat out.txt; h 2>/dev/null
+## stderr-order-loop
+for i in 1 2; do echo o$i; echo e$i >&2; done 2>&1 | cat
+## stderr-order-build-log
+build() { echo "compiling"; echo "warning: unused" >&2; echo "linking"; echo "error: missing symbol" >&2; return 1; }; build 2>&1 | tee build.log | grep -c .; cat build.log
 `,
 );
