@@ -63,6 +63,7 @@ import { pasteStdin } from "./pasteStdin.ts";
 import type { Patch } from "./patch.ts";
 import { pipeStderrOrder } from "./pipeStderrOrder.ts";
 import { positionalCorners } from "./positionalCorners.ts";
+import { printfBWidth } from "./printfBWidth.ts";
 import { printfFloatForms } from "./printfFloatForms.ts";
 import { printfGeneral } from "./printfGeneral.ts";
 import { printfInt64 } from "./printfInt64.ts";
@@ -180,4 +181,5 @@ export const justBashPatches: readonly Patch[] = [
   awkFieldPower,
   jqInputs,
   outputInterleaving,
+  printfBWidth,
 ];

@@ -148,5 +148,7 @@ for z in UTC America/New_York Asia/Kolkata Europe/Paris; do TZ=$z date -d @17200
 printf '%q\n' 'safe-_./:@%+=' 'a,b' 'x]^' '#a' 'a#' '~' 'a~' 'a=~' 'k:~' '{}!'
 ## q-command-line
 args=(--name="a b" -x 'it'"'"'s'); printf '%q ' "\${args[@]}"; echo
+## b-width-precision
+printf '%5b|%-5b|%.2b|%b|\n' 'a\tb' x 'abc' 'q\n'
 `,
 );
