@@ -6,7 +6,18 @@ import { mergeTimeline, restoreEvents, runEvents, snapshotEvents, type TimelineE
 const at = (ms: number) => new Date(ms).toISOString();
 
 function snapshot(id: string, ms: number, description: string | null = null): Snapshot {
-  return { id, revision: 1, name: null, description, createdAt: at(ms), sizeBytes: 0, fileCount: 0, actor: null };
+  const execId = /^before (ex_\w+)$/.exec(description ?? "")?.[1] ?? null;
+  return {
+    id,
+    revision: 1,
+    name: null,
+    description,
+    createdAt: at(ms),
+    sizeBytes: 0,
+    fileCount: 0,
+    actor: null,
+    execId,
+  };
 }
 
 function run(id: string, ms: number): ExecRecord {
