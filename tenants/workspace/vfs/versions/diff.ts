@@ -217,7 +217,7 @@ export async function patch(
     if (bytes > bytesMax) {
       return fail(
         "EFBIG",
-        `the patch is larger than ${bytesMax} bytes (${bytesMax / (1024 * 1024)} MiB), the most one answer carries; narrow it with \`path\` (a file or a directory), a closer \`from\` and \`to\`, or ask \`format=json\` for the changed paths alone`,
+        `the patch is larger than ${sizeText(bytesMax)}, the most one answer carries; narrow it with \`path\` (a file or a directory), a closer \`from\` and \`to\`, or ask \`format=json\` for the changed paths alone`,
       );
     }
     sections.push(section);
@@ -235,6 +235,13 @@ async function patchSection(store: Store, before: RevisionTree, after: RevisionT
   const aName = a === null ? "/dev/null" : `a${oldPath}`;
   const bName = b === null ? "/dev/null" : `b${entry.path}`;
   let out = `diff --git a${oldPath} b${entry.path}\n`;
+  // git's extended header lines, without which `git apply` cannot create or delete a file.
+  const modeBefore = entry.before?.type === "file" ? gitMode(entry.before.mode) : null;
+  const modeAfter = entry.after?.type === "file" ? gitMode(entry.after.mode) : null;
+  if (aName === "/dev/null" && modeAfter) out += `new file mode ${modeAfter}\n`;
+  else if (bName === "/dev/null" && modeBefore) out += `deleted file mode ${modeBefore}\n`;
+  else if (modeBefore && modeAfter && modeBefore !== modeAfter)
+    out += `old mode ${modeBefore}\nnew mode ${modeAfter}\n`;
   if (entry.status === "renamed") out += `rename from ${oldPath.slice(1)}\nrename to ${entry.path.slice(1)}\n`;
   if (a === "binary" || b === "binary") return `${out}Binary files ${aName} and ${bName} differ\n`;
   const hunks = structuredPatch(aName, bName, a ?? "", b ?? "", "", "", { context: 3 }).hunks;
@@ -246,3 +253,9 @@ async function patchSection(store: Store, before: RevisionTree, after: RevisionT
   }
   return out;
 }
+
+const MIB = 1024 * 1024;
+const sizeText = (bytes: number) => (bytes % MIB === 0 ? `${bytes / MIB} MiB (${bytes} bytes)` : `${bytes} bytes`);
+
+/** A file's mode as git writes it: only the executable bit survives. */
+const gitMode = (mode: number) => (mode & 0o111 ? "100755" : "100644");
