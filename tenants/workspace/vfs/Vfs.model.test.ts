@@ -488,7 +488,8 @@ async function runSequence(
     const vfs = instance.vfs;
     const model = new FsModel();
     const memory: Memory = { contents: new Map() };
-    if (versions?.windowMs) await vfs.setHistoryWindow(versions.windowMs);
+    // Set explicitly, so the tenant's plan (this object's name parses as a workspace's) does not.
+    await vfs.setHistoryWindow(versions?.windowMs ?? 0);
     for (let step = 0; step < steps; step++) {
       if (versions) {
         const problem = await versions.step(vfs, model, ops);
