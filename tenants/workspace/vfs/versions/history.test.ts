@@ -34,6 +34,22 @@ describe("history's readAt", () => {
     });
   });
 
+  it("finds a file's versions after its directory was removed or renamed", async () => {
+    await withVfs(async (vfs) => {
+      await vfs.setHistoryWindow(3_600_000);
+      ok(await vfs.write("/src/a.txt", bytes("1")));
+      ok(await vfs.write("/src/a.txt", bytes("22")));
+      ok(await vfs.move("/src", "/lib"));
+      ok(await vfs.remove("/lib", { recursive: true }));
+      const { path, versions } = ok(vfs.history("/src/a.txt"));
+      expect(path).toBe("/src/a.txt");
+      expect(versions.map((v) => v.size)).toEqual([2, 1]);
+      expect(await textAt(vfs, versions[1]?.readAt as string, "/src/a.txt")).toBe("1");
+      expect(ok(vfs.history("/lib/a.txt")).versions.map((v) => v.size)).toEqual([2]);
+      expect(vfs.history("/src/never.txt")).toMatchObject({ ok: false, code: "ENOENT" });
+    });
+  });
+
   it("names the snapshot that keeps a version when no window does", async () => {
     await withVfs(async (vfs) => {
       ok(await vfs.write("/f", bytes("kept by a snapshot")));

@@ -7,8 +7,9 @@
  * snapshot of a revision when another name held it, or about to be pruned) is left out.
  */
 import { workspaceLimits } from "../../limits.ts";
+import { normalizePath } from "../../paths.ts";
 import { type FsResult, fail } from "../errors.ts";
-import { INODE_COLUMNS } from "../schema.ts";
+import { INODE_COLUMNS, ROOT_INO } from "../schema.ts";
 import type { Inode, InodeType, Store } from "../store.ts";
 import { RevisionTree } from "./at.ts";
 import { differs } from "./diff.ts";
@@ -44,19 +45,50 @@ function visible(a: VersionRow, b: VersionRow): boolean {
   return a.ino !== b.ino || differs(a, b);
 }
 
+/** Directories a name sits in, at most: a path's past parents are found by name, and names can repeat. */
+const PARENTS_MAX = 1_000;
+
+/**
+ * The inodes `path` has named in any kept version: looked up by name, segment by segment,
+ * through live and retired entries alike, so a file whose directory was since removed or
+ * renamed still has its history (the live parent, through symlinks, is one of them too).
+ * Every version listed is checked against its `readAt` anyway.
+ */
+function inodesNamed(store: Store, path: string): FsResult<{ path: string; inos: number[] }> {
+  const normalized = normalizePath(path);
+  if (!normalized.ok) return fail(normalized.code, normalized.detail, path);
+  if (normalized.path === "/") return fail("EINVAL", "the workspace root has no history of its own", path);
+  const segments = normalized.path.slice(1).split("/");
+  const name = segments.pop() as string;
+  let parents = new Set<number>([ROOT_INO]);
+  for (const segment of segments) parents = named(store, parents, segment);
+  const live = store.resolveParent(normalized.path);
+  if (live.ok) parents.add(live.parent);
+  return { ok: true, path: live.ok ? live.path : normalized.path, inos: [...named(store, parents, name)] };
+}
+
+function named(store: Store, parents: Set<number>, name: string): Set<number> {
+  const list = JSON.stringify([...parents]);
+  return new Set(
+    store.sql
+      .exec<{ ino: number }>(
+        `SELECT ino FROM dirents WHERE parent IN (SELECT value FROM json_each(?)) AND name = ?
+         UNION SELECT ino FROM dirents_hist WHERE parent IN (SELECT value FROM json_each(?)) AND name = ? LIMIT ?`,
+        list,
+        name,
+        list,
+        name,
+        PARENTS_MAX,
+      )
+      .toArray()
+      .map((row) => row.ino),
+  );
+}
+
 export function history(store: Store, path: string): FsResult<{ path: string; versions: FileVersion[] }> {
-  const parent = store.resolveParent(path);
+  const parent = inodesNamed(store, path);
   if (!parent.ok) return parent;
-  const inos = store.sql
-    .exec<{ ino: number }>(
-      "SELECT ino FROM dirents WHERE parent = ? AND name = ? UNION SELECT ino FROM dirents_hist WHERE parent = ? AND name = ?",
-      parent.parent,
-      parent.name,
-      parent.parent,
-      parent.name,
-    )
-    .toArray()
-    .map((row) => row.ino);
+  const { inos } = parent;
   if (inos.length === 0) return fail("ENOENT", `no version of ${parent.path} is kept`, path);
   const marks = inos.map(() => "?").join(", ");
   const rows = store.sql
