@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, createWorkspace, expectProblem, json, signup } from "../../../test/client.ts";
+import { call, createWorkspace, expectProblem, json, mintToken, signup } from "../../../test/client.ts";
 
 async function workspace() {
   const { key } = await signup();
@@ -217,7 +217,7 @@ describe("the time machine as a demanding user finds it", () => {
   });
 
   it("lists and stats a past tree with at=, as file reads take it", async () => {
-    const { key, base, put } = await workspace();
+    const { key, id, base, put } = await workspace();
     await put("src/a.ts", "a");
     await put("src/lib/b.ts", "bb");
     const snap = await json<Snapshot>(await call("POST", `${base}/snapshots`, { key, json: {} }));
@@ -241,5 +241,14 @@ describe("the time machine as a demanding user finds it", () => {
       "not_found",
     );
     await expectProblem(await call("GET", `${base}/fs/list?path=/src&at=999999`, { key }), 404, "not_found");
+    // A past tree is not confined to a prefix: a token confined to one cannot read it.
+    const { token } = await mintToken(key, { workspaceId: id, pathPrefix: "/src" });
+    await expectProblem(await call("GET", `${base}/fs/list?path=/src&at=${snap.id}`, { key: token }), 403, "forbidden");
+    await expectProblem(
+      await call("POST", `${base}/fs/stat`, { key: token, json: { path: "/src/a.ts", at: snap.id } }),
+      403,
+      "forbidden",
+    );
+    expect((await call("GET", `${base}/fs/list?path=/src`, { key: token })).status).toBe(200);
   });
 });
