@@ -249,6 +249,7 @@ describe("the time machine as a demanding user finds it", () => {
       403,
       "forbidden",
     );
+    await put("src/again.ts", "x");
     expect((await call("GET", `${base}/fs/list?path=/src`, { key: token })).status).toBe(200);
   });
 });
