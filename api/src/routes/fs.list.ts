@@ -9,7 +9,7 @@ import { errorResponses, WorkspaceParams } from "../schemas.ts";
 import { requireWholeWorkspace } from "../workspaceAccess.ts";
 import { workspaceObject, workspacePath } from "./filePath.ts";
 import { FileInfo } from "./files.put.ts";
-import { VersionRef } from "./versions.ts";
+import { pastVersion, VersionRef } from "./versions.ts";
 
 const route = createRoute({
   method: "get",
@@ -18,7 +18,7 @@ const route = createRoute({
   tags: ["Filesystem"],
   summary: "List a directory",
   description:
-    "Entries in path order; `recursive=true` lists the whole subtree. Page with `limit` and `cursor`. `at` lists a past version: a snapshot id or a revision the history window keeps, as `GET …/files/{path}?at=` reads one (a token confined to a path prefix cannot, 403).",
+    "Entries in path order; `recursive=true` lists the whole subtree. Page with `limit` and `cursor`. `at` lists a past version: a snapshot id or a revision the history window keeps, as `GET …/files/{path}?at=` reads one (a token confined to a path prefix cannot, 403; `live` is the present).",
   security: [{ bearer: [] }],
   middleware: [requireScope("workspaces:read"), admits("request")] as const,
   request: {
@@ -52,9 +52,10 @@ export function registerFsList(app: App) {
     const { object, prefix } = await workspaceObject(c, workspaceId);
     const path = workspacePath(query.path, { allowRoot: true });
     const options = { recursive: query.recursive === "true", limit: query.limit, cursor: query.cursor };
-    if (query.at !== undefined) requireWholeWorkspace(c, "a past version");
+    const at = pastVersion(query.at);
+    if (at !== undefined) requireWholeWorkspace(c, "a past version");
     const result = orThrow(
-      query.at === undefined ? await object.list(path, options, prefix) : await object.listAt(query.at, path, options),
+      at === undefined ? await object.list(path, options, prefix) : await object.listAt(at, path, options),
     );
     return c.json({ entries: result.entries, nextCursor: result.nextCursor }, 200);
   });

@@ -3,7 +3,7 @@ import type { App } from "../context.ts";
 import { WorkspacePathField } from "../schemas.ts";
 import { FileInfo } from "./files.put.ts";
 import { registerFsOp } from "./fsOp.ts";
-import { VersionRef } from "./versions.ts";
+import { pastVersion, VersionRef } from "./versions.ts";
 
 export function registerFsStat(app: App) {
   registerFsOp(app, {
@@ -11,7 +11,7 @@ export function registerFsStat(app: App) {
     operationId: "statPath",
     summary: "Stat a path",
     description:
-      "Follows a final symlink unless `followSymlinks: false` (lstat). `at` stats a past version: a snapshot id or a revision the history window keeps, as `GET …/files/{path}?at=` reads one (a token confined to a path prefix cannot, 403).",
+      "Follows a final symlink unless `followSymlinks: false` (lstat). `at` stats a past version: a snapshot id or a revision the history window keeps, as `GET …/files/{path}?at=` reads one (a token confined to a path prefix cannot, 403; `live` is the present).",
     scope: "workspaces:read",
     admission: "request",
     body: z.object({
@@ -21,9 +21,10 @@ export function registerFsStat(app: App) {
     }),
     response: FileInfo,
     // A past version is read whole-workspace: a confined caller is refused (403) before it.
-    wholeWorkspace: (body) => (body.at === undefined ? null : "a past version"),
+    wholeWorkspace: (body) => (pastVersion(body.at) === undefined ? null : "a past version"),
     run: (object, body, caller) => {
-      if (body.at !== undefined) return object.statAt(body.at, body.path, body.followSymlinks);
+      const at = pastVersion(body.at);
+      if (at !== undefined) return object.statAt(at, body.path, body.followSymlinks);
       return body.followSymlinks ? object.stat(body.path, caller) : object.lstat(body.path, caller);
     },
     respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,

@@ -251,5 +251,8 @@ describe("the time machine as a demanding user finds it", () => {
     );
     await put("src/again.ts", "x");
     expect((await call("GET", `${base}/fs/list?path=/src`, { key: token })).status).toBe(200);
+    // `live` is the present: read as any live read, confined or not.
+    expect((await call("GET", `${base}/fs/list?path=/src&at=live`, { key: token })).status).toBe(200);
+    expect((await call("GET", `${base}/files/src/again.ts?at=live`, { key: token })).status).toBe(200);
   });
 });

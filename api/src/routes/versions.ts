@@ -23,6 +23,11 @@ export const VersionRef = z
     example: "snap_01kb1m2x3y4z5a6b7c8d9e0f1g",
   });
 
+/** A version a read is asked at, or undefined for the live tree (`live` is the present, read as any live read). */
+export function pastVersion(at: string | undefined): string | undefined {
+  return at === "live" ? undefined : at;
+}
+
 const restoreRoute = createRoute({
   method: "post",
   path: "/v1/workspaces/{workspaceId}/restore",

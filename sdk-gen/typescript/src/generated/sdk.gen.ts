@@ -182,7 +182,7 @@ export const deleteFile = <ThrowOnError extends boolean = false>(options: Option
 /**
  * Read a file
  *
- * Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` (a list, or `*`) answers 304 when unchanged. `at` reads a past version: a snapshot id or a revision the history window keeps (a token confined to a path prefix cannot, 403).
+ * Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` (a list, or `*`) answers 304 when unchanged. `at` reads a past version: a snapshot id or a revision the history window keeps (a token confined to a path prefix cannot, 403; `live` is the present).
  */
 export const getFile = <ThrowOnError extends boolean = false>(options: Options<GetFileData, ThrowOnError>): RequestResult<GetFileResponses, GetFileErrors, ThrowOnError> => (options.client ?? client).get<GetFileResponses, GetFileErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -220,7 +220,7 @@ export const putFile = <ThrowOnError extends boolean = false>(options: Options<P
 /**
  * List a directory
  *
- * Entries in path order; `recursive=true` lists the whole subtree. Page with `limit` and `cursor`. `at` lists a past version: a snapshot id or a revision the history window keeps, as `GET …/files/{path}?at=` reads one (a token confined to a path prefix cannot, 403).
+ * Entries in path order; `recursive=true` lists the whole subtree. Page with `limit` and `cursor`. `at` lists a past version: a snapshot id or a revision the history window keeps, as `GET …/files/{path}?at=` reads one (a token confined to a path prefix cannot, 403; `live` is the present).
  */
 export const listPath = <ThrowOnError extends boolean = false>(options: Options<ListPathData, ThrowOnError>): RequestResult<ListPathResponses, ListPathErrors, ThrowOnError> => (options.client ?? client).get<ListPathResponses, ListPathErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -242,7 +242,7 @@ export const listChanges = <ThrowOnError extends boolean = false>(options: Optio
 /**
  * Stat a path
  *
- * Follows a final symlink unless `followSymlinks: false` (lstat). `at` stats a past version: a snapshot id or a revision the history window keeps, as `GET …/files/{path}?at=` reads one (a token confined to a path prefix cannot, 403).
+ * Follows a final symlink unless `followSymlinks: false` (lstat). `at` stats a past version: a snapshot id or a revision the history window keeps, as `GET …/files/{path}?at=` reads one (a token confined to a path prefix cannot, 403; `live` is the present).
  */
 export const statPath = <ThrowOnError extends boolean = false>(options: Options<StatPathData, ThrowOnError>): RequestResult<StatPathResponses, StatPathErrors, ThrowOnError> => (options.client ?? client).post<StatPathResponses, StatPathErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
