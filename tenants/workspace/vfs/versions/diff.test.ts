@@ -104,6 +104,26 @@ describe("diff, narrowed and bounded", () => {
 });
 
 describe("restore", () => {
+  it("sets back a directory's mode, which a diff shows though it hides directory times", async () => {
+    await withVfs(async (vfs) => {
+      ok(await vfs.mkdir("/private"));
+      ok(await vfs.write("/private/key", bytes("k")));
+      const snap = await vfs.snapshot();
+      ok(await vfs.chmod("/private", 0o700));
+      ok(await vfs.write("/private/other", bytes("o")));
+      expect(ok(await vfs.diff(snap.id)).entries).toMatchObject([
+        { path: "/private", status: "modified", before: { mode: 0o755 }, after: { mode: 0o700 } },
+        { path: "/private/other", status: "added" },
+      ]);
+      expect(ok(await vfs.restore(snap.id)).changedPaths).toBe(2);
+      expect(ok(vfs.stat("/private")).stat.mode).toBe(0o755);
+      // Only a directory's times differing is no difference: nothing to restore.
+      ok(await vfs.write("/private/tmp", bytes("t")));
+      ok(await vfs.remove("/private/tmp"));
+      expect(ok(await vfs.restore(snap.id)).changedPaths).toBe(0);
+    });
+  });
+
   it("names the version it went back to, and makes no revision when the tree already equals it", async () => {
     await withVfs(async (vfs) => {
       ok(await vfs.write("/f", bytes("one")));

@@ -4,8 +4,9 @@
  * indexes, each names a path on one side or the other, and only those paths are compared.
  * A renamed directory is one `renamed` entry (its children's rows did not change); a file
  * keeps its inode number across a rename, which is how a rename is told from a delete and
- * an add. Directories are listed only when added, deleted or renamed: their times and
- * entry counts move with every change inside them, which the entries inside already show.
+ * an add. Directories are listed when added, deleted or renamed, and as modified only when
+ * their mode or owner changed: their times and entry counts move with every change inside
+ * them, which the entries inside already show.
  */
 import { structuredPatch } from "diff";
 import { workspaceLimits } from "../../limits.ts";
@@ -87,6 +88,11 @@ export function differs(a: Inode, b: Inode): boolean {
   );
 }
 
+/** A directory a user would see changed: its mode or owner (its times and entry count follow what is inside). */
+function dirDiffers(a: Inode, b: Inode): boolean {
+  return a.mode !== b.mode || a.uid !== b.uid || a.gid !== b.gid;
+}
+
 type Found = { ino: number; inode: Inode } | null;
 
 /**
@@ -166,7 +172,7 @@ export function diff(
     else if (aGone && !b) entries.push({ path, status: "deleted", before: sideOf(aGone.inode) });
     else if (aGone && b && aGone.ino !== b.ino)
       entries.push({ path, status: "modified", before: sideOf(aGone.inode), after: sideOf(b.inode) });
-    else if (aGone && b && b.inode.type !== "dir" && differs(aGone.inode, b.inode))
+    else if (aGone && b && (b.inode.type === "dir" ? dirDiffers(aGone.inode, b.inode) : differs(aGone.inode, b.inode)))
       entries.push({ path, status: "modified", before: sideOf(aGone.inode), after: sideOf(b.inode) });
   }
   const inside =
