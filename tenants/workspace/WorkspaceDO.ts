@@ -25,7 +25,7 @@ import { createExecutor, type Outbound } from "../../executors/registry.ts";
 import { PLANS, type VersionTerms } from "../account/plans.ts";
 import { database } from "../db.ts";
 import { type ExecRefusal, type ExecResult, ExecRunner, type RunLedger, type StartExec } from "./execs/ExecRunner.ts";
-import { ExecRecords, migrateExecs } from "./execs/records.ts";
+import { type ExecRecord, ExecRecords, migrateExecs } from "./execs/records.ts";
 import { WorkspaceFsTarget } from "./execs/WorkspaceFsTarget.ts";
 import { COMPUTERD_CURSOR, WorkspaceSyncTarget } from "./execs/WorkspaceSyncTarget.ts";
 import { WorkspaceToolsTarget } from "./execs/WorkspaceToolsTarget.ts";
@@ -139,11 +139,18 @@ export class WorkspaceDO extends DurableObject<Env> {
     return { ...result, stats: this.counters(), ...(snapshotId ? { snapshotId } : {}) };
   }
   execRecord(execId: string) {
-    return this.execs.records.get(execId);
+    const record = this.execs.records.get(execId);
+    return record && this.withSnapshots([record])[0];
   }
   /** Recent runs; under a path prefix, only runs confined at or under it (see ExecRecord.pathPrefix). */
   listExecs(limit: number, cursor?: string, prefix: Prefix = null) {
-    return this.execs.records.list(limit, cursor, prefix);
+    const page = this.execs.records.list(limit, cursor, prefix);
+    return { ...page, data: this.withSnapshots(page.data) };
+  }
+  /** Each run with the snapshot taken just before it (`snapshot: "before"`), while that snapshot exists. */
+  private withSnapshots(records: ExecRecord[]): (ExecRecord & { snapshotId: string | null })[] {
+    const before = this.vfs.snapshotsBeforeRuns(records.map((record) => record.id));
+    return records.map((record) => ({ ...record, snapshotId: before.get(record.id) ?? null }));
   }
   execOutput(execId: string, after: number, limit?: number) {
     return this.execs.records.output(execId, after, limit);
@@ -151,8 +158,9 @@ export class WorkspaceDO extends DurableObject<Env> {
   watchExec(execId: string, after: number) {
     return this.execs.watch(execId, after);
   }
-  killExec(execId: string) {
-    return this.execs.kill(execId);
+  async killExec(execId: string) {
+    const record = await this.execs.kill(execId);
+    return record && this.withSnapshots([record])[0];
   }
 
   /**

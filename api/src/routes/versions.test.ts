@@ -153,6 +153,16 @@ describe("the time machine as a demanding user finds it", () => {
       await call("GET", `${base}/snapshots/${ran.snapshotId}`, { key }),
     );
     expect(snapshot).toMatchObject({ execId: ran.id, actor: `key:${keyId}` });
+    // The run names it back, while it exists.
+    const record = async () =>
+      json<{ snapshotId: string | null }>(await call("GET", `${base}/execs/${ran.id}`, { key }));
+    expect((await record()).snapshotId).toBe(ran.snapshotId);
+    const listed = await json<{ data: { id: string; snapshotId: string | null }[] }>(
+      await call("GET", `${base}/execs`, { key }),
+    );
+    expect(listed.data.find((run) => run.id === ran.id)?.snapshotId).toBe(ran.snapshotId);
+    await call("DELETE", `${base}/snapshots/${ran.snapshotId}`, { key });
+    expect((await record()).snapshotId).toBeNull();
   });
 
   it("keeps one version per run of a file the run wrote many times", async () => {

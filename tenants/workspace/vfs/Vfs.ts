@@ -46,7 +46,14 @@ import { history } from "./versions/history.ts";
 import { listAt, readAt, statAt } from "./versions/read.ts";
 import { restore } from "./versions/restore.ts";
 import { historyWindowMs, pruneHistory, revisionOf, setHistoryWindow } from "./versions/retention.ts";
-import { createSnapshot, deleteSnapshot, getSnapshot, listSnapshots, snapshotCount } from "./versions/snapshots.ts";
+import {
+  createSnapshot,
+  deleteSnapshot,
+  getSnapshot,
+  listSnapshots,
+  snapshotCount,
+  snapshotsBeforeRuns,
+} from "./versions/snapshots.ts";
 
 export interface VfsStats {
   sizeBytes: number;
@@ -189,6 +196,7 @@ export class Vfs {
     this.exclusive(() => createSnapshot(this.store, fields));
   listSnapshots = (options: { limit: number; cursor?: string | undefined }) => listSnapshots(this.store, options);
   getSnapshot = (id: string) => getSnapshot(this.store, id);
+  snapshotsBeforeRuns = (execIds: readonly string[]) => snapshotsBeforeRuns(this.store, execIds);
   snapshotCount = () => snapshotCount(this.store);
   deleteSnapshot = (id: string) => this.exclusive(() => deleteSnapshot(this.store, id));
   /** A snapshot id, a revision number or `live`, as a readable revision (retention.ts). */

@@ -1480,6 +1480,8 @@ class ExecRecord:
     truncated: bool
     next_seq: int
     """The sequence number the next output event gets."""
+    snapshot_id: str | None
+    """The snapshot taken just before the run (`snapshot: "before"`), while it exists: restoring it undoes the run."""
     path_prefix: str | None
     """The path prefix the run's token was confined to (so was the run), or null. A confined token sees only runs confined at or under its own prefix."""
     egress: ExecRecordEgress
@@ -1506,6 +1508,7 @@ class ExecRecord:
             truncated=data["truncated"],
             next_seq=data["nextSeq"],
             result=data.get("result"),
+            snapshot_id=data["snapshotId"],
             path_prefix=data["pathPrefix"],
             egress=parse_exec_record_egress(data["egress"]),
         )
@@ -1528,6 +1531,7 @@ class ExecRecord:
             "outputBytes": self.output_bytes,
             "truncated": self.truncated,
             "nextSeq": self.next_seq,
+            "snapshotId": self.snapshot_id,
             "pathPrefix": self.path_prefix,
             "egress": dump_exec_record_egress(self.egress),
         }

@@ -547,6 +547,10 @@ export type ExecRecord = {
     nextSeq: number;
     result?: unknown;
     /**
+     * The snapshot taken just before the run (`snapshot: "before"`), while it exists: restoring it undoes the run.
+     */
+    snapshotId: string | null;
+    /**
      * The path prefix the run's token was confined to (so was the run), or null. A confined token sees only runs confined at or under its own prefix.
      */
     pathPrefix: string | null;

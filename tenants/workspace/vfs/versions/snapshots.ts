@@ -105,6 +105,20 @@ export function listSnapshots(
   };
 }
 
+/** The snapshots taken just before these runs (`snapshot: "before"`) that still exist, by run id. */
+export function snapshotsBeforeRuns(store: Store, execIds: readonly string[]): Map<string, string> {
+  if (execIds.length === 0) return new Map();
+  return new Map(
+    store.sql
+      .exec<{ id: string; exec_id: string }>(
+        "SELECT id, exec_id FROM snapshots WHERE exec_id IN (SELECT value FROM json_each(?))",
+        JSON.stringify(execIds),
+      )
+      .toArray()
+      .map((row) => [row.exec_id, row.id]),
+  );
+}
+
 export function getSnapshot(store: Store, id: string): Snapshot | null {
   const row = store.sql.exec<SnapshotRow>("SELECT * FROM snapshots WHERE id = ?", id).toArray()[0];
   return row ? snapshotOf(row) : null;
