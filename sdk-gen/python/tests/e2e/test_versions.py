@@ -120,7 +120,7 @@ class TimeMachineTest(unittest.TestCase):
         stream = workspace.exec.stream(executor="shell", command="rm src/main.py", snapshot="before")
         self.assertEqual([event.stream for event in stream][-1], "exit")
         self.assertTrue(stream.snapshot_id and stream.snapshot_id.startswith("snap_"))
-        self.assertEqual(workspace.snapshots.get(stream.snapshot_id).exec_id, stream.id)
+        self.assertEqual(workspace.snapshots.get(stream.snapshot_id or "").exec_id, stream.id)
         workspace.restore(snapshot_id=stream.snapshot_id)
         self.assertEqual(tree(workspace), before)
 
