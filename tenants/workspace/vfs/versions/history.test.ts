@@ -50,6 +50,21 @@ describe("history's readAt", () => {
     });
   });
 
+  it("shows a file deleted and restored as two versions, not one that never left", async () => {
+    await withVfs(async (vfs) => {
+      await vfs.setHistoryWindow(3_600_000);
+      ok(await vfs.write("/f", bytes("same")));
+      const snap = await vfs.snapshot();
+      ok(await vfs.remove("/f"));
+      const restored = ok(await vfs.restore(snap.id));
+      const { versions } = ok(vfs.history("/f"));
+      expect(versions.map((v) => [v.revision, v.until, v.op])).toEqual([
+        [restored.revision, null, "restore"],
+        [snap.revision, snap.revision + 1, "write"],
+      ]);
+    });
+  });
+
   it("names the snapshot that keeps a version when no window does", async () => {
     await withVfs(async (vfs) => {
       ok(await vfs.write("/f", bytes("kept by a snapshot")));

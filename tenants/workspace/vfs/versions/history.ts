@@ -105,7 +105,9 @@ export function history(store: Store, path: string): FsResult<{ path: string; ve
   const lastOf = new Map<number, VersionRow>();
   for (const row of rows) {
     const last = lastOf.get(row.ino);
-    if (last && !visible(last, row)) {
+    // Only a version that follows straight on: one the path lost and got back (a delete, then
+    // a restore) is two versions, or the history would say it never left.
+    if (last && last.died_rev === row.born_rev && !visible(last, row)) {
       last.died_rev = row.died_rev;
       continue;
     }
