@@ -36,6 +36,9 @@ const route = createRoute({
                   at: Timestamp,
                   op: z.string(),
                   paths: z.array(z.string()),
+                  actor: z.string().nullable().openapi({
+                    description: "Who made it: `key:<id>`, `exec:<id>` (a run), `container`, or null when unknown.",
+                  }),
                   restoredTo: z.string().optional().openapi({
                     description: "A restore's: the version it went back to (a snapshot id, or a revision).",
                   }),

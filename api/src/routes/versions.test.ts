@@ -148,6 +148,14 @@ describe("the time machine as a demanding user finds it", () => {
       ["chmod", `key:${keyId}`],
       ["write", `key:${keyId}`],
     ]);
+    const log = await json<{ changes: { op: string; actor: string | null }[] }>(
+      await call("GET", `${base}/fs/changes`, { key }),
+    );
+    expect(log.changes.map((change) => [change.op, change.actor])).toEqual([
+      ["write", `key:${keyId}`],
+      ["chmod", `key:${keyId}`],
+      ["move", `key:${keyId}`],
+    ]);
     const ran = await exec(key, base, "true", { snapshot: "before" });
     const snapshot = await json<{ execId: string | null; actor: string | null }>(
       await call("GET", `${base}/snapshots/${ran.snapshotId}`, { key }),

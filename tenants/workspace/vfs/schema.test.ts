@@ -157,7 +157,7 @@ describe("schema migrations", () => {
       );
       expect(vfs.getSnapshot("snap_old")).toMatchObject({ id: "snap_old", execId: null, actor: "key:key_1" });
       expect(vfs.changesSince(0).changes).toEqual([
-        { rev: 1, at: new Date(2000).toISOString(), op: "restore", paths: [] },
+        { rev: 1, at: new Date(2000).toISOString(), op: "restore", paths: [], actor: "key:key_1" },
       ]);
       ok(await vfs.write("/f", bytes("x")));
       expect(ok(await vfs.restore("snap_old"))).toMatchObject({ changedPaths: 1 });

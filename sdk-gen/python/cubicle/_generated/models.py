@@ -636,6 +636,8 @@ class ChangePageChange:
     at: str
     op: str
     paths: list[str]
+    actor: str | None
+    """Who made it: `key:<id>`, `exec:<id>` (a run), `container`, or null when unknown."""
     restored_to: str | None = None
     """A restore's: the version it went back to (a snapshot id, or a revision)."""
 
@@ -647,12 +649,19 @@ class ChangePageChange:
             at=data["at"],
             op=data["op"],
             paths=data["paths"],
+            actor=data["actor"],
             restored_to=data.get("restoredTo"),
         )
 
     def to_dict(self) -> dict[str, Any]:
         """The camelCase JSON object."""
-        out: dict[str, Any] = {"rev": self.rev, "at": self.at, "op": self.op, "paths": self.paths}
+        out: dict[str, Any] = {
+            "rev": self.rev,
+            "at": self.at,
+            "op": self.op,
+            "paths": self.paths,
+            "actor": self.actor,
+        }
         if self.restored_to is not None:
             out["restoredTo"] = self.restored_to
         return out

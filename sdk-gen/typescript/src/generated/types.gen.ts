@@ -198,6 +198,10 @@ export type ChangePage = {
         op: string;
         paths: Array<string>;
         /**
+         * Who made it: `key:<id>`, `exec:<id>` (a run), `container`, or null when unknown.
+         */
+        actor: string | null;
+        /**
          * A restore's: the version it went back to (a snapshot id, or a revision).
          */
         restoredTo?: string;
