@@ -173,7 +173,11 @@ const historyRoute = createRoute({
   request: {
     params: WorkspaceParams,
     query: z.object({
-      path: z.string().min(1).openapi({ pattern: pathPatterns.belowRoot, maxLength: workspaceLimits.pathLengthMax }),
+      path: z.string().min(1).openapi({
+        description: "The path, as `/src/app.ts`; `/` lists the root directory's versions.",
+        pattern: pathPatterns.any,
+        maxLength: workspaceLimits.pathLengthMax,
+      }),
     }),
   },
   responses: {

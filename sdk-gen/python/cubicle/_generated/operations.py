@@ -1359,6 +1359,9 @@ def file_history(
 
     Every kept version of what the path has named, newest first: the revision that made it and the one that ended it, when, who made it (`key:<id>` for API calls, `exec:<id>` for a run's changes, container pushes included; `container` for a box's change no single run can be named for), its size and ETag, and `readAt`: the value to pass as `?at=` to read it back. Versions are kept for the plan's history window and while a snapshot pins them; a run keeps one version per file, what it left.
 
+    Args:
+        path: The path, as `/src/app.ts`; `/` lists the root directory's versions.
+
     `GET /v1/workspaces/{workspaceId}/history` (`fileHistory`). Retry-safe: yes.
     """
     query: dict[str, str] = {}

@@ -3366,6 +3366,9 @@ export type FileHistoryData = {
         workspaceId: string;
     };
     query: {
+        /**
+         * The path, as `/src/app.ts`; `/` lists the root directory's versions.
+         */
         path: string;
     };
     url: '/v1/workspaces/{workspaceId}/history';

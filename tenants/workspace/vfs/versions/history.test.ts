@@ -47,6 +47,10 @@ describe("history's readAt", () => {
       expect(await textAt(vfs, versions[1]?.readAt as string, "/src/a.txt")).toBe("1");
       expect(ok(vfs.history("/lib/a.txt")).versions.map((v) => v.size)).toEqual([2]);
       expect(vfs.history("/src/never.txt")).toMatchObject({ ok: false, code: "ENOENT" });
+      // The root has versions too: each change of its entries, every one read back.
+      const root = ok(vfs.history("/")).versions;
+      expect(root.length).toBeGreaterThan(1);
+      for (const version of root) expect(ok(vfs.statAt(version.readAt, "/")).stat.ino).toBe(1);
     });
   });
 

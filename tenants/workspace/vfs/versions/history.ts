@@ -57,7 +57,7 @@ const PARENTS_MAX = 1_000;
 function inodesNamed(store: Store, path: string): FsResult<{ path: string; inos: number[] }> {
   const normalized = normalizePath(path);
   if (!normalized.ok) return fail(normalized.code, normalized.detail, path);
-  if (normalized.path === "/") return fail("EINVAL", "the workspace root has no history of its own", path);
+  if (normalized.path === "/") return { ok: true, path: "/", inos: [ROOT_INO] };
   const segments = normalized.path.slice(1).split("/");
   const name = segments.pop() as string;
   let parents = new Set<number>([ROOT_INO]);
