@@ -174,6 +174,22 @@ describe("the CLI's time machine", () => {
     expect(ok(["cat", ws, "/notes/plan.md"])).toBe(FIVE_LINES);
   });
 
+  it("stops quietly when the reader of its patch stops early, as Unix tools do", () => {
+    const other = ok(["ws", "create", "--name", "cli-versions-pipe"]).trim();
+    ok(["snapshot", "create", other]);
+    // Far more than a pipe holds, so the CLI is still writing when `head` goes.
+    ok(["exec", other, "--", "seq 1 50000 > numbers.txt"]);
+    const piped = spawnSync("sh", ["-c", `'${join(prefix, "bin/cubicle")}' diff ${other} --patch | head -2`], {
+      cwd: work,
+      env: env(),
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+    expect(piped.stdout).toBe("diff --git a/numbers.txt b/numbers.txt\nnew file mode 100644\n");
+    expect(piped.stderr).toBe("");
+    expect(ok(["diff", other, "--path", "/numbers.txt"])).toMatch(/^A {2}\/numbers\.txt {2}\(/);
+  });
+
   it("refuses a malformed version before any request, and names a missing snapshot", () => {
     for (const args of [
       ["restore", ws],

@@ -4,7 +4,7 @@
  * the last commit with the working tree. Changed paths one a line, or with `--patch` the
  * unified diff of the text files; coloured on a terminal, plain through a pipe.
  */
-import type { Workspace } from "@cubicle/sdk";
+import { PayloadTooLargeError, type Workspace } from "@cubicle/sdk";
 import type { Command } from "commander";
 import { colourPatch, nameStatus, painterFor, summary } from "../diffFormat.ts";
 import { CliError, clientFor, examples, flagsOf, printJson } from "../output.ts";
@@ -42,11 +42,19 @@ export function registerDiff(program: Command): void {
       const flags = flagsOf(command);
       const workspace = workspaceById(clientFor(flags), workspaceId);
       const from = options.from ?? (await newestSnapshot(workspace));
-      const found = await workspace.diff(from, {
-        to: options.to,
-        format: options.patch ? "patch" : "json",
-        ...(options.path === undefined ? {} : { path: options.path }),
-      });
+      const found = await workspace
+        .diff(from, {
+          to: options.to,
+          format: options.patch ? "patch" : "json",
+          ...(options.path === undefined ? {} : { path: options.path }),
+        })
+        .catch((error: unknown) => {
+          // The server's detail names its query parameter; say it in this command's words.
+          if (!(error instanceof PayloadTooLargeError)) throw error;
+          throw new CliError(
+            `the patch is larger than one answer carries (8 MiB): narrow it with --path <file or directory>, closer --from and --to, or leave out --patch for the changed paths (request ${error.requestId})`,
+          );
+        });
       if (flags.json) return printJson(found);
       const paint = painterFor(process.stdout);
       if (options.patch) process.stdout.write(colourPatch(found.patch ?? "", paint));
