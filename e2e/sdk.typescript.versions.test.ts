@@ -122,7 +122,7 @@ describe("the time machine through the TypeScript SDK", () => {
     await mine.files.delete("/src", { recursive: true });
     const past = await mine.files.list("/", { recursive: true, at: snap.id }).toArray();
     expect(past.map((entry) => entry.path)).toEqual(["/docs", "/docs/readme.md", "/src", "/src/a.txt"]);
-    expect((await mine.files.stat("/src/a.txt", { at: snap.revision })).size).toBe(8);
+    expect((await mine.files.stat("/src/a.txt", { at: snap.revision })).size).toBe(10);
     const narrowed = await mine.diff(snap.id, { path: "/src", format: "patch" });
     expect(narrowed.entries.map((entry) => [entry.status, entry.path])).toEqual([
       ["deleted", "/src"],

@@ -93,7 +93,7 @@ class TimeMachineTest(unittest.TestCase):
         ws.files.delete("/src", recursive=True)
         past = [entry.path for entry in ws.files.list("/", recursive=True, at=snap.id)]
         self.assertEqual(past, ["/src", "/src/a.txt"])
-        self.assertEqual(ws.files.stat("/src/a.txt", at=snap.revision).size, 8)
+        self.assertEqual(ws.files.stat("/src/a.txt", at=snap.revision).size, 10)
         narrowed = ws.diff(snap.id, path="/src/a.txt")
         self.assertEqual([(e.status, e.path) for e in narrowed.entries], [("deleted", "/src/a.txt")])
 
