@@ -35,7 +35,7 @@ const restoreRoute = createRoute({
   tags: ["Versions"],
   summary: "Restore a version",
   description:
-    "Makes the live tree equal to a snapshot's or a kept revision's, and names that version as `restoredTo`. The restore is itself a new revision, so restoring the revision before it undoes it; a running container sees it like any other change. A tree already equal to the version (as a diff sees it) is left alone: no new revision, `changedPaths` 0, `revision` the live one. Its cost follows what changed since that version, not the workspace's size.",
+    "Makes the live tree equal to a snapshot's or a kept revision's, and names that version as `restoredTo`. The restore is itself a new revision, so restoring the revision before it undoes it; a running container sees it like any other change. A tree already equal to the version (no path a diff lists, no directory whose mode, owner or times differ) is left alone: no new revision, `changedPaths` 0, `revision` the live one. Its cost follows what changed since that version, not the workspace's size.",
   security: [{ bearer: [] }],
   middleware: [requireScope("workspaces:write"), admits("write")] as const,
   request: {
