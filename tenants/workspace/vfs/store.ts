@@ -225,7 +225,9 @@ export class Store implements TreeReader {
     const actor = this.actor;
     if (born === undefined || !actor?.startsWith("exec:")) return false;
     const next = this.nextRev();
-    if (born >= next || born <= this.retained().newestPin || this.actorOf(born) !== actor) return false;
+    const { windowMs, newestPin } = this.retained();
+    // Without a window only pins keep versions, and a pinned one is never dropped.
+    if (windowMs === 0 || born >= next || born <= newestPin || this.actorOf(born) !== actor) return false;
     this.sql.exec(
       `INSERT INTO run_spans (actor, from_rev, to_rev) VALUES (?, ?, ?) ON CONFLICT (actor)
        DO UPDATE SET from_rev = min(from_rev, excluded.from_rev), to_rev = max(to_rev, excluded.to_rev)`,
