@@ -114,6 +114,8 @@ describe("the CLI's time machine", () => {
       "--- a/notes/plan.md\n+++ b/notes/plan.md\n@@ -1,3 +1,4 @@\n one\n-two\n+TWO\n three\n+four\n",
     );
     expect(patch).not.toContain("\u001b[");
+    const narrowed = cubicle(["diff", ws, "--path", "/notes"]);
+    expect(narrowed.stdout).toBe("M  /notes/plan.md  (14 B → 19 B)\n");
     const json = JSON.parse(ok(["--json", "diff", ws, "--from", snap, "--to", "live"]));
     expect(json.entries.map((e: { status: string }) => e.status).sort()).toEqual(["added", "deleted", "modified"]);
   });
@@ -128,12 +130,15 @@ describe("the CLI's time machine", () => {
   it("lists a file's versions and reads one back", () => {
     sh("echo five >> notes/plan.md");
     const history = JSON.parse(ok(["--json", "history", ws, "/notes/plan.md"]));
-    type Version = { revision: number; until: number | null; size: number; actor: string | null };
+    type Version = { revision: number; until: number | null; size: number; actor: string | null; readAt: string };
     const versions = history.versions as Version[];
     expect(versions[0]).toMatchObject({ until: null, size: 24, actor: expect.stringMatching(/^exec:ex_/) });
     const previous = versions.find((version) => version.until !== null && version.size === 19);
-    expect(ok(["history", ws, "/notes/plan.md"])).toMatch(/^REVISION\s+UNTIL\s+TIME/);
-    expect(ok(["cat", ws, "/notes/plan.md", "--at", String(previous?.revision)])).toBe(FOUR_LINES);
+    const listed = ok(["history", ws, "/notes/plan.md"]);
+    expect(listed).toMatch(/^REVISION\s+UNTIL\s+TIME.*\sREAD AT\n/);
+    // Every version reads back with the READ AT its row shows.
+    for (const version of versions) expect(listed).toMatch(new RegExp(`\\s${version.readAt}\\n`));
+    expect(ok(["cat", ws, "/notes/plan.md", "--at", String(previous?.readAt)])).toBe(FOUR_LINES);
     const [snap] = JSON.parse(ok(["--json", "snapshot", "ls", ws])) as { id: string }[];
     expect(ok(["cat", ws, "/notes/plan.md", "--at", snap?.id as string])).toBe("one\ntwo\nthree\n");
     expect(ok(["cat", ws, "/notes/plan.md"])).toBe(FIVE_LINES);
@@ -146,6 +151,8 @@ describe("the CLI's time machine", () => {
     expect(restored).toMatch(/^restored snap_\w+: 3 paths set back, now revision \d+\n/);
     expect(undo).not.toBeNull();
     expect(ok(["cat", ws, "/notes/plan.md"])).toBe("one\ntwo\nthree\n");
+    // Already there: no new revision, so the undo line above still undoes the restore.
+    expect(ok(["restore", ws, "--snapshot", snap?.id as string])).toMatch(/^nothing to restore: /);
     const clean = cubicle(["diff", ws]);
     expect([clean.stdout, clean.stderr]).toEqual(["", expect.stringMatching(/^no changes from revision/)]);
 
@@ -165,6 +172,22 @@ describe("the CLI's time machine", () => {
     expect(cubicle(["cat", ws, "/notes/plan.md"]).stderr).toMatch(/404 not_found/);
     ok(["restore", ws, "--snapshot", line?.[1] as string]);
     expect(ok(["cat", ws, "/notes/plan.md"])).toBe(FIVE_LINES);
+  });
+
+  it("stops quietly when the reader of its patch stops early, as Unix tools do", () => {
+    const other = ok(["ws", "create", "--name", "cli-versions-pipe"]).trim();
+    ok(["snapshot", "create", other]);
+    // Far more than a pipe holds, so the CLI is still writing when `head` goes.
+    ok(["exec", other, "--", "seq 1 50000 > numbers.txt"]);
+    const piped = spawnSync("sh", ["-c", `'${join(prefix, "bin/cubicle")}' diff ${other} --patch | head -2`], {
+      cwd: work,
+      env: env(),
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+    expect(piped.stdout).toBe("diff --git a/numbers.txt b/numbers.txt\nnew file mode 100644\n");
+    expect(piped.stderr).toBe("");
+    expect(ok(["diff", other, "--path", "/numbers.txt"])).toMatch(/^A {2}\/numbers\.txt {2}\(/);
   });
 
   it("refuses a malformed version before any request, and names a missing snapshot", () => {

@@ -70,7 +70,8 @@ describe("the time machine through the TypeScript SDK", () => {
     expect(history.versions.some((v) => v.revision <= snap.revision && v.size === 20)).toBe(true);
 
     const restored = await ws.restore({ snapshotId: snap.id });
-    expect(restored.changedPaths).toBe(5);
+    // Five paths the diff lists (a rename's both names), and /notes and /data, whose times it sets back.
+    expect(restored.changedPaths).toBe(7);
     expect(await tree(ws)).toEqual(before);
     expect(await ws.files.read("/data/blob.bin")).toEqual(BLOB);
     expect((await ws.diff(snap.id)).entries).toEqual([]);
@@ -104,6 +105,35 @@ describe("the time machine through the TypeScript SDK", () => {
     expect(await tree(ws)).toEqual(before);
     const taken = await ws.snapshots.get(stream.snapshotId as string);
     expect(taken.description).toContain(stream.id);
+    expect(taken.execId).toBe(stream.id);
+  });
+
+  it("reads every history version back with its readAt, browses a past tree, narrows diffs, names restores", async () => {
+    const mine = await cubicle.workspaces.create({ name: "time-machine-2" });
+    await mine.exec({ executor: "shell", command: "mkdir -p src && echo one > src/a.txt" });
+    await mine.exec({ executor: "shell", command: "for i in 2 3 4; do echo $i >> src/a.txt; done" });
+    await mine.files.write("/docs/readme.md", "docs\n");
+    const { versions } = await mine.history("/src/a.txt");
+    // One version per run, each read back exactly by its readAt.
+    expect(versions.map((v) => v.actor)).toEqual([expect.stringMatching(/^exec:/), expect.stringMatching(/^exec:/)]);
+    expect(await mine.files.readText("/src/a.txt", { at: versions[1]?.readAt as string })).toBe("one\n");
+    expect(await mine.files.readText("/src/a.txt", { at: versions[0]?.readAt as string })).toBe("one\n2\n3\n4\n");
+
+    const snap = await mine.snapshots.create();
+    await mine.files.delete("/src", { recursive: true });
+    const past = await mine.files.list("/", { recursive: true, at: snap.id }).toArray();
+    expect(past.map((entry) => entry.path)).toEqual(["/docs", "/docs/readme.md", "/src", "/src/a.txt"]);
+    expect((await mine.files.stat("/src/a.txt", { at: snap.revision })).size).toBe(10);
+    const narrowed = await mine.diff(snap.id, { path: "/src", format: "patch" });
+    expect(narrowed.entries.map((entry) => [entry.status, entry.path])).toEqual([
+      ["deleted", "/src"],
+      ["deleted", "/src/a.txt"],
+    ]);
+
+    const restored = await mine.restore({ snapshotId: snap.id });
+    expect(restored.restoredTo).toEqual({ revision: snap.revision, snapshotId: snap.id });
+    const again = await mine.restore({ snapshotId: snap.id });
+    expect(again).toEqual({ revision: restored.revision, changedPaths: 0, restoredTo: restored.restoredTo });
   });
 
   it("lists, gets and deletes snapshots, and keeps them from other tenants", async () => {

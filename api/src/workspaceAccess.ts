@@ -47,3 +47,11 @@ export function requireWholeWorkspace(c: AppContext, action: string): void {
     throw new ApiError("forbidden", `${action} reaches outside this token's path prefix ${pathPrefix}`);
   }
 }
+
+/**
+ * Who a request's changes, snapshots and restores are recorded as in the history: its key
+ * (`key:<id>`; a scoped token's is the key that minted it), or null when no key is behind it.
+ */
+export function keyActor(keyId: string | null): string | null {
+  return keyId ? `key:${keyId}` : null;
+}

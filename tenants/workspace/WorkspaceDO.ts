@@ -19,13 +19,13 @@ import { allowListDigest, type EgressPolicy } from "../../container/wire/egress/
 import { ComputerLink } from "../../executors/container/ComputerLink.ts";
 import type { ContainerEgress } from "../../executors/container/ContainerExecutor.ts";
 import { type ContainerEnv, containerHostFor } from "../../executors/container/host.ts";
-import type { Executor } from "../../executors/contract.ts";
+import type { Executor, ExecutorReadiness } from "../../executors/contract.ts";
 import { runEgressRecorder } from "../../executors/egress/usage.ts";
 import { createExecutor, type Outbound } from "../../executors/registry.ts";
 import { PLANS, type VersionTerms } from "../account/plans.ts";
 import { database } from "../db.ts";
 import { type ExecRefusal, type ExecResult, ExecRunner, type RunLedger, type StartExec } from "./execs/ExecRunner.ts";
-import { ExecRecords, migrateExecs } from "./execs/records.ts";
+import { type ExecRecord, ExecRecords, migrateExecs } from "./execs/records.ts";
 import { WorkspaceFsTarget } from "./execs/WorkspaceFsTarget.ts";
 import { COMPUTERD_CURSOR, WorkspaceSyncTarget } from "./execs/WorkspaceSyncTarget.ts";
 import { WorkspaceToolsTarget } from "./execs/WorkspaceToolsTarget.ts";
@@ -66,6 +66,22 @@ export type ForkRefusal = FsFailure | { ok: false; code: "quota_exceeded"; messa
 /** The path prefix a caller is confined to (`/src`), or null for the whole workspace. */
 type Prefix = string | null;
 
+/**
+ * Who asks for a change: the path prefix they are confined to, and who the change is
+ * recorded as in the history (`key:<id>`; null when no key is behind the request).
+ */
+export interface Caller {
+  prefix: Prefix;
+  actor: string | null;
+}
+
+/** A caller, or just its prefix (the whole workspace for null), recorded with no actor. */
+type Access = Prefix | Caller;
+
+const prefixOf = (access: Access): Prefix => (access === null || typeof access === "string" ? access : access.prefix);
+const actorOf = (access: Access): string | null =>
+  access === null || typeof access === "string" ? null : access.actor;
+
 type WithStats<T> = ({ ok: true } & T & { stats: WorkspaceStats }) | FsFailure;
 
 export class WorkspaceDO extends DurableObject<Env> {
@@ -75,6 +91,13 @@ export class WorkspaceDO extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.vfs = new Vfs(ctx.storage.sql, (fn) => ctx.storage.transactionSync(fn));
+    // The plan's history window applies before this instance records any change (Vfs.keepHistoryFor).
+    this.vfs.keepHistoryFor(async () => (await this.versionTerms()).historyWindowMs);
+    // Whoever changed the tree (the API, a run, a container's push), what the change left
+    // behind (garbage, kept versions) is collected and pruned by the alarm.
+    this.vfs.onChange(() =>
+      ctx.waitUntil(this.armMaintenance().catch((error) => console.error("arming maintenance", error))),
+    );
     migrateExecs(ctx.storage);
     const records = new ExecRecords(ctx.storage.sql);
     // Runs recorded as running belong to an instance that is gone: end them honestly.
@@ -104,7 +127,10 @@ export class WorkspaceDO extends DurableObject<Env> {
     let snapshotId: string | undefined;
     if (options.snapshot === "before") {
       // "Undo the agent's last command" is then one restore to this snapshot.
-      const taken = await this.createSnapshot({ description: `before ${start.execId}` }, `key:${start.keyId ?? "-"}`);
+      const taken = await this.createSnapshot(
+        { description: `before ${start.execId}`, execId: start.execId },
+        start.keyId ? `key:${start.keyId}` : null,
+      );
       if (!taken.ok) return { ok: false, code: "quota_exceeded", message: taken.message };
       snapshotId = taken.snapshot.id;
     }
@@ -113,11 +139,18 @@ export class WorkspaceDO extends DurableObject<Env> {
     return { ...result, stats: this.counters(), ...(snapshotId ? { snapshotId } : {}) };
   }
   execRecord(execId: string) {
-    return this.execs.records.get(execId);
+    const record = this.execs.records.get(execId);
+    return record && this.withSnapshots([record])[0];
   }
   /** Recent runs; under a path prefix, only runs confined at or under it (see ExecRecord.pathPrefix). */
   listExecs(limit: number, cursor?: string, prefix: Prefix = null) {
-    return this.execs.records.list(limit, cursor, prefix);
+    const page = this.execs.records.list(limit, cursor, prefix);
+    return { ...page, data: this.withSnapshots(page.data) };
+  }
+  /** Each run with the snapshot taken just before it (`snapshot: "before"`), while that snapshot exists. */
+  private withSnapshots(records: ExecRecord[]): (ExecRecord & { snapshotId: string | null })[] {
+    const before = this.vfs.snapshotsBeforeRuns(records.map((record) => record.id));
+    return records.map((record) => ({ ...record, snapshotId: before.get(record.id) ?? null }));
   }
   execOutput(execId: string, after: number, limit?: number) {
     return this.execs.records.output(execId, after, limit);
@@ -125,8 +158,9 @@ export class WorkspaceDO extends DurableObject<Env> {
   watchExec(execId: string, after: number) {
     return this.execs.watch(execId, after);
   }
-  killExec(execId: string) {
-    return this.execs.kill(execId);
+  async killExec(execId: string) {
+    const record = await this.execs.kill(execId);
+    return record && this.withSnapshots([record])[0];
   }
 
   /**
@@ -138,7 +172,7 @@ export class WorkspaceDO extends DurableObject<Env> {
   /** The executor for a run, over this workspace's filesystem confined as the run is; null when unavailable here. */
   private async executor(start: StartExec): Promise<Executor | null> {
     const { tenantId, workspaceId } = this.owner();
-    return createExecutor(start.executor, {
+    const executor = createExecutor(start.executor, {
       loader: this.env.LOADER,
       fs: new WorkspaceFsTarget(this.vfs, { pathPrefix: start.pathPrefix, actor: `exec:${start.execId}` }),
       tools: new WorkspaceToolsTarget(
@@ -160,6 +194,7 @@ export class WorkspaceDO extends DurableObject<Env> {
       outbound: start.egress ? await this.outbound(start, start.egress) : null,
       container: start.executor === "container" ? this.computerLink(start) : null,
     });
+    return executor && start.executor === "container" ? this.tracked(executor) : executor;
   }
 
   private link: ComputerLink | null | undefined;
@@ -173,8 +208,8 @@ export class WorkspaceDO extends DurableObject<Env> {
       // The secret and supervisor address are deployment secrets or `npm start` vars, not in wrangler.toml.
       const found = containerHostFor(this.env as Env & ContainerEnv);
       const name = this.ctx.id.name;
-      this.link =
-        found && name ? new ComputerLink(found.host, found.secret, name, new WorkspaceSyncTarget(this.vfs)) : null;
+      const sync = new WorkspaceSyncTarget(this.vfs, () => this.containerActor());
+      this.link = found && name ? new ComputerLink(found.host, found.secret, name, sync) : null;
       const link = this.link;
       if (link) this.vfs.onChange((revision) => link.changed(revision));
     }
@@ -184,6 +219,32 @@ export class WorkspaceDO extends DurableObject<Env> {
       pathPrefix: start.pathPrefix,
       egress: this.containerEgress(start),
       revision: () => this.vfs.revision(),
+    };
+  }
+
+  /** Container runs in progress, by id: a push while exactly one runs is that run's change. */
+  private readonly containerRuns = new Set<string>();
+
+  /** Who a container push is recorded as (WorkspaceSyncTarget): the one run in progress, or `container`. */
+  private containerActor(): string {
+    const [only, ...others] = this.containerRuns;
+    return only !== undefined && others.length === 0 ? `exec:${only}` : "container";
+  }
+
+  /** The container executor, noting each run while it is in progress (for `containerActor`). */
+  private tracked(executor: Executor): Executor {
+    const runs = this.containerRuns;
+    return {
+      async run(request, sink) {
+        runs.add(request.execId);
+        try {
+          return await executor.run(request, sink);
+        } finally {
+          runs.delete(request.execId);
+        }
+      },
+      kill: (execId) => executor.kill(execId),
+      ...(executor.ready ? { ready: () => (executor.ready as () => Promise<ExecutorReadiness>)() } : {}),
     };
   }
 
@@ -289,26 +350,26 @@ export class WorkspaceDO extends DurableObject<Env> {
   }
 
   // ── reads ───────────────────────────────────────────────────────────────────────────────
-  readFile(path: string, options?: ReadOptions, prefix: Prefix = null) {
-    return this.fs(prefix).read(path, options);
+  readFile(path: string, options?: ReadOptions, access: Access = null) {
+    return this.fs(access).read(path, options);
   }
-  stat(path: string, prefix: Prefix = null) {
-    return this.fs(prefix).stat(path);
+  stat(path: string, access: Access = null) {
+    return this.fs(access).stat(path);
   }
-  lstat(path: string, prefix: Prefix = null) {
-    return this.fs(prefix).lstat(path);
+  lstat(path: string, access: Access = null) {
+    return this.fs(access).lstat(path);
   }
-  readlink(path: string, prefix: Prefix = null) {
-    return this.fs(prefix).readlink(path);
+  readlink(path: string, access: Access = null) {
+    return this.fs(access).readlink(path);
   }
-  list(path: string, options?: ListOptions, prefix: Prefix = null) {
-    return this.fs(prefix).list(path, options);
+  list(path: string, options?: ListOptions, access: Access = null) {
+    return this.fs(access).list(path, options);
   }
-  find(path: string, options?: FindOptions, prefix: Prefix = null) {
-    return this.fs(prefix).find(path, options);
+  find(path: string, options?: FindOptions, access: Access = null) {
+    return this.fs(access).find(path, options);
   }
-  grep(pattern: string, path: string, options?: GrepOptions, prefix: Prefix = null) {
-    return this.fs(prefix).grep(pattern, path, options);
+  grep(pattern: string, path: string, options?: GrepOptions, access: Access = null) {
+    return this.fs(access).grep(pattern, path, options);
   }
   changesSince(rev: number, limit?: number) {
     return this.vfs.changesSince(rev, limit);
@@ -326,43 +387,43 @@ export class WorkspaceDO extends DurableObject<Env> {
     path: string,
     body: ReadableStream<Uint8Array> | Uint8Array,
     options?: WriteOptions,
-    prefix: Prefix = null,
+    caller: Access = null,
   ) {
-    return this.after(this.fs(prefix).write(path, body, options));
+    return this.change(caller, (fs) => fs.write(path, body, options));
   }
-  truncate(path: string, size: number, prefix: Prefix = null) {
-    return this.after(this.fs(prefix).truncate(path, size));
+  truncate(path: string, size: number, caller: Access = null) {
+    return this.change(caller, (fs) => fs.truncate(path, size));
   }
-  mkdir(path: string, options?: { recursive?: boolean; mode?: number }, prefix: Prefix = null) {
-    return this.after(this.fs(prefix).mkdir(path, options));
+  mkdir(path: string, options?: { recursive?: boolean; mode?: number }, caller: Access = null) {
+    return this.change(caller, (fs) => fs.mkdir(path, options));
   }
-  remove(path: string, options?: RemoveOptions, prefix: Prefix = null) {
-    return this.after(this.fs(prefix).remove(path, options));
+  remove(path: string, options?: RemoveOptions, caller: Access = null) {
+    return this.change(caller, (fs) => fs.remove(path, options));
   }
-  move(from: string, to: string, options?: { overwrite?: boolean }, prefix: Prefix = null) {
-    return this.after(this.fs(prefix).move(from, to, options));
+  move(from: string, to: string, options?: { overwrite?: boolean }, caller: Access = null) {
+    return this.change(caller, (fs) => fs.move(from, to, options));
   }
-  copy(from: string, to: string, options?: { overwrite?: boolean }, prefix: Prefix = null) {
-    return this.after(this.fs(prefix).copy(from, to, options));
+  copy(from: string, to: string, options?: { overwrite?: boolean }, caller: Access = null) {
+    return this.change(caller, (fs) => fs.copy(from, to, options));
   }
-  symlink(target: string, path: string, prefix: Prefix = null) {
-    return this.after(this.fs(prefix).symlink(target, path));
+  symlink(target: string, path: string, caller: Access = null) {
+    return this.change(caller, (fs) => fs.symlink(target, path));
   }
-  chmod(path: string, mode: number, prefix: Prefix = null) {
-    return this.after(this.fs(prefix).chmod(path, mode));
+  chmod(path: string, mode: number, caller: Access = null) {
+    return this.change(caller, (fs) => fs.chmod(path, mode));
   }
-  chown(path: string, owner: { uid?: number; gid?: number }, options?: { follow?: boolean }, prefix: Prefix = null) {
-    return this.after(this.fs(prefix).chown(path, owner, options));
+  chown(path: string, owner: { uid?: number; gid?: number }, options?: { follow?: boolean }, caller: Access = null) {
+    return this.change(caller, (fs) => fs.chown(path, owner, options));
   }
-  utimes(path: string, mtime: PreciseTime | "now", options?: { follow?: boolean }, prefix: Prefix = null) {
-    return this.after(this.fs(prefix).utimes(path, mtime, options));
+  utimes(path: string, mtime: PreciseTime | "now", options?: { follow?: boolean }, caller: Access = null) {
+    return this.change(caller, (fs) => fs.utimes(path, mtime, options));
   }
   /** A hard link (`link` is taken by the computer link above). */
-  hardLink(existing: string, path: string, prefix: Prefix = null) {
-    return this.after(this.fs(prefix).link(existing, path));
+  hardLink(existing: string, path: string, caller: Access = null) {
+    return this.change(caller, (fs) => fs.link(existing, path));
   }
-  batch(ops: BatchOp[], prefix: Prefix = null) {
-    return this.after(this.fs(prefix).batch(ops));
+  batch(ops: BatchOp[], caller: Access = null) {
+    return this.change(caller, (fs) => fs.batch(ops));
   }
 
   // ── versions (vfs/versions/, docs/vfs.md "Versions") ────────────────────────────────────
@@ -370,18 +431,17 @@ export class WorkspaceDO extends DurableObject<Env> {
 
   private terms: Promise<VersionTerms> | null = null;
   /**
-   * The tenant plan's version terms, asked once per object start (on the first mutation or
-   * snapshot); the history window follows them. An object without a tenant (tests that name
-   * objects freely) keeps no history window and the free plan's snapshot quota.
+   * The tenant plan's version terms, asked once per object start (by the first mutation,
+   * under the filesystem's lock, or the first snapshot); the history window follows them.
+   * An object without a tenant (tests that name objects freely) keeps no history window and
+   * the free plan's snapshot quota.
    */
   private versionTerms(): Promise<VersionTerms> {
     this.terms ??= (async () => {
       const owner = parseWorkspaceObjectName(this.ctx.id.name ?? "");
-      const terms = owner
+      return owner
         ? await this.env.TENANT.getByName(owner.tenantId).versionTerms()
         : { ...PLANS.free.versions, historyWindowMs: 0 };
-      await this.vfs.setHistoryWindow(terms.historyWindowMs);
-      return terms;
     })().catch((error) => {
       this.terms = null;
       throw error;
@@ -391,7 +451,7 @@ export class WorkspaceDO extends DurableObject<Env> {
 
   /** Pins the current revision; refused (as a value) when the plan's snapshots per workspace are taken. */
   async createSnapshot(
-    fields: { name?: string; description?: string },
+    fields: { name?: string; description?: string; execId?: string },
     actor: string | null = null,
   ): Promise<{ ok: true; snapshot: Snapshot } | { ok: false; code: "quota_exceeded"; message: string }> {
     const terms = await this.versionTerms();
@@ -419,11 +479,20 @@ export class WorkspaceDO extends DurableObject<Env> {
   readFileAt(ref: string, path: string, options?: ReadOptions) {
     return this.vfs.readAt(ref, path, options);
   }
-  statAt(ref: string, path: string) {
-    return this.vfs.statAt(ref, path);
+  statAt(ref: string, path: string, follow = true) {
+    return this.vfs.statAt(ref, path, follow);
   }
-  diff(from: string, to: string, patch: boolean) {
-    return this.vfs.diff(from, to, { patch });
+  /** A directory's entries at a version (its subtree with `recursive`), a page at a time. */
+  listAt(
+    ref: string,
+    path: string,
+    options: { recursive?: boolean; limit?: number; cursor?: string | undefined } = {},
+  ) {
+    return this.vfs.listAt(ref, path, options);
+  }
+  /** The differences between two versions; `path` keeps what is at or under it. */
+  diff(from: string, to: string, patch: boolean, path?: string) {
+    return this.vfs.diff(from, to, { patch, ...(path === undefined ? {} : { path }) });
   }
   history(path: string) {
     return this.vfs.history(path);
@@ -432,9 +501,15 @@ export class WorkspaceDO extends DurableObject<Env> {
     return this.after(this.vfs.actingAs(actor, () => this.vfs.restore(ref)));
   }
 
-  /** The filesystem as a caller confined to `prefix` sees it; the whole of it for null. */
-  private fs(prefix: Prefix): VfsOps {
+  /** The filesystem as a caller confined to a prefix sees it; the whole of it for none. */
+  private fs(access: Access): VfsOps {
+    const prefix = prefixOf(access);
     return prefix === null ? this.vfs : new ConfinedVfs(this.vfs, prefix);
+  }
+
+  /** One change for `caller`, recorded as its actor (mutations ask for the lock synchronously, under it). */
+  private change<T extends object>(caller: Access, op: (fs: VfsOps) => Promise<FsResult<T>>): Promise<WithStats<T>> {
+    return this.after(this.vfs.actingAs(actorOf(caller), () => op(this.fs(caller))));
   }
 
   // ── forks (vfs/forks/, docs/vfs.md "Forks") ─────────────────────────────────────────────
@@ -608,10 +683,13 @@ export class WorkspaceDO extends DurableObject<Env> {
 
   private async erase(): Promise<void> {
     await this.ctx.storage.deleteAlarm();
+    this.alarmSet = false;
     await this.ctx.storage.deleteAll();
   }
 
   override async alarm(): Promise<void> {
+    // This alarm has fired: the next change checks again (this run may set the next one itself).
+    this.alarmSet = false;
     if (this.isDeleting()) {
       if (await this.handOver().catch(() => false)) await this.erase();
       else await this.ctx.storage.setAlarm(Date.now() + workspaceLimits.forkHandOverRetryMs);
@@ -641,18 +719,22 @@ export class WorkspaceDO extends DurableObject<Env> {
 
   /** Adds the counters to a mutation's result and arms GC if it left garbage behind. */
   private async after<T extends object>(pending: Promise<FsResult<T>> | FsResult<T>): Promise<WithStats<T>> {
-    if (!this.terms) this.ctx.waitUntil(this.versionTerms().catch((error) => console.error("version terms", error)));
     const result = await pending;
     if (!result.ok) return result;
     await this.armMaintenance();
     return { ...result, stats: this.counters() };
   }
 
+  /** Whether an alarm is known to be set, so a burst of changes (a run's writes) asks storage once. */
+  private alarmSet = false;
+
   /** Arms the alarm for garbage or kept history, unless it is armed already. */
   private async armMaintenance(): Promise<void> {
+    if (this.alarmSet) return;
     if (!this.vfs.hasGarbage() && !this.vfs.hasHistory()) return;
     if ((await this.ctx.storage.getAlarm()) === null) {
       await this.ctx.storage.setAlarm(Date.now() + workspaceLimits.gcDelayMs);
     }
+    this.alarmSet = true;
   }
 }

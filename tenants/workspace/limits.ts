@@ -47,6 +47,11 @@ export const workspaceLimits = {
   diffEntriesMax: 10_000,
   /** A file larger than this is "binary or too large" in a patch, so one patch stays a bounded size. */
   patchFileBytesMax: 1024 * 1024,
+  /**
+   * Bytes of one `format=patch` diff's text (UTF-8): past it the answer is 413, saying how to
+   * narrow it, so a diff of many large text files never builds a body the size of a workspace.
+   */
+  patchBytesMax: 8 * 1024 * 1024,
   /** Versions one history answer lists. */
   historyVersionsMax: 1_000,
   /**

@@ -14,7 +14,7 @@ const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 export const fileReadTool: Tool = {
   name: "file_read",
   operationId: "getFile",
-  description: `Read a file of a workspace: text when it is UTF-8, else base64. At most ${mcpLimits.readBytesMax} bytes a call; read a larger file in parts with \`offset\` and \`length\`.`,
+  description: `Read a file of a workspace: text when it is UTF-8, else base64. At most ${mcpLimits.readBytesMax} bytes a call; read a larger file in parts with \`offset\` and \`length\`. \`at\` (a snapshot id, or a version's \`readAt\` from \`file_history\`) reads it as it was then.`,
   extra: {
     properties: {
       offset: { type: "integer", minimum: 0, default: 0, description: "The first byte to read." },

@@ -35,7 +35,7 @@ export const TOOLS: readonly Tool[] = [
     name: "file_list",
     operationId: "listPath",
     description:
-      'List a directory of a workspace (`recursive: "true"` for the whole subtree): names, types, sizes, modification times.',
+      'List a directory of a workspace (`recursive: "true"` for the whole subtree): names, types, sizes, modification times. `at` (a snapshot id or a kept revision) lists it as it was then.',
     annotations: { title: "List a directory", ...readOnly },
   },
   {
@@ -81,20 +81,21 @@ export const TOOLS: readonly Tool[] = [
     name: "restore",
     operationId: "restoreWorkspace",
     description:
-      "Make the whole workspace equal to a snapshot (`snapshotId`) or a kept revision (`revision`). The restore is a new revision itself, so it can be undone the same way.",
+      "Make the whole workspace equal to a snapshot (`snapshotId`) or a kept revision (`revision`); the answer names it as `restoredTo`. The restore is a new revision itself, so it can be undone the same way; a workspace already equal to it is left alone (`changedPaths` 0).",
     annotations: { title: "Restore a version", readOnlyHint: false, destructiveHint: true, openWorldHint: false },
   },
   {
     name: "diff",
     operationId: "diffWorkspace",
     description:
-      'What changed between two versions (snapshot ids, revisions, or `to: "live"`): paths added, modified, deleted or renamed; `format: "patch"` for a unified diff of the text files.',
+      'What changed between two versions (snapshot ids, revisions, or `to: "live"`): paths added, modified, deleted or renamed; `path` keeps one file or directory; `format: "patch"` for a unified diff of the text files (at most 8 MiB: narrow a larger one with `path`).',
     annotations: { title: "Diff two versions", ...readOnly },
   },
   {
     name: "file_history",
     operationId: "fileHistory",
-    description: "The kept versions of one file: revision, time, size, ETag, and the exec or key that made each.",
+    description:
+      "The kept versions of one file: revision, time, size, ETag, the exec or key that made each, and `readAt`: pass it as `at` to `file_read` to read that version.",
     annotations: { title: "A file's history", ...readOnly },
   },
   {

@@ -41,7 +41,7 @@ const route = createRoute({
   tags: ["Execution"],
   summary: "Run a command or module in the workspace",
   description:
-    "Answers when the run ends with its output, or at once with 202 for `background: true`. With `Accept: text/event-stream` it streams an `exec` event first (`{ id, workspaceId }`, no SSE id), then `stdout`, `stderr` and `exit` events whose ids are sequence numbers; the run's id is also in the `X-Exec-Id` header. A client that disconnects resumes from `GET …/execs/{execId}/output` with `Last-Event-ID`.",
+    "Answers when the run ends with its output, or at once with 202 for `background: true`. With `Accept: text/event-stream` it streams an `exec` event first (`{ id, workspaceId, snapshotId? }`, no SSE id), then `stdout`, `stderr` and `exit` events whose ids are sequence numbers; the run's id is also in the `X-Exec-Id` header, and with `snapshot: \"before\"` the snapshot's id in `X-Snapshot-Id` (and `snapshotId` in the JSON answers). A client that disconnects resumes from `GET …/execs/{execId}/output` with `Last-Event-ID`.",
   security: [{ bearer: [] }],
   middleware: [requireScope("exec"), admits("exec")] as const,
   request: {
@@ -55,6 +55,9 @@ const route = createRoute({
       content: { "application/json": { schema: ExecResult }, "text/event-stream": { schema: z.string() } },
       headers: z.object({
         "X-Exec-Id": z.string().openapi({ description: "The run's id, for resuming its output (event streams only)" }),
+        "X-Snapshot-Id": z.string().optional().openapi({
+          description: 'The snapshot taken just before the run, with `snapshot: "before"` (event streams only)',
+        }),
       }),
     },
     202: { description: "Started in the background", content: { "application/json": { schema: ExecResult } } },
@@ -106,8 +109,12 @@ export function registerExecCreate(app: App) {
     const { stats, ...result } = started;
     const execId = result.id;
     if (stream) {
-      const events = withFirstEvent(execStartedFrame(execId, workspaceId), await object.watchExec(execId, 0));
-      return new Response(events, { headers: { ...SSE_HEADERS, "x-exec-id": execId } });
+      const { snapshotId } = result;
+      const first = execStartedFrame(execId, workspaceId, snapshotId);
+      const events = withFirstEvent(first, await object.watchExec(execId, 0));
+      const headers: Record<string, string> = { ...SSE_HEADERS, "x-exec-id": execId };
+      if (snapshotId) headers["x-snapshot-id"] = snapshotId;
+      return new Response(events, { headers });
     }
     // A run may have written files: mirror the counters the index shows in lists (the ledger
     // already has the size, from the run's own metering).

@@ -50,6 +50,11 @@ export const ExecRecordView = z
     truncated: z.boolean(),
     nextSeq: z.number().int().openapi({ description: "The sequence number the next output event gets." }),
     result: z.unknown().optional(),
+    snapshotId: z.string().nullable().openapi({
+      description:
+        'The snapshot taken just before the run (`snapshot: "before"`), while it exists: restoring it undoes the run.',
+      example: "snap_01kb1m2x3y4z5a6b7c8d9e0f1g",
+    }),
     pathPrefix: z.string().nullable().openapi({
       description:
         "The path prefix the run's token was confined to (so was the run), or null. A confined token sees only runs confined at or under its own prefix.",

@@ -6,8 +6,10 @@
  */
 const encoder = new TextEncoder();
 
-export function execStartedFrame(execId: string, workspaceId: string): string {
-  return `event: exec\ndata: ${JSON.stringify({ id: execId, workspaceId })}\n\n`;
+/** With `snapshot: "before"`, the event names the snapshot taken just before the run: one restore undoes it. */
+export function execStartedFrame(execId: string, workspaceId: string, snapshotId?: string): string {
+  const data = snapshotId === undefined ? { id: execId, workspaceId } : { id: execId, workspaceId, snapshotId };
+  return `event: exec\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 /** `rest` with `first` in front; cancelling the result (a client gone) cancels `rest`. */

@@ -3,10 +3,10 @@ import { z } from "@hono/zod-openapi";
 import { workspaceLimits } from "../../../tenants/workspace/limits.ts";
 import { pathPatterns } from "../../../tenants/workspace/pathPatterns.ts";
 import { normalizePath } from "../../../tenants/workspace/paths.ts";
-import type { WorkspaceStats } from "../../../tenants/workspace/WorkspaceDO.ts";
+import type { Caller, WorkspaceStats } from "../../../tenants/workspace/WorkspaceDO.ts";
 import type { AppContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { loadWorkspace } from "../workspaceAccess.ts";
+import { keyActor, loadWorkspace } from "../workspaceAccess.ts";
 
 /**
  * The route of a file's URL. `[\s\S]+`, not `.+`: a dot stops at line terminators, so a
@@ -56,9 +56,12 @@ export async function workspaceObject(c: AppContext, workspaceId: string) {
     stats.sizeBytes !== indexed.sizeBytes ||
     stats.fileCount !== indexed.fileCount ||
     stats.uniqueBytes !== indexed.storageBytes;
+  const caller: Caller = { prefix: pathPrefix, actor: keyActor(c.get("principal").keyId) };
   return {
     object: workspaces.object(tenantId, workspaceId),
     prefix: pathPrefix,
+    /** For changes: the prefix, and the key the history records them as made by. */
+    caller,
     /**
      * Mirrors a mutation's exact counters into the D1 index (lists read them from there)
      * and a size change into the tenant's storage meter; nothing when they did not move,

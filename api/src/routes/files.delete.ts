@@ -42,7 +42,7 @@ export function registerFilesDelete(app: App) {
           recursive: c.req.valid("query").recursive === "true",
           ...(ifMatch ? { ifMatch } : {}),
         },
-        workspace.prefix,
+        workspace.caller,
       ),
     );
     await workspace.recordStats(result.stats);

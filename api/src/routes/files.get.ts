@@ -10,7 +10,7 @@ import { requireWholeWorkspace } from "../workspaceAccess.ts";
 import { FILE_ROUTE_PATH, FilePath, workspaceObject, workspacePath } from "./filePath.ts";
 import { statHeadersResponse } from "./files.head.ts";
 import { parseRange } from "./range.ts";
-import { VersionRef } from "./versions.ts";
+import { pastVersion, VersionRef } from "./versions.ts";
 
 const route = createRoute({
   method: "get",
@@ -19,7 +19,7 @@ const route = createRoute({
   tags: ["Files"],
   summary: "Read a file",
   description:
-    "Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` (a list, or `*`) answers 304 when unchanged. `at` reads a past version: a snapshot id or a revision the history window keeps (a token confined to a path prefix cannot, 403).",
+    "Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` (a list, or `*`) answers 304 when unchanged. `at` reads a past version: a snapshot id or a revision the history window keeps (a token confined to a path prefix cannot, 403; `live` is the present).",
   security: [{ bearer: [] }],
   middleware: [requireScope("workspaces:read"), admits("request")] as const,
   request: {
@@ -47,7 +47,7 @@ export function registerFilesGet(app: App) {
     const path = workspacePath(rawPath);
     const headers = c.req.valid("header");
     const { object, prefix } = await workspaceObject(c, workspaceId);
-    const { at } = c.req.valid("query");
+    const at = pastVersion(c.req.valid("query").at);
     if (at !== undefined) requireWholeWorkspace(c, "a past version");
     const { stat } = orThrow(at === undefined ? await object.stat(path, prefix) : await object.statAt(at, path));
     if (c.req.method === "HEAD") return statHeadersResponse(stat);

@@ -80,7 +80,7 @@ export function registerFilesPut(app: App) {
           ...(headers["if-match"] ? { ifMatch: headers["if-match"] } : {}),
           ...(headers["if-none-match"] ? { ifNoneMatch: "*" as const } : {}),
         },
-        workspace.prefix,
+        workspace.caller,
       ),
     );
     await workspace.recordStats(result.stats);

@@ -76,7 +76,7 @@ export function registerFsBatch(app: App) {
         .max(workspaceLimits.batchOpsMax),
     }),
     response: BatchResult,
-    run: (object, body, prefix) => object.batch(body.ops.map(toBatchOp), prefix),
+    run: (object, body, caller) => object.batch(body.ops.map(toBatchOp), caller),
     respond: (result: z.infer<typeof BatchResult>) => ({ results: result.results }),
   });
 }

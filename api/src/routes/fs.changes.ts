@@ -31,7 +31,18 @@ const route = createRoute({
           schema: z
             .object({
               changes: z.array(
-                z.object({ rev: z.number().int(), at: Timestamp, op: z.string(), paths: z.array(z.string()) }),
+                z.object({
+                  rev: z.number().int(),
+                  at: Timestamp,
+                  op: z.string(),
+                  paths: z.array(z.string()),
+                  actor: z.string().nullable().openapi({
+                    description: "Who made it: `key:<id>`, `exec:<id>` (a run), `container`, or null when unknown.",
+                  }),
+                  restoredTo: z.string().optional().openapi({
+                    description: "A restore's: the version it went back to (a snapshot id, or a revision).",
+                  }),
+                }),
               ),
               revision: z.number().int().openapi({ description: "The workspace's current revision." }),
               oldestRev: z.number().int().openapi({ description: "The oldest revision still in the log." }),

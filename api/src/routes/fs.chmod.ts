@@ -13,7 +13,7 @@ export function registerFsChmod(app: App) {
     admission: "request",
     body: z.object({ path: WorkspacePathField, mode: z.number().int().min(0).max(0o7777) }),
     response: FileInfo,
-    run: (object, body, prefix) => object.chmod(body.path, body.mode, prefix),
+    run: (object, body, caller) => object.chmod(body.path, body.mode, caller),
     respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,
   });
 }

@@ -23,12 +23,12 @@ export function registerFsChown(app: App) {
       followSymlinks: z.boolean().default(true),
     }),
     response: FileInfo,
-    run: (object, body, prefix) =>
+    run: (object, body, caller) =>
       object.chown(
         body.path,
         { ...(body.uid !== undefined ? { uid: body.uid } : {}), ...(body.gid !== undefined ? { gid: body.gid } : {}) },
         { follow: body.followSymlinks },
-        prefix,
+        caller,
       ),
     respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,
   });

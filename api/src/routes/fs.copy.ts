@@ -15,7 +15,7 @@ export function registerFsCopy(app: App) {
     admission: "write",
     body: z.object({ from: EntryPathField, to: EntryPathField, overwrite: z.boolean().default(false) }),
     response: FileInfo,
-    run: (object, body, prefix) => object.copy(body.from, body.to, { overwrite: body.overwrite }, prefix),
+    run: (object, body, caller) => object.copy(body.from, body.to, { overwrite: body.overwrite }, caller),
     respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,
   });
 }

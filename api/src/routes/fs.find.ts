@@ -27,7 +27,7 @@ export function registerFsFind(app: App) {
       limit: z.number().int().min(1).max(workspaceLimits.listPageMax).optional(),
     }),
     response: FindResult,
-    run: (object, { path, ...options }, prefix) => object.find(path, options, prefix),
+    run: (object, { path, ...options }, caller) => object.find(path, options, caller),
     respond: (result: z.infer<typeof FindResult>) => ({ entries: result.entries, truncated: result.truncated }),
   });
 }

@@ -36,7 +36,7 @@ export function registerFsGrep(app: App) {
       maxMatches: z.number().int().min(1).max(workspaceLimits.grepMatchesMax).optional(),
     }),
     response: GrepResult,
-    run: (object, { pattern, path, ...options }, prefix) => object.grep(pattern, path, options, prefix),
+    run: (object, { pattern, path, ...options }, caller) => object.grep(pattern, path, options, caller),
     respond: (result: z.infer<typeof GrepResult>) => ({ matches: result.matches, truncated: result.truncated }),
   });
 }

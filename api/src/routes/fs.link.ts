@@ -15,7 +15,7 @@ export function registerFsLink(app: App) {
     admission: "request",
     body: z.object({ existing: EntryPathField, path: EntryPathField }),
     response: FileInfo,
-    run: (object, body, prefix) => object.hardLink(body.existing, body.path, prefix),
+    run: (object, body, caller) => object.hardLink(body.existing, body.path, caller),
     respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,
   });
 }

@@ -18,11 +18,11 @@ export function registerFsMkdir(app: App) {
       mode: z.number().int().min(0).max(0o7777).optional(),
     }),
     response: FileInfo,
-    run: (object, body, prefix) =>
+    run: (object, body, caller) =>
       object.mkdir(
         body.path,
         { recursive: body.recursive, ...(body.mode !== undefined ? { mode: body.mode } : {}) },
-        prefix,
+        caller,
       ),
     respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,
   });

@@ -15,7 +15,7 @@ export function registerFsMove(app: App) {
     admission: "request",
     body: z.object({ from: EntryPathField, to: EntryPathField, overwrite: z.boolean().default(true) }),
     response: FileInfo,
-    run: (object, body, prefix) => object.move(body.from, body.to, { overwrite: body.overwrite }, prefix),
+    run: (object, body, caller) => object.move(body.from, body.to, { overwrite: body.overwrite }, caller),
     respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,
   });
 }

@@ -13,7 +13,7 @@ export function registerFsReadlink(app: App) {
     admission: "request",
     body: z.object({ path: WorkspacePathField }),
     response: z.object({ target: z.string() }),
-    run: (object, body, prefix) => object.readlink(body.path, prefix),
+    run: (object, body, caller) => object.readlink(body.path, caller),
     respond: (result: { target: string }) => ({ target: result.target }),
   });
 }

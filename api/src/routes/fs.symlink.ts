@@ -24,7 +24,7 @@ export function registerFsSymlink(app: App) {
       path: EntryPathField,
     }),
     response: FileInfo,
-    run: (object, body, prefix) => object.symlink(body.target, body.path, prefix),
+    run: (object, body, caller) => object.symlink(body.target, body.path, caller),
     respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,
   });
 }

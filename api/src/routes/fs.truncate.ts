@@ -22,7 +22,7 @@ export function registerFsTruncate(app: App) {
         .openapi({ description: "Bytes; at most the file size limit." }),
     }),
     response: FileInfo,
-    run: (object, body, prefix) => object.truncate(body.path, body.size, prefix),
+    run: (object, body, caller) => object.truncate(body.path, body.size, caller),
     respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,
   });
 }

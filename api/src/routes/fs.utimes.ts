@@ -25,12 +25,12 @@ export function registerFsUtimes(app: App) {
       followSymlinks: z.boolean().default(true),
     }),
     response: FileInfo,
-    run: (object, body, prefix) =>
+    run: (object, body, caller) =>
       object.utimes(
         body.path,
         body.mtimeNs === undefined ? "now" : (parseNs(body.mtimeNs) ?? "now"),
         { follow: body.followSymlinks },
-        prefix,
+        caller,
       ),
     respond: (result: { stat: z.infer<typeof FileInfo> }) => result.stat,
   });

@@ -6,12 +6,13 @@
  */
 import { createRoute, type z } from "@hono/zod-openapi";
 import type { Scope } from "../../../tenants/account/scopes.ts";
-import type { WorkspaceDO, WorkspaceStats } from "../../../tenants/workspace/WorkspaceDO.ts";
+import type { Caller, WorkspaceDO, WorkspaceStats } from "../../../tenants/workspace/WorkspaceDO.ts";
 import type { App } from "../context.ts";
 import { orThrow } from "../fsErrors.ts";
 import { type AdmissionNeed, admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, WorkspaceParams } from "../schemas.ts";
+import { requireWholeWorkspace } from "../workspaceAccess.ts";
 import { workspaceObject } from "./filePath.ts";
 
 type Stub = DurableObjectStub<WorkspaceDO>;
@@ -27,10 +28,16 @@ export interface FsOpDefinition<B extends z.ZodObject, R extends z.ZodType> {
   body: B;
   response: R;
   /**
-   * Calls the workspace object, passing on `prefix` (the credential's path prefix, so the
-   * object refuses paths outside it); returns its result value (ok or a filesystem failure).
+   * Calls the workspace object, passing on `caller` (the credential's path prefix, so the
+   * object refuses paths outside it, and the key a change is recorded as made by); returns
+   * its result value (ok or a filesystem failure).
    */
-  run: (object: Stub, body: z.infer<B>, prefix: string | null) => Promise<{ ok: boolean }>;
+  run: (object: Stub, body: z.infer<B>, caller: Caller) => Promise<{ ok: boolean }>;
+  /**
+   * For ops that may act on the whole workspace (a past version): what the request does, for
+   * the 403 a credential confined to a path prefix gets, or null when this one does not.
+   */
+  wholeWorkspace?: (body: z.infer<B>) => string | null;
   /** Picks the response body out of a successful result. */
   respond: (result: never) => z.infer<R>;
 }
@@ -59,7 +66,10 @@ export function registerFsOp<B extends z.ZodObject, R extends z.ZodType>(app: Ap
     const valid = c.req.valid.bind(c.req) as unknown as (target: "param" | "json") => unknown;
     const { workspaceId } = valid("param") as { workspaceId: string };
     const workspace = await workspaceObject(c, workspaceId);
-    const result = orThrow(await def.run(workspace.object, valid("json") as z.infer<B>, workspace.prefix)) as {
+    const body = valid("json") as z.infer<B>;
+    const whole = def.wholeWorkspace?.(body);
+    if (whole) requireWholeWorkspace(c, whole);
+    const result = orThrow(await def.run(workspace.object, body, workspace.caller)) as {
       stats?: WorkspaceStats;
     };
     if (result.stats) await workspace.recordStats(result.stats);

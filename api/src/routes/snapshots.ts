@@ -10,7 +10,7 @@ import { ApiError } from "../errors.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, PageQuery, page, Timestamp, WorkspaceParams } from "../schemas.ts";
-import { requireWholeWorkspace } from "../workspaceAccess.ts";
+import { keyActor, requireWholeWorkspace } from "../workspaceAccess.ts";
 import { workspaceObject } from "./filePath.ts";
 
 export const Snapshot = z
@@ -23,6 +23,10 @@ export const Snapshot = z
     sizeBytes: z.number().int().openapi({ description: "The workspace's logical size at the revision." }),
     fileCount: z.number().int(),
     actor: z.string().nullable().openapi({ description: "Who took it: `key:<id>` or `exec:<id>`." }),
+    execId: z.string().nullable().openapi({
+      description: 'The run it was taken just before (`snapshot: "before"` on exec), or null.',
+      example: "ex_01kb1m2x3y4z5a6b7c8d9e0f1g",
+    }),
   })
   .openapi("Snapshot");
 
@@ -32,8 +36,6 @@ const SnapshotParams = WorkspaceParams.extend({
     .max(64)
     .openapi({ param: { name: "snapshotId", in: "path" }, example: "snap_01kb1m2x3y4z5a6b7c8d9e0f1g" }),
 });
-
-const actorOf = (keyId: string | null) => (keyId ? `key:${keyId}` : null);
 
 const create = createRoute({
   method: "post",
@@ -120,7 +122,7 @@ export function registerSnapshots(app: App) {
     const body = c.req.valid("json") ?? {};
     const taken = await object.createSnapshot(
       { ...(body.name ? { name: body.name } : {}), ...(body.description ? { description: body.description } : {}) },
-      actorOf(c.get("principal").keyId),
+      keyActor(c.get("principal").keyId),
     );
     if (!taken.ok) throw new ApiError("quota_exceeded", taken.message);
     return c.json(taken.snapshot, 201);

@@ -12,7 +12,7 @@ import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, Timestamp, WorkspaceParams } from "../schemas.ts";
 import { requireWholeWorkspace } from "../workspaceAccess.ts";
-import { workspaceObject } from "./filePath.ts";
+import { workspaceObject, workspacePath } from "./filePath.ts";
 
 export const VersionRef = z
   .string()
@@ -23,6 +23,11 @@ export const VersionRef = z
     example: "snap_01kb1m2x3y4z5a6b7c8d9e0f1g",
   });
 
+/** A version a read is asked at, or undefined for the live tree (`live` is the present, read as any live read). */
+export function pastVersion(at: string | undefined): string | undefined {
+  return at === "live" ? undefined : at;
+}
+
 const restoreRoute = createRoute({
   method: "post",
   path: "/v1/workspaces/{workspaceId}/restore",
@@ -30,7 +35,7 @@ const restoreRoute = createRoute({
   tags: ["Versions"],
   summary: "Restore a version",
   description:
-    "Makes the live tree equal to a snapshot's or a kept revision's. The restore is itself a new revision, so restoring the revision before it undoes it; a running container sees it like any other change. Its cost follows what changed since that version, not the workspace's size.",
+    "Makes the live tree equal to a snapshot's or a kept revision's, and names that version as `restoredTo`. The restore is itself a new revision, so restoring the revision before it undoes it; a running container sees it like any other change. A tree already equal to the version (no path a diff lists, no directory whose mode, owner or times differ) is left alone: no new revision, `changedPaths` 0, `revision` the live one. Its cost follows what changed since that version, not the workspace's size.",
   security: [{ bearer: [] }],
   middleware: [requireScope("workspaces:write"), admits("write")] as const,
   request: {
@@ -68,8 +73,20 @@ const restoreRoute = createRoute({
         "application/json": {
           schema: z
             .object({
-              revision: z.number().int().openapi({ description: "The new revision the restore made." }),
+              revision: z.number().int().openapi({
+                description:
+                  "The new revision the restore made; the live revision, unchanged, when nothing differed (`changedPaths` 0).",
+              }),
               changedPaths: z.number().int().openapi({ description: "Paths that differed and were set back." }),
+              restoredTo: z
+                .object({
+                  revision: z.number().int().openapi({ description: "The revision the tree now equals." }),
+                  snapshotId: z
+                    .string()
+                    .nullable()
+                    .openapi({ description: "The snapshot that revision was named by, when the request named one." }),
+                })
+                .openapi({ description: "The version the live tree was made equal to." }),
             })
             .openapi("RestoreResult"),
         },
@@ -96,7 +113,7 @@ const diffRoute = createRoute({
   tags: ["Versions"],
   summary: "What changed between two versions",
   description:
-    "Each changed path once, `added`, `modified`, `deleted` or `renamed` (same file, new name; a renamed directory is one entry), with sizes and ETags on each side. `format=patch` adds a unified diff of the text files (binary or over 1 MiB: `Binary files … differ`). Its cost grows with the number of changes, not the workspace's size.",
+    "Each changed path once, `added`, `modified`, `deleted` or `renamed` (same file, new name; a renamed directory is one entry), with sizes and ETags on each side. `path` (a file or a directory) keeps what is at or under it; a rename counts when either of its ends is. `format=patch` adds a unified diff of the text files (binary or over 1 MiB: `Binary files … differ`); a patch over 8 MiB answers 413 `payload_too_large` naming the cap: narrow it with `path`, closer versions, or `format=json`. Its cost grows with the number of changes, not the workspace's size.",
   security: [{ bearer: [] }],
   middleware: [requireScope("workspaces:read"), admits("request")] as const,
   request: {
@@ -105,6 +122,13 @@ const diffRoute = createRoute({
       from: VersionRef,
       to: VersionRef.default("live"),
       format: z.enum(["json", "patch"]).default("json"),
+      // Checked by workspacePath() below, which names the rule broken (400 `invalid_path`).
+      path: z.string().optional().openapi({
+        description: "Only what is at or under this path (a file or a directory), as `/src`.",
+        pattern: pathPatterns.any,
+        maxLength: workspaceLimits.pathLengthMax,
+        example: "/src",
+      }),
     }),
   },
   responses: {
@@ -132,7 +156,7 @@ const diffRoute = createRoute({
         },
       },
     },
-    ...errorResponses(404),
+    ...errorResponses(404, 413),
   },
 });
 
@@ -143,13 +167,17 @@ const historyRoute = createRoute({
   tags: ["Versions"],
   summary: "A path's versions",
   description:
-    "Every kept version of what the path has named, newest first: the revision that made it and the one that ended it, when, by which key or exec, its size and ETag. Versions are kept for the plan's history window and while a snapshot pins them.",
+    "Every kept version of what the path has named, newest first: the revision that made it and the one that ended it, when, who made it (`key:<id>` for API calls, `exec:<id>` for a run's changes, container pushes included; `container` for a box's change no single run can be named for), its size and ETag, and `readAt`: the value to pass as `?at=` to read it back. Versions are kept for the plan's history window and while a snapshot pins them; a run keeps one version per file, what it left.",
   security: [{ bearer: [] }],
   middleware: [requireScope("workspaces:read"), admits("request")] as const,
   request: {
     params: WorkspaceParams,
     query: z.object({
-      path: z.string().min(1).openapi({ pattern: pathPatterns.belowRoot, maxLength: workspaceLimits.pathLengthMax }),
+      path: z.string().min(1).openapi({
+        description: "The path, as `/src/app.ts`; `/` lists the root directory's versions.",
+        pattern: pathPatterns.any,
+        maxLength: workspaceLimits.pathLengthMax,
+      }),
     }),
   },
   responses: {
@@ -167,6 +195,15 @@ const historyRoute = createRoute({
                   at: Timestamp.nullable(),
                   actor: z.string().nullable(),
                   op: z.string().nullable(),
+                  restoredTo: z.string().nullable().openapi({
+                    description:
+                      "For a version a restore made: the version it went back to (a snapshot id or a revision).",
+                  }),
+                  readAt: VersionRef.openapi({
+                    description:
+                      "What to pass as `?at=` (to `GET …/files/{path}`, `fs/list`, `fs/stat`) to read this version back: a revision, or a snapshot pinning it.",
+                    example: "42",
+                  }),
                   type: z.enum(["file", "dir", "symlink"]),
                   size: z.number().int(),
                   mode: z.number().int(),
@@ -190,15 +227,16 @@ export function registerVersions(app: App) {
     requireWholeWorkspace(c, "a restore");
     const body = c.req.valid("json");
     const ref = body.snapshotId ?? String(body.revision);
-    const result = orThrow(await workspace.object.restore(ref, `key:${c.get("principal").keyId}`));
+    const result = orThrow(await workspace.object.restore(ref, workspace.caller.actor));
     await workspace.recordStats(result.stats);
-    return c.json({ revision: result.revision, changedPaths: result.changedPaths }, 200);
+    return c.json({ revision: result.revision, changedPaths: result.changedPaths, restoredTo: result.restoredTo }, 200);
   });
   app.openapi(diffRoute, async (c) => {
     const { object } = await workspaceObject(c, c.req.valid("param").workspaceId);
     requireWholeWorkspace(c, "a diff");
-    const { from, to, format } = c.req.valid("query");
-    const { ok: _ok, ...result } = orThrow(await object.diff(from, to, format === "patch"));
+    const { from, to, format, path } = c.req.valid("query");
+    const within = path === undefined ? undefined : workspacePath(path, { allowRoot: true });
+    const { ok: _ok, ...result } = orThrow(await object.diff(from, to, format === "patch", within));
     return c.json(result, 200);
   });
   app.openapi(historyRoute, async (c) => {

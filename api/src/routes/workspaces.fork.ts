@@ -14,7 +14,7 @@ import { admits } from "../middleware/admits.ts";
 import { replayOrClaim } from "../middleware/idempotency.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, IdempotencyHeaders, Metadata, Name, Workspace, WorkspaceParams } from "../schemas.ts";
-import { loadWorkspace, requireNewWorkspacesAllowed, requireWholeWorkspace } from "../workspaceAccess.ts";
+import { keyActor, loadWorkspace, requireNewWorkspacesAllowed, requireWholeWorkspace } from "../workspaceAccess.ts";
 
 const ForkRequest = z
   .object({
@@ -84,7 +84,7 @@ export function registerWorkspacesFork(app: App) {
       ref,
       ...(body.name === undefined ? {} : { name: body.name }),
       ...(body.metadata === undefined ? {} : { metadata: body.metadata }),
-      actor: principal.keyId ? `key:${principal.keyId}` : null,
+      actor: keyActor(principal.keyId),
     });
     if (!forked.ok) {
       if (forked.code === "quota_exceeded") throw new ApiError("quota_exceeded", forked.message);

@@ -39,9 +39,17 @@ export function nameStatus(diff: Diff, paint: Paint): string {
       const { letter, style } = LETTER[entry.status];
       const path = entry.previousPath === undefined ? entry.path : `${entry.previousPath} → ${entry.path}`;
       const kind = (entry.after ?? entry.before)?.type === "dir" ? "/" : "";
-      return `${paint(style, letter)}  ${path}${kind}${sizes(entry)}\n`;
+      return `${paint(style, letter)}  ${path}${kind}${sizes(entry)}${modes(entry)}\n`;
     })
     .join("");
+}
+
+/** A mode that changed (`chmod`), as `ls` people read it: the only change a directory shows. */
+function modes(entry: Entry): string {
+  const [before, after] = [entry.before?.mode, entry.after?.mode];
+  if (before === undefined || after === undefined || before === after) return "";
+  const octal = (mode: number) => (mode & 0o7777).toString(8).padStart(4, "0");
+  return `  (mode ${octal(before)} → ${octal(after)})`;
 }
 
 function sizes(entry: Entry): string {

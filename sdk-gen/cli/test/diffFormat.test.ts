@@ -14,6 +14,13 @@ const DIFF: Diff = {
     { path: "/old.txt", status: "deleted", before: file(5) },
     { path: "/b.txt", previousPath: "/a.txt", status: "renamed", before: file(3), after: file(3) },
     { path: "/build", status: "added", after: { type: "dir", size: 0, mode: 0o755 } },
+    { path: "/run.sh", status: "modified", before: file(8), after: { ...file(8), mode: 0o755 } },
+    {
+      path: "/private",
+      status: "modified",
+      before: { type: "dir", size: 0, mode: 0o755 },
+      after: { type: "dir", size: 0, mode: 0o700 },
+    },
   ],
 };
 
@@ -29,6 +36,8 @@ describe("nameStatus", () => {
         "D  /old.txt  (5 B)",
         "R  /a.txt → /b.txt  (3 B)",
         "A  /build/",
+        "M  /run.sh  (8 B)  (mode 0644 → 0755)",
+        "M  /private/  (mode 0755 → 0700)",
         "",
       ].join("\n"),
     );
@@ -79,7 +88,7 @@ describe("colourPatch", () => {
 
 it("sums a diff up by status, and says when nothing changed", () => {
   expect(summary(DIFF)).toBe(
-    "5 paths changed from revision 3 to revision 7: 2 added, 1 modified, 1 deleted, 1 renamed",
+    "7 paths changed from revision 3 to revision 7: 2 added, 3 modified, 1 deleted, 1 renamed",
   );
   expect(summary({ ...DIFF, entries: [] })).toBe("no changes from revision 3 to revision 7");
 });

@@ -107,7 +107,15 @@ class Upload extends RpcTarget implements UploadApi {
 export class WorkspaceSyncTarget extends RpcTarget implements WorkspaceSyncApi {
   private readonly uploads = new Map<string, Upload>();
 
-  constructor(private readonly vfs: Vfs) {
+  /**
+   * `actor` names who a push's changes are recorded as in the history: the container run in
+   * progress (`exec:<id>`), or `container` for changes no single run can be named for (a
+   * process left running after its run, or several runs at once).
+   */
+  constructor(
+    private readonly vfs: Vfs,
+    private readonly actor: () => string = () => "container",
+  ) {
     super();
     preparePushed(vfs.store.sql);
   }
@@ -172,13 +180,15 @@ export class WorkspaceSyncTarget extends RpcTarget implements WorkspaceSyncApi {
     const staged: Upload[] = [];
     const prepared: Prepared[] = await Promise.all(ops.map((op) => this.prepare(op, staged)));
     const store = this.vfs.store;
-    const result = await this.vfs.exclusive(() =>
-      store.atomically(() => {
-        const applied = applyBatch(store, ops, prepared, (path) => this.entryAt(path));
-        // Committed or not, these uploads are spent; their staging rows go with this transaction.
-        for (const upload of staged) upload.stager.discard();
-        return applied;
-      }),
+    const result = await this.vfs.actingAs(this.actor(), () =>
+      this.vfs.exclusive(() =>
+        store.atomically(() => {
+          const applied = applyBatch(store, ops, prepared, (path) => this.entryAt(path));
+          // Committed or not, these uploads are spent; their staging rows go with this transaction.
+          for (const upload of staged) upload.stager.discard();
+          return applied;
+        }),
+      ),
     );
     return result.ok ? result : wireError(result);
   }

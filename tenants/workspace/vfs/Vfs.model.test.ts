@@ -488,7 +488,8 @@ async function runSequence(
     const vfs = instance.vfs;
     const model = new FsModel();
     const memory: Memory = { contents: new Map() };
-    if (versions?.windowMs) await vfs.setHistoryWindow(versions.windowMs);
+    // Set explicitly, so the tenant's plan (this object's name parses as a workspace's) does not.
+    await vfs.setHistoryWindow(versions?.windowMs ?? 0);
     for (let step = 0; step < steps; step++) {
       if (versions) {
         const problem = await versions.step(vfs, model, ops);
@@ -499,10 +500,14 @@ async function runSequence(
       const expected = model.apply(op);
       let real: ModelResult;
       try {
-        real = await runReal(vfs, op, step, expected);
+        // With versions, some stretches of steps are a run's: one history version per row each.
+        real = versions
+          ? await vfs.actingAs(versions.actor(step), () => runReal(vfs, op, step, expected))
+          : await runReal(vfs, op, step, expected);
       } catch (error) {
         return { step, problem: `threw ${(error as Error).stack ?? error}` };
       }
+      versions?.recorded(vfs, model);
       codes.push(real.ok ? "ok" : real.code);
       if (!sameResult(real, expected)) {
         return {
@@ -629,6 +634,26 @@ function treeAt(vfs: Vfs, ref: string): Stat[] | string {
   return visit("/") ?? out.sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
+/** Whether the tree at `ref` is exactly `nodes`: every entry, and each file's bytes. */
+async function readsBack(vfs: Vfs, ref: string | number, nodes: Map<string, ModelNode>, label: string) {
+  const picture = new FsModel();
+  picture.nodes = nodes;
+  const real = treeAt(vfs, String(ref));
+  if (typeof real === "string") return real;
+  const expected = picture.entries();
+  const listed = JSON.stringify(real.map((stat, i) => entryOf(stat, expected[i])));
+  if (listed !== JSON.stringify(expected))
+    return `${label} differs\n  real:  ${listed}\n  model: ${JSON.stringify(expected)}`;
+  for (const [path, node] of nodes) {
+    if (node.type !== "file") continue;
+    const read = vfs.readAt(ref, path);
+    if (!read.ok) return `reading ${path} at ${label} failed: ${read.code}`;
+    const bytes = new Uint8Array(await new Response(read.body).arrayBuffer());
+    if (!sameBytes(bytes, node.content)) return `content of ${path} at ${label} differs`;
+  }
+  return null;
+}
+
 /**
  * Takes snapshots at random steps (remembering the model's tree then: its nodes are never
  * mutated, so a copy of the map is the picture), restores and deletes some, and after every
@@ -749,6 +774,23 @@ class Versions {
     return null;
   }
 
+  /**
+   * Who the next operation is made by: stretches of steps are a run's (`exec:…`), whose
+   * versions of a row collapse into one (store.ts `collapses`), the rest a key's.
+   */
+  actor(step: number): string {
+    if (step % 5 === 0) this.currentActor = this.random() < 0.5 ? `exec:ex_model${step}` : "key:key_model";
+    return this.currentActor;
+  }
+  private currentActor = "key:key_model";
+
+  /** The model's picture at each revision the sequence reached, to read back any the workspace still keeps. */
+  private readonly revisions = new Map<number, Map<string, ModelNode>>();
+
+  recorded(vfs: Vfs, model: FsModel): void {
+    this.revisions.set(vfs.revision(), new Map(model.nodes));
+  }
+
   async check(vfs: Vfs): Promise<string | null> {
     // Forks are read through RPC, which costs more than a local read: every fourth step.
     if (++this.checks % 4 === 0) {
@@ -756,21 +798,16 @@ class Versions {
       if (problem) return problem;
     }
     for (const { id, nodes } of this.pinned) {
-      const picture = new FsModel();
-      picture.nodes = nodes;
-      const real = treeAt(vfs, id);
-      if (typeof real === "string") return real;
-      const expected = picture.entries();
-      const listed = JSON.stringify(real.map((stat, i) => entryOf(stat, expected[i])));
-      if (listed !== JSON.stringify(expected))
-        return `snapshot ${id} differs\n  real:  ${listed}\n  model: ${JSON.stringify(expected)}`;
-      for (const [path, node] of nodes) {
-        if (node.type !== "file") continue;
-        const read = vfs.readAt(id, path);
-        if (!read.ok) return `reading ${path} at ${id} failed: ${read.code}`;
-        const bytes = new Uint8Array(await new Response(read.body).arrayBuffer());
-        if (!sameBytes(bytes, node.content)) return `content of ${path} at ${id} differs`;
-      }
+      const problem = await readsBack(vfs, id, nodes, `snapshot ${id}`);
+      if (problem) return problem;
+    }
+    // Any past revision the workspace says it keeps reads back exactly, a run's passing states refused.
+    const revisions = [...this.revisions.keys()];
+    for (let sample = 0; sample < 2 && revisions.length > 0; sample++) {
+      const rev = this.pick(revisions);
+      if (!vfs.revisionOf(rev).ok) continue;
+      const problem = await readsBack(vfs, rev, this.revisions.get(rev) as Map<string, ModelNode>, `revision ${rev}`);
+      if (problem) return problem;
     }
     return null;
   }

@@ -4,8 +4,10 @@
  * streaming write or a GC pass awaits between statements and must not interleave with
  * another mutation; reads never wait for it.
  */
+
+import { normalizePath } from "../paths.ts";
 import { type Change, changesSince, compactChanges } from "./changes.ts";
-import type { FsResult } from "./errors.ts";
+import { type FsResult, fail } from "./errors.ts";
 import type { ForkCursor } from "./forks/export.ts";
 import {
   becomeFork,
@@ -39,12 +41,19 @@ import { type WriteOptions, write } from "./ops/write.ts";
 import { migrate } from "./schema.ts";
 import { Store } from "./store.ts";
 import type { PreciseTime } from "./times.ts";
-import { diff, patch } from "./versions/diff.ts";
+import { type Diff, diff, patch } from "./versions/diff.ts";
 import { history } from "./versions/history.ts";
 import { listAt, readAt, statAt } from "./versions/read.ts";
 import { restore } from "./versions/restore.ts";
 import { historyWindowMs, pruneHistory, revisionOf, setHistoryWindow } from "./versions/retention.ts";
-import { createSnapshot, deleteSnapshot, getSnapshot, listSnapshots, snapshotCount } from "./versions/snapshots.ts";
+import {
+  createSnapshot,
+  deleteSnapshot,
+  getSnapshot,
+  listSnapshots,
+  snapshotCount,
+  snapshotsBeforeRuns,
+} from "./versions/snapshots.ts";
 
 export interface VfsStats {
   sizeBytes: number;
@@ -75,13 +84,41 @@ export class Vfs {
   exclusive<T>(fn: () => T | Promise<T>): Promise<T> {
     // The actor is the one acting when the mutation was asked for, not when it runs.
     const actor = this.actor;
-    const inLock = () => {
+    const inLock = async () => {
+      if (this.windowGate) await this.settleWindow(this.windowGate);
       this.store.actor = actor;
       return fn();
     };
     const run = this.tail.then(inLock, inLock);
     this.tail = run.catch(() => {});
     return run.finally(() => this.announce());
+  }
+
+  /**
+   * Where the history window comes from (the tenant's plan), asked under the lock before the
+   * first mutation of this instance, whoever makes it: an API call, a run's file calls, a
+   * container's push or a restore. So no change is ever recorded before the plan's window
+   * applies, and the version it replaces is kept (docs/vfs.md, "Versions"). Asked until it
+   * answers once; while it cannot, the window stored by an earlier instance stays in force.
+   */
+  private windowGate: (() => Promise<number>) | null = null;
+
+  keepHistoryFor(windowMs: () => Promise<number>): void {
+    this.windowGate = windowMs;
+  }
+
+  private async settleWindow(gate: () => Promise<number>): Promise<void> {
+    let windowMs: number;
+    try {
+      windowMs = await gate();
+    } catch (error) {
+      console.error("the history window could not be read; the stored one applies", error);
+      return;
+    }
+    // An explicit setHistoryWindow may have come meanwhile (it clears the gate): it wins.
+    if (this.windowGate !== gate) return;
+    this.windowGate = null;
+    setHistoryWindow(this.store, windowMs);
   }
 
   private actor: string | null = null;
@@ -155,10 +192,11 @@ export class Vfs {
   batch = (ops: readonly BatchOp[]) => this.exclusive(() => batch(this.store, ops));
 
   // Versions (versions/): snapshots, reading the past, the history window.
-  snapshot = (fields: { name?: string; description?: string } = {}) =>
+  snapshot = (fields: { name?: string; description?: string; execId?: string } = {}) =>
     this.exclusive(() => createSnapshot(this.store, fields));
   listSnapshots = (options: { limit: number; cursor?: string | undefined }) => listSnapshots(this.store, options);
   getSnapshot = (id: string) => getSnapshot(this.store, id);
+  snapshotsBeforeRuns = (execIds: readonly string[]) => snapshotsBeforeRuns(this.store, execIds);
   snapshotCount = () => snapshotCount(this.store);
   deleteSnapshot = (id: string) => this.exclusive(() => deleteSnapshot(this.store, id));
   /** A snapshot id, a revision number or `live`, as a readable revision (retention.ts). */
@@ -171,28 +209,51 @@ export class Vfs {
     const at = revisionOf(this.store, ref);
     return at.ok ? statAt(this.store, at.revision, path, follow) : at;
   };
-  listAt = (ref: string | number, path: string, options?: { limit?: number; cursor?: string | undefined }) => {
+  listAt = (
+    ref: string | number,
+    path: string,
+    options?: { recursive?: boolean; limit?: number; cursor?: string | undefined },
+  ) => {
     const at = revisionOf(this.store, ref);
     return at.ok ? listAt(this.store, at.revision, path, options) : at;
   };
-  /** What changed from one version to another (`to` defaults to live); `patch` adds unified diff text. */
-  diff = async (fromRef: string | number, toRef: string | number = "live", options: { patch?: boolean } = {}) => {
+  /**
+   * What changed from one version to another (`to` defaults to live); `path` keeps what is at
+   * or under it; `patch` adds unified diff text (EFBIG past `patchBytesMax`).
+   */
+  diff = async (
+    fromRef: string | number,
+    toRef: string | number = "live",
+    options: { patch?: boolean; path?: string; patchBytesMax?: number } = {},
+  ): Promise<FsResult<Diff & { patch?: string }>> => {
     const from = revisionOf(this.store, fromRef);
     if (!from.ok) return from;
     const to = revisionOf(this.store, toRef);
     if (!to.ok) return to;
-    const result = diff(this.store, from.revision, to.revision);
-    return { ok: true as const, ...result, ...(options.patch ? { patch: await patch(this.store, result) } : {}) };
+    let within: string | null = null;
+    if (options.path !== undefined) {
+      const normal = normalizePath(options.path);
+      if (!normal.ok) return fail(normal.code, normal.detail, options.path);
+      within = normal.path;
+    }
+    const result = diff(this.store, from.revision, to.revision, undefined, within);
+    if (!options.patch) return { ok: true as const, ...result };
+    const text = await patch(this.store, result, options.patchBytesMax);
+    return text.ok ? { ok: true as const, ...result, patch: text.patch } : text;
   };
   history = (path: string) => history(this.store, path);
   /** Makes the live tree equal to a version's, as a new revision (so it can be undone). */
   restore = (ref: string | number) =>
     this.exclusive(() => {
       const at = revisionOf(this.store, ref);
-      return at.ok ? restore(this.store, at.revision) : at;
+      return at.ok ? restore(this.store, { revision: at.revision, snapshotId: at.snapshotId ?? null }) : at;
     });
   /** How long every version is kept (a plan's history window; 0 keeps only snapshots). */
-  setHistoryWindow = (windowMs: number) => this.exclusive(() => setHistoryWindow(this.store, windowMs));
+  setHistoryWindow = (windowMs: number) => {
+    // Set explicitly (tests, benchmarks), the window is settled: the plan's gate no longer applies.
+    this.windowGate = null;
+    return this.exclusive(() => setHistoryWindow(this.store, windowMs));
+  };
   historyWindowMs = () => historyWindowMs(this.store);
 
   /** One bounded GC, history pruning and compaction pass; `remaining` says whether to run again. */

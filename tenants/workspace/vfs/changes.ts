@@ -12,6 +12,10 @@ export interface Change {
   at: string;
   op: string;
   paths: string[];
+  /** Who made it (`key:<id>`, `exec:<id>`, `container`), when known. */
+  actor: string | null;
+  /** A restore's: the version it went back to (a snapshot id, or a revision as text). */
+  restoredTo?: string;
 }
 
 export function changesSince(
@@ -20,7 +24,7 @@ export function changesSince(
   limit = 1_000,
 ): { changes: Change[]; oldestRev: number; revision: number } {
   const changes = store.sql
-    .exec<{ rev: number; at_ms: number; op: string; paths: string }>(
+    .exec<{ rev: number; at_ms: number; op: string; paths: string; actor: string | null; restored_to: string | null }>(
       "SELECT * FROM changes WHERE rev > ? ORDER BY rev LIMIT ?",
       rev,
       limit,
@@ -31,6 +35,8 @@ export function changesSince(
       at: new Date(row.at_ms).toISOString(),
       op: row.op,
       paths: JSON.parse(row.paths) as string[],
+      actor: row.actor,
+      ...(row.restored_to === null ? {} : { restoredTo: row.restored_to }),
     }));
   const oldest = store.sql.exec<{ rev: number | null }>("SELECT min(rev) AS rev FROM changes").one().rev;
   const revision = store.meta("revision");

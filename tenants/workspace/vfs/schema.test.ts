@@ -131,4 +131,38 @@ describe("schema migrations", () => {
       expect(ok(vfs.stat("/new")).stat.ino).toBeGreaterThan(3);
     });
   });
+
+  it("brings a version 5 database to names and runs: old snapshots and restores keep reading, new ones name more", async () => {
+    const stub = env.WORKSPACE.getByName(`schema-v5-${crypto.randomUUID()}`);
+    await runInDurableObject(stub, async (_instance: WorkspaceDO, state) => {
+      const sql = state.storage.sql;
+      for (const { name } of sql
+        .exec<{ name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'",
+        )
+        .toArray())
+        sql.exec(`DROP TABLE IF EXISTS "${name}"`);
+      migrate(sql, 1_000, 5);
+      sql.exec(
+        `INSERT INTO snapshots (id, rev, name, description, created_ms, size_bytes, file_count, actor)
+         VALUES ('snap_old', 0, NULL, 'before ex_old', 1000, 0, 0, 'key:key_1')`,
+      );
+      sql.exec("INSERT INTO changes (rev, at_ms, op, paths, actor) VALUES (1, 2000, 'restore', '[]', 'key:key_1')");
+      sql.exec("UPDATE meta SET value = 1 WHERE key = 'revision'");
+
+      const vfs = new Vfs(
+        sql,
+        (fn) => state.storage.transactionSync(fn),
+        () => 9_000,
+      );
+      expect(vfs.getSnapshot("snap_old")).toMatchObject({ id: "snap_old", execId: null, actor: "key:key_1" });
+      expect(vfs.changesSince(0).changes).toEqual([
+        { rev: 1, at: new Date(2000).toISOString(), op: "restore", paths: [], actor: "key:key_1" },
+      ]);
+      ok(await vfs.write("/f", bytes("x")));
+      expect(ok(await vfs.restore("snap_old"))).toMatchObject({ changedPaths: 1 });
+      expect(vfs.changesSince(2).changes).toMatchObject([{ op: "restore", restoredTo: "snap_old" }]);
+      expect((await vfs.snapshot({ execId: "ex_new" })).execId).toBe("ex_new");
+    });
+  });
 });

@@ -22,6 +22,8 @@
  * - Forks (5): a fork copies a revision's rows and reads its chunks through from its source
  *   until it has them all; `held` and `unique_bytes` count what storage bills. See
  *   docs/vfs.md, "Forks".
+ * - Names and runs (6): the run a snapshot was taken before, the version a restore went
+ *   back to, and the revisions a run passed through (one history version per run per row).
  */
 import { BOX_DEFAULT_OWNER } from "../../../container/wire/index.ts";
 
@@ -202,6 +204,17 @@ export const MIGRATIONS: readonly string[][] = [
     `CREATE TRIGGER blobs_unique_bytes AFTER UPDATE OF held ON blobs WHEN (OLD.held > 0) <> (NEW.held > 0)
      BEGIN UPDATE meta SET value = value + CASE WHEN NEW.held > 0 THEN NEW.size ELSE -NEW.size END
      WHERE key = 'unique_bytes'; END`,
+  ],
+  // 6: the time machine names what it did. A snapshot taken by `snapshot: "before"` on a run
+  // records the run's id; a restore's change-log entry records the version it went back to
+  // (a snapshot id, or a revision as text), so the history and the timeline can say so.
+  // A run keeps one version per row (store.ts `collapses`): the revisions it passed through
+  // whose versions it replaced itself are noted per run in `run_spans`, [from_rev, to_rev),
+  // and are not readable.
+  [
+    `ALTER TABLE snapshots ADD COLUMN exec_id TEXT`,
+    `ALTER TABLE changes ADD COLUMN restored_to TEXT`,
+    `CREATE TABLE run_spans (actor TEXT PRIMARY KEY, from_rev INTEGER NOT NULL, to_rev INTEGER NOT NULL)`,
   ],
 ];
 

@@ -162,6 +162,7 @@ export class Store implements TreeReader {
 
   /** Drops every cached row; for changes made behind the store's back (tests, maintenance). */
   forget(): void {
+    this.revisionActors.clear();
     this.inodeCache.clear();
     this.entryCache.clear();
     this.completeDirs.clear();
@@ -212,10 +213,54 @@ export class Store implements TreeReader {
     return ["born_rev < ? AND (? OR born_rev <= ?)", this.nextRev(), windowMs > 0 ? 1 : 0, newestPin];
   }
 
+  /**
+   * One history version per run per row: when a run (`exec:<id>`) ends a version it made
+   * itself, which no snapshot or fork pins, the window does not keep it. A run that writes a
+   * file a thousand times leaves one version, what the run left, not a thousand. The
+   * revisions such a version was alive in are the run's passing states: noted in
+   * `run_spans`, they are not readable (versions/retention.ts `isReadable`), so every
+   * revision that is reads back exactly.
+   */
+  private collapses(born: number | undefined): boolean {
+    const actor = this.actor;
+    if (born === undefined || !actor?.startsWith("exec:")) return false;
+    const next = this.nextRev();
+    const { windowMs, newestPin } = this.retained();
+    // Without a window only pins keep versions, and a pinned one is never dropped.
+    if (windowMs === 0 || born >= next || born <= newestPin || this.actorOf(born) !== actor) return false;
+    this.sql.exec(
+      `INSERT INTO run_spans (actor, from_rev, to_rev) VALUES (?, ?, ?) ON CONFLICT (actor)
+       DO UPDATE SET from_rev = min(from_rev, excluded.from_rev), to_rev = max(to_rev, excluded.to_rev)`,
+      actor,
+      born,
+      next,
+    );
+    return true;
+  }
+
+  /** Who made revision `rev` (the change log's actor), remembered: a committed entry never changes. */
+  private actorOf(rev: number): string | null {
+    const known = this.revisionActors.get(rev);
+    if (known !== undefined) return known;
+    const actor =
+      this.sql.exec<{ actor: string | null }>("SELECT actor FROM changes WHERE rev = ?", rev).toArray()[0]?.actor ??
+      null;
+    if (this.revisionActors.size >= CACHE_ENTRIES_MAX) this.revisionActors.clear();
+    this.revisionActors.set(rev, actor);
+    return actor;
+  }
+  private readonly revisionActors = new Map<number, string | null>();
+
+  /** Whether the running mutation is a run's, so a version's birth is worth looking up for `collapses`. */
+  private get runActing(): boolean {
+    return this.actor?.startsWith("exec:") ?? false;
+  }
+
   /** Moves the live version of inode `ino` to history if it must be kept; the caller then changes or deletes it. */
   private retireInode(ino: number): void {
     const rule = this.keepRule();
     if (!rule) return;
+    if (this.runActing && this.collapses(this.inode(ino)?.born_rev)) return;
     const [condition, ...params] = rule;
     this.sql.exec(
       `INSERT INTO inodes_hist (${INODE_COLUMNS}, died_rev) SELECT ${INODE_COLUMNS}, ? FROM inodes WHERE ino = ? AND ${condition}`,
@@ -229,6 +274,12 @@ export class Store implements TreeReader {
   private retireEntry(parent: number, name: string): void {
     const rule = this.keepRule();
     if (!rule) return;
+    if (this.runActing) {
+      const born = this.sql
+        .exec<{ born_rev: number }>("SELECT born_rev FROM dirents WHERE parent = ? AND name = ?", parent, name)
+        .toArray()[0]?.born_rev;
+      if (this.collapses(born)) return;
+    }
     const [condition, ...params] = rule;
     this.sql.exec(
       `INSERT INTO dirents_hist (parent, name, ino, born_rev, died_rev)
@@ -887,7 +938,10 @@ export class Store implements TreeReader {
    */
   releaseChunks(ino: number): void {
     const rule = this.keepRule();
-    if (rule) {
+    const born = () =>
+      this.sql.exec<{ born_rev: number }>("SELECT born_rev FROM file_chunks WHERE ino = ? LIMIT 1", ino).toArray()[0]
+        ?.born_rev;
+    if (rule && !(this.runActing && this.collapses(born()))) {
       const [condition, ...params] = rule;
       const moved = this.sql.exec(
         `INSERT INTO file_chunks_hist (ino, born_rev, idx, hash, size, died_rev)
@@ -919,17 +973,19 @@ export class Store implements TreeReader {
    */
   actor: string | null = null;
 
-  recordChange(op: string, paths: readonly string[]): number {
+  /** Records a change as the next revision; a restore also names the version it went back to. */
+  recordChange(op: string, paths: readonly string[], detail: { restoredTo?: string } = {}): number {
     const revision = this.meta("revision") + 1;
     this.counterValues().revision = revision;
     this.dirtyCounters.add("revision");
     this.sql.exec(
-      "INSERT INTO changes (rev, at_ms, op, paths, actor) VALUES (?, ?, ?, ?, ?)",
+      "INSERT INTO changes (rev, at_ms, op, paths, actor, restored_to) VALUES (?, ?, ?, ?, ?, ?)",
       revision,
       this.nowMs(),
       op,
       JSON.stringify(paths),
       this.actor,
+      detail.restoredTo ?? null,
     );
     if (this.depth === 0) this.flushCounters();
     return revision;

@@ -4,7 +4,7 @@
  * the last commit with the working tree. Changed paths one a line, or with `--patch` the
  * unified diff of the text files; coloured on a terminal, plain through a pipe.
  */
-import type { Workspace } from "@cubicle/sdk";
+import { PayloadTooLargeError, type Workspace } from "@cubicle/sdk";
 import type { Command } from "commander";
 import { colourPatch, nameStatus, painterFor, summary } from "../diffFormat.ts";
 import { CliError, clientFor, examples, flagsOf, printJson } from "../output.ts";
@@ -15,6 +15,7 @@ interface DiffOptions {
   from?: string;
   to: string;
   patch?: boolean;
+  path?: string;
 }
 
 export function registerDiff(program: Command): void {
@@ -27,11 +28,13 @@ export function registerDiff(program: Command): void {
     )
     .option("--to <version>", "a snapshot id, revision or live", (v) => parseVersion(v, true), "live")
     .option("--patch", "print a unified diff of the text files")
+    .option("--path <path>", "only what is at or under this file or directory, as /src")
     .addHelpText(
       "after",
       examples(
         "cubicle diff $WS                      # the newest snapshot against the live files",
         "cubicle diff $WS --from $SNAP --patch",
+        "cubicle diff $WS --from $SNAP --patch --path /src   # one directory's changes",
         "cubicle diff $WS --from 12 --to 15 --json",
       ),
     )
@@ -39,7 +42,19 @@ export function registerDiff(program: Command): void {
       const flags = flagsOf(command);
       const workspace = workspaceById(clientFor(flags), workspaceId);
       const from = options.from ?? (await newestSnapshot(workspace));
-      const found = await workspace.diff(from, { to: options.to, format: options.patch ? "patch" : "json" });
+      const found = await workspace
+        .diff(from, {
+          to: options.to,
+          format: options.patch ? "patch" : "json",
+          ...(options.path === undefined ? {} : { path: options.path }),
+        })
+        .catch((error: unknown) => {
+          // The server's detail names its query parameter; say it in this command's words.
+          if (!(error instanceof PayloadTooLargeError)) throw error;
+          throw new CliError(
+            `the patch is larger than one answer carries (8 MiB): narrow it with --path <file or directory>, closer --from and --to, or leave out --patch for the changed paths (request ${error.requestId})`,
+          );
+        });
       if (flags.json) return printJson(found);
       const paint = painterFor(process.stdout);
       if (options.patch) process.stdout.write(colourPatch(found.patch ?? "", paint));
@@ -50,7 +65,7 @@ export function registerDiff(program: Command): void {
       }
       if (found.truncated) {
         process.stderr.write(
-          `cubicle: more paths changed than one diff lists (${found.entries.length}); narrow it with --from and --to\n`,
+          `cubicle: more paths changed than one diff lists (${found.entries.length}); narrow it with --path, or --from and --to\n`,
         );
       }
     });

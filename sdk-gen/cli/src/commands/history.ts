@@ -1,7 +1,7 @@
 /**
  * `cubicle history <ws> <path>`: every kept version of what a path has named, newest first,
  * with the revision that made it and the one that ended it, when, and who (a key or a run).
- * `cubicle cat <ws> <path> --at <revision>` reads any of them back.
+ * `cubicle cat <ws> <path> --at <READ AT>` reads any of them back.
  */
 import type { FileHistory } from "@cubicle/sdk";
 import type { Command } from "commander";
@@ -18,7 +18,10 @@ export function registerHistory(program: Command): void {
     .argument("<path>", "the path in the workspace, as /notes/plan.md")
     .addHelpText(
       "after",
-      examples("cubicle history $WS /notes/plan.md", "cubicle cat $WS /notes/plan.md --at 12    # read one back"),
+      examples(
+        "cubicle history $WS /notes/plan.md",
+        "cubicle cat $WS /notes/plan.md --at 12    # read one back: its READ AT",
+      ),
     )
     .action(async (workspaceId: string, path: string, _options: unknown, command: Command) => {
       const flags = flagsOf(command);
@@ -28,13 +31,14 @@ export function registerHistory(program: Command): void {
         process.stderr.write(`cubicle: no kept version of ${found.path}\n`);
         return;
       }
-      const header = ["REVISION", "UNTIL", "TIME", "TYPE", "SIZE", "ETAG", "BY"];
+      const header = ["REVISION", "UNTIL", "TIME", "TYPE", "SIZE", "ETAG", "BY", "READ AT"];
       process.stdout.write(table(header, found.versions.map(row)));
     });
 }
 
 function row(version: Version): string[] {
-  const by = [version.actor, version.op && `(${version.op})`].filter(Boolean).join(" ");
+  const op = version.op === "restore" && version.restoredTo ? `restore to ${version.restoredTo}` : version.op;
+  const by = [version.actor, op && `(${op})`].filter(Boolean).join(" ");
   return [
     String(version.revision),
     version.until === null ? "live" : String(version.until),
@@ -43,5 +47,6 @@ function row(version: Version): string[] {
     version.type === "dir" ? "-" : formatBytes(version.size),
     version.etag ?? (version.target === undefined ? "" : `→ ${version.target}`),
     by,
+    version.readAt,
   ];
 }

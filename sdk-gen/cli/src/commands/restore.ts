@@ -1,6 +1,7 @@
 /**
  * `cubicle restore <ws> --snapshot <id> | --revision <n>`: makes the live tree equal to that
- * version. The restore is itself a new revision, so the line it prints says how to undo it.
+ * version. The restore is itself a new revision, so the line it prints says how to undo it;
+ * files already equal to the version make none, and it says so.
  */
 import type { Command } from "commander";
 import { CliError, clientFor, examples, flagsOf, printJson } from "../output.ts";
@@ -31,10 +32,14 @@ export function registerRestore(program: Command): void {
       const result = await workspaceById(clientFor(flags), workspaceId).restore(to);
       if (flags.json) return printJson(result);
       const target = options.snapshot ?? `revision ${options.revision}`;
+      if (result.changedPaths === 0) {
+        process.stdout.write(
+          `nothing to restore: the files already are ${target}'s (still revision ${result.revision})\n`,
+        );
+        return;
+      }
       const paths = `${result.changedPaths} path${result.changedPaths === 1 ? "" : "s"}`;
       process.stdout.write(`restored ${target}: ${paths} set back, now revision ${result.revision}\n`);
-      if (result.changedPaths > 0) {
-        process.stdout.write(`undo with: cubicle restore ${workspaceId} --revision ${result.revision - 1}\n`);
-      }
+      process.stdout.write(`undo with: cubicle restore ${workspaceId} --revision ${result.revision - 1}\n`);
     });
 }

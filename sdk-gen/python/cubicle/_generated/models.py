@@ -91,6 +91,7 @@ __all__ = [
     "Removed",
     "RestoreRequest",
     "RestoreResult",
+    "RestoreResultRestoredTo",
     "Scope",
     "ScopedToken",
     "SetSpendCapRequest",
@@ -635,6 +636,10 @@ class ChangePageChange:
     at: str
     op: str
     paths: list[str]
+    actor: str | None
+    """Who made it: `key:<id>`, `exec:<id>` (a run), `container`, or null when unknown."""
+    restored_to: str | None = None
+    """A restore's: the version it went back to (a snapshot id, or a revision)."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
@@ -644,11 +649,22 @@ class ChangePageChange:
             at=data["at"],
             op=data["op"],
             paths=data["paths"],
+            actor=data["actor"],
+            restored_to=data.get("restoredTo"),
         )
 
     def to_dict(self) -> dict[str, Any]:
         """The camelCase JSON object."""
-        return {"rev": self.rev, "at": self.at, "op": self.op, "paths": self.paths}
+        out: dict[str, Any] = {
+            "rev": self.rev,
+            "at": self.at,
+            "op": self.op,
+            "paths": self.paths,
+            "actor": self.actor,
+        }
+        if self.restored_to is not None:
+            out["restoredTo"] = self.restored_to
+        return out
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -807,6 +823,8 @@ class Snapshot:
     file_count: int
     actor: str | None
     """Who took it: `key:<id>` or `exec:<id>`."""
+    exec_id: str | None
+    """The run it was taken just before (`snapshot: "before"` on exec), or null."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
@@ -820,6 +838,7 @@ class Snapshot:
             size_bytes=data["sizeBytes"],
             file_count=data["fileCount"],
             actor=data["actor"],
+            exec_id=data["execId"],
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -833,6 +852,7 @@ class Snapshot:
             "sizeBytes": self.size_bytes,
             "fileCount": self.file_count,
             "actor": self.actor,
+            "execId": self.exec_id,
         }
 
 
@@ -861,9 +881,11 @@ class RestoreResult:
     """The `RestoreResult` object."""
 
     revision: int
-    """The new revision the restore made."""
+    """The new revision the restore made; the live revision, unchanged, when nothing differed (`changedPaths` 0)."""
     changed_paths: int
     """Paths that differed and were set back."""
+    restored_to: RestoreResultRestoredTo
+    """The version the live tree was made equal to."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
@@ -871,11 +893,38 @@ class RestoreResult:
         return cls(
             revision=data["revision"],
             changed_paths=data["changedPaths"],
+            restored_to=RestoreResultRestoredTo.from_dict(data["restoredTo"]),
         )
 
     def to_dict(self) -> dict[str, Any]:
         """The camelCase JSON object."""
-        return {"revision": self.revision, "changedPaths": self.changed_paths}
+        return {
+            "revision": self.revision,
+            "changedPaths": self.changed_paths,
+            "restoredTo": self.restored_to.to_dict(),
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class RestoreResultRestoredTo:
+    """The version the live tree was made equal to."""
+
+    revision: int
+    """The revision the tree now equals."""
+    snapshot_id: str | None
+    """The snapshot that revision was named by, when the request named one."""
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Reads the JSON object; keys this version does not know are ignored."""
+        return cls(
+            revision=data["revision"],
+            snapshot_id=data["snapshotId"],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The camelCase JSON object."""
+        return {"revision": self.revision, "snapshotId": self.snapshot_id}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -1030,6 +1079,10 @@ class FileHistoryVersion:
     at: str | None
     actor: str | None
     op: str | None
+    restored_to: str | None
+    """For a version a restore made: the version it went back to (a snapshot id or a revision)."""
+    read_at: str
+    """What to pass as `?at=` (to `GET …/files/{path}`, `fs/list`, `fs/stat`) to read this version back: a revision, or a snapshot pinning it."""
     type: Literal["file", "dir", "symlink"]
     size: int
     mode: int
@@ -1046,6 +1099,8 @@ class FileHistoryVersion:
             at=data["at"],
             actor=data["actor"],
             op=data["op"],
+            restored_to=data["restoredTo"],
+            read_at=data["readAt"],
             type=data["type"],
             size=data["size"],
             mode=data["mode"],
@@ -1062,6 +1117,8 @@ class FileHistoryVersion:
             "at": self.at,
             "actor": self.actor,
             "op": self.op,
+            "restoredTo": self.restored_to,
+            "readAt": self.read_at,
             "type": self.type,
             "size": self.size,
             "mode": self.mode,
@@ -1432,6 +1489,8 @@ class ExecRecord:
     truncated: bool
     next_seq: int
     """The sequence number the next output event gets."""
+    snapshot_id: str | None
+    """The snapshot taken just before the run (`snapshot: "before"`), while it exists: restoring it undoes the run."""
     path_prefix: str | None
     """The path prefix the run's token was confined to (so was the run), or null. A confined token sees only runs confined at or under its own prefix."""
     egress: ExecRecordEgress
@@ -1458,6 +1517,7 @@ class ExecRecord:
             truncated=data["truncated"],
             next_seq=data["nextSeq"],
             result=data.get("result"),
+            snapshot_id=data["snapshotId"],
             path_prefix=data["pathPrefix"],
             egress=parse_exec_record_egress(data["egress"]),
         )
@@ -1480,6 +1540,7 @@ class ExecRecord:
             "outputBytes": self.output_bytes,
             "truncated": self.truncated,
             "nextSeq": self.next_seq,
+            "snapshotId": self.snapshot_id,
             "pathPrefix": self.path_prefix,
             "egress": dump_exec_record_egress(self.egress),
         }
@@ -2426,6 +2487,8 @@ class StatPathRequest:
 
     path: str
     follow_symlinks: bool | None = None
+    at: str | None = None
+    """A snapshot id (`snap_…`), a revision number, or `live`."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
@@ -2433,6 +2496,7 @@ class StatPathRequest:
         return cls(
             path=data["path"],
             follow_symlinks=data.get("followSymlinks"),
+            at=data.get("at"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -2440,6 +2504,8 @@ class StatPathRequest:
         out: dict[str, Any] = {"path": self.path}
         if self.follow_symlinks is not None:
             out["followSymlinks"] = self.follow_symlinks
+        if self.at is not None:
+            out["at"] = self.at
         return out
 
 

@@ -494,7 +494,7 @@ def get_file(
 ) -> bytes:
     """Read a file
 
-    Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` (a list, or `*`) answers 304 when unchanged. `at` reads a past version: a snapshot id or a revision the history window keeps (a token confined to a path prefix cannot, 403).
+    Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` (a list, or `*`) answers 304 when unchanged. `at` reads a past version: a snapshot id or a revision the history window keeps (a token confined to a path prefix cannot, 403; `live` is the present).
 
     Args:
         path: The file's path inside the workspace, without the leading slash; `/` separators are allowed. No control characters, empty segments (`//`) or `..` segments; names of at most 255 UTF-8 bytes.
@@ -638,11 +638,15 @@ def list_path(
     recursive: bool | None = None,
     limit: int | None = None,
     cursor: str | None = None,
+    at: str | None = None,
     timeout: float | None = None,
 ) -> DirectoryPage:
     """List a directory
 
-    Entries in path order; `recursive=true` lists the whole subtree. Page with `limit` and `cursor`.
+    Entries in path order; `recursive=true` lists the whole subtree. Page with `limit` and `cursor`. `at` lists a past version: a snapshot id or a revision the history window keeps, as `GET …/files/{path}?at=` reads one (a token confined to a path prefix cannot, 403; `live` is the present).
+
+    Args:
+        at: A snapshot id (`snap_…`), a revision number, or `live`.
 
     `GET /v1/workspaces/{workspaceId}/fs/list` (`listPath`). Retry-safe: yes.
     """
@@ -655,6 +659,8 @@ def list_path(
         query["limit"] = encode_query_value(limit)
     if cursor is not None:
         query["cursor"] = encode_query_value(cursor)
+    if at is not None:
+        query["at"] = encode_query_value(at)
     response = transport.request(
         Request(
             method="GET",
@@ -704,11 +710,15 @@ def stat_path(
     workspace_id: str,
     path: str,
     follow_symlinks: bool | None = None,
+    at: str | None = None,
     timeout: float | None = None,
 ) -> FileInfo:
     """Stat a path
 
-    Follows a final symlink unless `followSymlinks: false` (lstat).
+    Follows a final symlink unless `followSymlinks: false` (lstat). `at` stats a past version: a snapshot id or a revision the history window keeps, as `GET …/files/{path}?at=` reads one (a token confined to a path prefix cannot, 403; `live` is the present).
+
+    Args:
+        at: A snapshot id (`snap_…`), a revision number, or `live`.
 
     `POST /v1/workspaces/{workspaceId}/fs/stat` (`statPath`). Retry-safe: no.
     """
@@ -716,6 +726,8 @@ def stat_path(
     body["path"] = path
     if follow_symlinks is not None:
         body["followSymlinks"] = follow_symlinks
+    if at is not None:
+        body["at"] = at
     response = transport.request(
         Request(
             method="POST",
@@ -1274,7 +1286,7 @@ def restore_workspace(
 ) -> RestoreResult:
     """Restore a version
 
-    Makes the live tree equal to a snapshot's or a kept revision's. The restore is itself a new revision, so restoring the revision before it undoes it; a running container sees it like any other change. Its cost follows what changed since that version, not the workspace's size.
+    Makes the live tree equal to a snapshot's or a kept revision's, and names that version as `restoredTo`. The restore is itself a new revision, so restoring the revision before it undoes it; a running container sees it like any other change. A tree already equal to the version (no path a diff lists, no directory whose mode, owner or times differ) is left alone: no new revision, `changedPaths` 0, `revision` the live one. Its cost follows what changed since that version, not the workspace's size.
 
     `POST /v1/workspaces/{workspaceId}/restore` (`restoreWorkspace`). Retry-safe: no.
     """
@@ -1302,15 +1314,17 @@ def diff_workspace(
     from_: str,
     to: str | None = None,
     format: Literal["json", "patch"] | None = None,
+    path: str | None = None,
     timeout: float | None = None,
 ) -> Diff:
     """What changed between two versions
 
-    Each changed path once, `added`, `modified`, `deleted` or `renamed` (same file, new name; a renamed directory is one entry), with sizes and ETags on each side. `format=patch` adds a unified diff of the text files (binary or over 1 MiB: `Binary files … differ`). Its cost grows with the number of changes, not the workspace's size.
+    Each changed path once, `added`, `modified`, `deleted` or `renamed` (same file, new name; a renamed directory is one entry), with sizes and ETags on each side. `path` (a file or a directory) keeps what is at or under it; a rename counts when either of its ends is. `format=patch` adds a unified diff of the text files (binary or over 1 MiB: `Binary files … differ`); a patch over 8 MiB answers 413 `payload_too_large` naming the cap: narrow it with `path`, closer versions, or `format=json`. Its cost grows with the number of changes, not the workspace's size.
 
     Args:
         from_: A snapshot id (`snap_…`), a revision number, or `live`.
         to: A snapshot id (`snap_…`), a revision number, or `live`.
+        path: Only what is at or under this path (a file or a directory), as `/src`.
 
     `GET /v1/workspaces/{workspaceId}/diff` (`diffWorkspace`). Retry-safe: yes.
     """
@@ -1320,6 +1334,8 @@ def diff_workspace(
         query["to"] = encode_query_value(to)
     if format is not None:
         query["format"] = encode_query_value(format)
+    if path is not None:
+        query["path"] = encode_query_value(path)
     response = transport.request(
         Request(
             method="GET",
@@ -1341,7 +1357,10 @@ def file_history(
 ) -> FileHistory:
     """A path's versions
 
-    Every kept version of what the path has named, newest first: the revision that made it and the one that ended it, when, by which key or exec, its size and ETag. Versions are kept for the plan's history window and while a snapshot pins them.
+    Every kept version of what the path has named, newest first: the revision that made it and the one that ended it, when, who made it (`key:<id>` for API calls, `exec:<id>` for a run's changes, container pushes included; `container` for a box's change no single run can be named for), its size and ETag, and `readAt`: the value to pass as `?at=` to read it back. Versions are kept for the plan's history window and while a snapshot pins them; a run keeps one version per file, what it left.
+
+    Args:
+        path: The path, as `/src/app.ts`; `/` lists the root directory's versions.
 
     `GET /v1/workspaces/{workspaceId}/history` (`fileHistory`). Retry-safe: yes.
     """
@@ -1381,7 +1400,7 @@ def exec(
 ) -> ExecResult:
     """Run a command or module in the workspace
 
-    Answers when the run ends with its output, or at once with 202 for `background: true`. With `Accept: text/event-stream` it streams an `exec` event first (`{ id, workspaceId }`, no SSE id), then `stdout`, `stderr` and `exit` events whose ids are sequence numbers; the run's id is also in the `X-Exec-Id` header. A client that disconnects resumes from `GET …/execs/{execId}/output` with `Last-Event-ID`.
+    Answers when the run ends with its output, or at once with 202 for `background: true`. With `Accept: text/event-stream` it streams an `exec` event first (`{ id, workspaceId, snapshotId? }`, no SSE id), then `stdout`, `stderr` and `exit` events whose ids are sequence numbers; the run's id is also in the `X-Exec-Id` header, and with `snapshot: "before"` the snapshot's id in `X-Snapshot-Id` (and `snapshotId` in the JSON answers). A client that disconnects resumes from `GET …/execs/{execId}/output` with `Last-Event-ID`.
 
     Args:
         command: shell: The bash script, run by the just-bash interpreter. container: The shell command line, run by bash in the container.

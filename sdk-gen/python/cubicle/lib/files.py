@@ -58,13 +58,20 @@ class Files:
     def read_text(self, path: str, *, encoding: str = "utf-8", at: str | int | None = None) -> str:
         return self.read(path, at=at).decode(encoding)
 
-    def stat(self, path: str, *, follow_symlinks: bool = True) -> FileInfo:
+    def stat(self, path: str, *, follow_symlinks: bool = True, at: str | int | None = None) -> FileInfo:
+        """A path's stat; ``at`` (a snapshot id or a kept revision) as it was then."""
         return ops.stat_path(
-            self._transport, workspace_id=self._workspace_id, path=path, follow_symlinks=follow_symlinks
+            self._transport,
+            workspace_id=self._workspace_id,
+            path=path,
+            follow_symlinks=follow_symlinks,
+            at=None if at is None else str(at),
         )
 
-    def list(self, path: str = "/", *, recursive: bool = False, limit: int | None = None) -> Pager[FileInfo]:
-        """A directory's entries (the whole subtree with ``recursive``), in path order."""
+    def list(
+        self, path: str = "/", *, recursive: bool = False, limit: int | None = None, at: str | int | None = None
+    ) -> Pager[FileInfo]:
+        """A directory's entries (the whole subtree with ``recursive``), in path order; ``at`` lists a past version."""
 
         def fetch(cursor: str | None) -> Page[FileInfo]:
             page = ops.list_path(
@@ -74,6 +81,7 @@ class Files:
                 recursive=recursive,
                 limit=limit,
                 cursor=cursor,
+                at=None if at is None else str(at),
             )
             return Page(page.entries, page.next_cursor)
 

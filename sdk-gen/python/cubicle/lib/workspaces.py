@@ -96,17 +96,31 @@ class Workspace:
         return Workspace(self._transport, data)
 
     def restore(self, *, snapshot_id: str | None = None, revision: int | None = None) -> RestoreResult:
-        """Makes the live tree equal to a snapshot's or a kept revision's, as a new revision (so it can be undone)."""
+        """Makes the live tree equal to a snapshot's or a kept revision's, as a new revision (so it can be undone).
+
+        ``restored_to`` names that version; a tree already equal makes no revision (``changed_paths`` 0).
+        """
         return ops.restore_workspace(self._transport, workspace_id=self.id, snapshot_id=snapshot_id, revision=revision)
 
     def diff(
-        self, from_: str | int, *, to: str | int = "live", format: Literal["json", "patch"] = "json"
+        self,
+        from_: str | int,
+        *,
+        to: str | int = "live",
+        format: Literal["json", "patch"] = "json",
+        path: str | None = None,
     ) -> Diff:
-        """What changed between two versions (snapshot ids, revisions or ``"live"``); ``format="patch"`` adds a unified diff."""
-        return ops.diff_workspace(self._transport, workspace_id=self.id, from_=str(from_), to=str(to), format=format)
+        """What changed between two versions (snapshot ids, revisions or ``"live"``).
+
+        ``path`` (a file or a directory) keeps what is at or under it; ``format="patch"`` adds a
+        unified diff, refused with PayloadTooLargeError past 8 MiB (narrow it with ``path``).
+        """
+        return ops.diff_workspace(
+            self._transport, workspace_id=self.id, from_=str(from_), to=str(to), format=format, path=path
+        )
 
     def history(self, path: str) -> FileHistory:
-        """Every kept version of what ``path`` has named, newest first."""
+        """Every kept version of what ``path`` has named, newest first; each one's ``read_at`` reads it back."""
         return ops.file_history(self._transport, workspace_id=self.id, path=path)
 
     def __repr__(self) -> str:

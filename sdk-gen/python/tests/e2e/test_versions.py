@@ -70,7 +70,8 @@ class TimeMachineTest(unittest.TestCase):
         self.assertTrue(any(v.revision <= snap.revision and v.size == len(PLAN) for v in history.versions))
 
         restored = ws.restore(snapshot_id=snap.id)
-        self.assertEqual(restored.changed_paths, 5)
+        # Five paths the diff lists (a rename's both names), and /notes and /data, whose times it sets back.
+        self.assertEqual(restored.changed_paths, 7)
         self.assertEqual(tree(ws), before)
         self.assertEqual(ws.files.read("/data/blob.bin"), BLOB)
         self.assertEqual(ws.diff(snap.id).entries, [])
@@ -78,6 +79,29 @@ class TimeMachineTest(unittest.TestCase):
         # A restore is a revision like any other: restoring the one before it undoes it.
         ws.restore(revision=restored.revision - 1)
         self.assertEqual(ws.files.read_text("/notes/plan.md"), PLAN_EDITED)
+
+    def test_read_at_past_trees_narrow_diffs_and_restore_targets(self) -> None:
+        ws = client.workspaces.create(name="read-at")
+        ws.exec(executor="shell", command="mkdir -p src && echo one > src/a.txt")
+        ws.exec(executor="shell", command="for i in 2 3 4; do echo $i >> src/a.txt; done")
+        versions = ws.history("/src/a.txt").versions
+        # One version per run, each read back exactly by its read_at.
+        self.assertEqual(len(versions), 2)
+        self.assertEqual(ws.files.read_text("/src/a.txt", at=versions[1].read_at), "one\n")
+        self.assertEqual(ws.files.read_text("/src/a.txt", at=versions[0].read_at), "one\n2\n3\n4\n")
+
+        snap = ws.snapshots.create()
+        ws.files.delete("/src", recursive=True)
+        past = [entry.path for entry in ws.files.list("/", recursive=True, at=snap.id)]
+        self.assertEqual(past, ["/src", "/src/a.txt"])
+        self.assertEqual(ws.files.stat("/src/a.txt", at=snap.revision).size, 10)
+        narrowed = ws.diff(snap.id, path="/src/a.txt")
+        self.assertEqual([(e.status, e.path) for e in narrowed.entries], [("deleted", "/src/a.txt")])
+
+        restored = ws.restore(snapshot_id=snap.id)
+        self.assertEqual((restored.restored_to.revision, restored.restored_to.snapshot_id), (snap.revision, snap.id))
+        again = ws.restore(snapshot_id=snap.id)
+        self.assertEqual((again.revision, again.changed_paths), (restored.revision, 0))
 
     def test_exec_snapshot_before_is_undone_by_one_restore(self) -> None:
         workspace.files.write("/src/main.py", "print('hello')\n")
@@ -97,6 +121,7 @@ class TimeMachineTest(unittest.TestCase):
         stream = workspace.exec.stream(executor="shell", command="rm src/main.py", snapshot="before")
         self.assertEqual([event.stream for event in stream][-1], "exit")
         self.assertTrue(stream.snapshot_id and stream.snapshot_id.startswith("snap_"))
+        self.assertEqual(workspace.snapshots.get(stream.snapshot_id or "").exec_id, stream.id)
         workspace.restore(snapshot_id=stream.snapshot_id)
         self.assertEqual(tree(workspace), before)
 

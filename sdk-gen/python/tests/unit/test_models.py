@@ -95,6 +95,7 @@ RECORD = {
     "outputBytes": 3,
     "truncated": False,
     "nextSeq": 3,
+    "snapshotId": None,
     "pathPrefix": None,
     "egress": False,
 }

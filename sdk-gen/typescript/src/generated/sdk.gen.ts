@@ -182,7 +182,7 @@ export const deleteFile = <ThrowOnError extends boolean = false>(options: Option
 /**
  * Read a file
  *
- * Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` (a list, or `*`) answers 304 when unchanged. `at` reads a past version: a snapshot id or a revision the history window keeps (a token confined to a path prefix cannot, 403).
+ * Streams the raw bytes with the file's strong `ETag`. `Range: bytes=a-b` answers 206 with that part; `If-None-Match: <etag>` (a list, or `*`) answers 304 when unchanged. `at` reads a past version: a snapshot id or a revision the history window keeps (a token confined to a path prefix cannot, 403; `live` is the present).
  */
 export const getFile = <ThrowOnError extends boolean = false>(options: Options<GetFileData, ThrowOnError>): RequestResult<GetFileResponses, GetFileErrors, ThrowOnError> => (options.client ?? client).get<GetFileResponses, GetFileErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -220,7 +220,7 @@ export const putFile = <ThrowOnError extends boolean = false>(options: Options<P
 /**
  * List a directory
  *
- * Entries in path order; `recursive=true` lists the whole subtree. Page with `limit` and `cursor`.
+ * Entries in path order; `recursive=true` lists the whole subtree. Page with `limit` and `cursor`. `at` lists a past version: a snapshot id or a revision the history window keeps, as `GET …/files/{path}?at=` reads one (a token confined to a path prefix cannot, 403; `live` is the present).
  */
 export const listPath = <ThrowOnError extends boolean = false>(options: Options<ListPathData, ThrowOnError>): RequestResult<ListPathResponses, ListPathErrors, ThrowOnError> => (options.client ?? client).get<ListPathResponses, ListPathErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -242,7 +242,7 @@ export const listChanges = <ThrowOnError extends boolean = false>(options: Optio
 /**
  * Stat a path
  *
- * Follows a final symlink unless `followSymlinks: false` (lstat).
+ * Follows a final symlink unless `followSymlinks: false` (lstat). `at` stats a past version: a snapshot id or a revision the history window keeps, as `GET …/files/{path}?at=` reads one (a token confined to a path prefix cannot, 403; `live` is the present).
  */
 export const statPath = <ThrowOnError extends boolean = false>(options: Options<StatPathData, ThrowOnError>): RequestResult<StatPathResponses, StatPathErrors, ThrowOnError> => (options.client ?? client).post<StatPathResponses, StatPathErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -494,7 +494,7 @@ export const getSnapshot = <ThrowOnError extends boolean = false>(options: Optio
 /**
  * Restore a version
  *
- * Makes the live tree equal to a snapshot's or a kept revision's. The restore is itself a new revision, so restoring the revision before it undoes it; a running container sees it like any other change. Its cost follows what changed since that version, not the workspace's size.
+ * Makes the live tree equal to a snapshot's or a kept revision's, and names that version as `restoredTo`. The restore is itself a new revision, so restoring the revision before it undoes it; a running container sees it like any other change. A tree already equal to the version (no path a diff lists, no directory whose mode, owner or times differ) is left alone: no new revision, `changedPaths` 0, `revision` the live one. Its cost follows what changed since that version, not the workspace's size.
  */
 export const restoreWorkspace = <ThrowOnError extends boolean = false>(options: Options<RestoreWorkspaceData, ThrowOnError>): RequestResult<RestoreWorkspaceResponses, RestoreWorkspaceErrors, ThrowOnError> => (options.client ?? client).post<RestoreWorkspaceResponses, RestoreWorkspaceErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -509,7 +509,7 @@ export const restoreWorkspace = <ThrowOnError extends boolean = false>(options: 
 /**
  * What changed between two versions
  *
- * Each changed path once, `added`, `modified`, `deleted` or `renamed` (same file, new name; a renamed directory is one entry), with sizes and ETags on each side. `format=patch` adds a unified diff of the text files (binary or over 1 MiB: `Binary files … differ`). Its cost grows with the number of changes, not the workspace's size.
+ * Each changed path once, `added`, `modified`, `deleted` or `renamed` (same file, new name; a renamed directory is one entry), with sizes and ETags on each side. `path` (a file or a directory) keeps what is at or under it; a rename counts when either of its ends is. `format=patch` adds a unified diff of the text files (binary or over 1 MiB: `Binary files … differ`); a patch over 8 MiB answers 413 `payload_too_large` naming the cap: narrow it with `path`, closer versions, or `format=json`. Its cost grows with the number of changes, not the workspace's size.
  */
 export const diffWorkspace = <ThrowOnError extends boolean = false>(options: Options<DiffWorkspaceData, ThrowOnError>): RequestResult<DiffWorkspaceResponses, DiffWorkspaceErrors, ThrowOnError> => (options.client ?? client).get<DiffWorkspaceResponses, DiffWorkspaceErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -520,7 +520,7 @@ export const diffWorkspace = <ThrowOnError extends boolean = false>(options: Opt
 /**
  * A path's versions
  *
- * Every kept version of what the path has named, newest first: the revision that made it and the one that ended it, when, by which key or exec, its size and ETag. Versions are kept for the plan's history window and while a snapshot pins them.
+ * Every kept version of what the path has named, newest first: the revision that made it and the one that ended it, when, who made it (`key:<id>` for API calls, `exec:<id>` for a run's changes, container pushes included; `container` for a box's change no single run can be named for), its size and ETag, and `readAt`: the value to pass as `?at=` to read it back. Versions are kept for the plan's history window and while a snapshot pins them; a run keeps one version per file, what it left.
  */
 export const fileHistory = <ThrowOnError extends boolean = false>(options: Options<FileHistoryData, ThrowOnError>): RequestResult<FileHistoryResponses, FileHistoryErrors, ThrowOnError> => (options.client ?? client).get<FileHistoryResponses, FileHistoryErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -531,7 +531,7 @@ export const fileHistory = <ThrowOnError extends boolean = false>(options: Optio
 /**
  * Run a command or module in the workspace
  *
- * Answers when the run ends with its output, or at once with 202 for `background: true`. With `Accept: text/event-stream` it streams an `exec` event first (`{ id, workspaceId }`, no SSE id), then `stdout`, `stderr` and `exit` events whose ids are sequence numbers; the run's id is also in the `X-Exec-Id` header. A client that disconnects resumes from `GET …/execs/{execId}/output` with `Last-Event-ID`.
+ * Answers when the run ends with its output, or at once with 202 for `background: true`. With `Accept: text/event-stream` it streams an `exec` event first (`{ id, workspaceId, snapshotId? }`, no SSE id), then `stdout`, `stderr` and `exit` events whose ids are sequence numbers; the run's id is also in the `X-Exec-Id` header, and with `snapshot: "before"` the snapshot's id in `X-Snapshot-Id` (and `snapshotId` in the JSON answers). A client that disconnects resumes from `GET …/execs/{execId}/output` with `Last-Event-ID`.
  */
 export const exec = <ThrowOnError extends boolean = false>(options: Options<ExecData, ThrowOnError>): RequestResult<ExecResponses, ExecErrors, ThrowOnError> => (options.client ?? client).post<ExecResponses, ExecErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

@@ -197,6 +197,14 @@ export type ChangePage = {
         at: string;
         op: string;
         paths: Array<string>;
+        /**
+         * Who made it: `key:<id>`, `exec:<id>` (a run), `container`, or null when unknown.
+         */
+        actor: string | null;
+        /**
+         * A restore's: the version it went back to (a snapshot id, or a revision).
+         */
+        restoredTo?: string;
     }>;
     /**
      * The workspace's current revision.
@@ -256,6 +264,10 @@ export type Snapshot = {
      * Who took it: `key:<id>` or `exec:<id>`.
      */
     actor: string | null;
+    /**
+     * The run it was taken just before (`snapshot: "before"` on exec), or null.
+     */
+    execId: string | null;
 };
 
 export type SnapshotPage = {
@@ -265,13 +277,26 @@ export type SnapshotPage = {
 
 export type RestoreResult = {
     /**
-     * The new revision the restore made.
+     * The new revision the restore made; the live revision, unchanged, when nothing differed (`changedPaths` 0).
      */
     revision: number;
     /**
      * Paths that differed and were set back.
      */
     changedPaths: number;
+    /**
+     * The version the live tree was made equal to.
+     */
+    restoredTo: {
+        /**
+         * The revision the tree now equals.
+         */
+        revision: number;
+        /**
+         * The snapshot that revision was named by, when the request named one.
+         */
+        snapshotId: string | null;
+    };
 };
 
 /**
@@ -312,6 +337,14 @@ export type FileHistory = {
         at: string | null;
         actor: string | null;
         op: string | null;
+        /**
+         * For a version a restore made: the version it went back to (a snapshot id or a revision).
+         */
+        restoredTo: string | null;
+        /**
+         * What to pass as `?at=` (to `GET …/files/{path}`, `fs/list`, `fs/stat`) to read this version back: a revision, or a snapshot pinning it.
+         */
+        readAt: string;
         type: 'file' | 'dir' | 'symlink';
         size: number;
         mode: number;
@@ -517,6 +550,10 @@ export type ExecRecord = {
      */
     nextSeq: number;
     result?: unknown;
+    /**
+     * The snapshot taken just before the run (`snapshot: "before"`), while it exists: restoring it undoes the run.
+     */
+    snapshotId: string | null;
     /**
      * The path prefix the run's token was confined to (so was the run), or null. A confined token sees only runs confined at or under its own prefix.
      */
@@ -1775,6 +1812,10 @@ export type ListPathData = {
         recursive?: 'true' | 'false';
         limit?: number;
         cursor?: string;
+        /**
+         * A snapshot id (`snap_…`), a revision number, or `live`.
+         */
+        at?: string;
     };
     url: '/v1/workspaces/{workspaceId}/fs/list';
 };
@@ -1883,6 +1924,10 @@ export type StatPathData = {
     body: {
         path: string;
         followSymlinks?: boolean;
+        /**
+         * A snapshot id (`snap_…`), a revision number, or `live`.
+         */
+        at?: string;
     };
     path: {
         workspaceId: string;
@@ -3261,6 +3306,10 @@ export type DiffWorkspaceData = {
          */
         to?: string;
         format?: 'json' | 'patch';
+        /**
+         * Only what is at or under this path (a file or a directory), as `/src`.
+         */
+        path?: string;
     };
     url: '/v1/workspaces/{workspaceId}/diff';
 };
@@ -3286,6 +3335,10 @@ export type DiffWorkspaceErrors = {
      * Not found
      */
     404: Problem;
+    /**
+     * Payload too large
+     */
+    413: Problem;
     /**
      * Rate limited
      */
@@ -3313,6 +3366,9 @@ export type FileHistoryData = {
         workspaceId: string;
     };
     query: {
+        /**
+         * The path, as `/src/app.ts`; `/` lists the root directory's versions.
+         */
         path: string;
     };
     url: '/v1/workspaces/{workspaceId}/history';

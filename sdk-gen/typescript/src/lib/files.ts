@@ -71,18 +71,29 @@ export class Files {
     return new TextDecoder().decode(await this.read(path, options));
   }
 
-  async stat(path: string, options: RequestOptions = {}): Promise<FileInfo> {
-    const { data } = await statPath({ ...this.core.options(options), path: this.path, body: { path } });
+  /** A path's stat; `at` (a snapshot id or a kept revision) as it was then. */
+  async stat(path: string, options: RequestOptions & { at?: string | number } = {}): Promise<FileInfo> {
+    const body = options.at === undefined ? { path } : { path, at: String(options.at) };
+    const { data } = await statPath({ ...this.core.options(options), path: this.path, body });
     return data as FileInfo;
   }
 
-  /** A directory's entries, page by page; `recursive` walks the whole subtree. */
-  list(path = "/", options: RequestOptions & { recursive?: boolean; limit?: number } = {}): Pager<FileInfo> {
+  /** A directory's entries, page by page; `recursive` walks the whole subtree; `at` lists a past version. */
+  list(
+    path = "/",
+    options: RequestOptions & { recursive?: boolean; limit?: number; at?: string | number } = {},
+  ): Pager<FileInfo> {
     return new Pager(async (cursor) => {
       const { data } = await listPath({
         ...this.core.options(options),
         path: this.path,
-        query: { path, recursive: options.recursive ? "true" : "false", limit: options.limit, cursor },
+        query: {
+          path,
+          recursive: options.recursive ? "true" : "false",
+          limit: options.limit,
+          cursor,
+          ...(options.at === undefined ? {} : { at: String(options.at) }),
+        },
       });
       return { items: data.entries, nextCursor: data.nextCursor };
     });

@@ -92,7 +92,11 @@ export class Workspace {
     return new Workspace(this.core, data as WorkspaceData);
   }
 
-  /** Makes the live tree equal to a snapshot's or a kept revision's, as a new revision (so it can be undone). */
+  /**
+   * Makes the live tree equal to a snapshot's or a kept revision's, as a new revision (so it
+   * can be undone); `restoredTo` names that version. A tree already equal makes no revision
+   * (`changedPaths` 0).
+   */
   async restore(
     to: { snapshotId: string } | { revision: number },
     options: RequestOptions = {},
@@ -105,20 +109,29 @@ export class Workspace {
     return data as RestoreResult;
   }
 
-  /** What changed from one version to another (`to` defaults to live); `format: "patch"` adds a unified diff. */
+  /**
+   * What changed from one version to another (`to` defaults to live); `path` (a file or a
+   * directory) keeps what is at or under it; `format: "patch"` adds a unified diff, refused
+   * with PayloadTooLargeError past 8 MiB (narrow it with `path`).
+   */
   async diff(
     from: VersionRef,
-    options: RequestOptions & { to?: VersionRef; format?: "json" | "patch" } = {},
+    options: RequestOptions & { to?: VersionRef; format?: "json" | "patch"; path?: string } = {},
   ): Promise<Diff> {
     const { data } = await diffWorkspace({
       ...this.core.options(options),
       path: { workspaceId: this.id },
-      query: { from: String(from), to: String(options.to ?? "live"), format: options.format ?? "json" },
+      query: {
+        from: String(from),
+        to: String(options.to ?? "live"),
+        format: options.format ?? "json",
+        ...(options.path === undefined ? {} : { path: options.path }),
+      },
     });
     return data as Diff;
   }
 
-  /** Every kept version of what `path` has named, newest first. */
+  /** Every kept version of what `path` has named, newest first; each one's `readAt` reads it back (`files.read(path, { at })`). */
   async history(path: string, options: RequestOptions = {}): Promise<FileHistory> {
     const { data } = await fileHistory({
       ...this.core.options(options),

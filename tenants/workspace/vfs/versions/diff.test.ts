@@ -27,7 +27,11 @@ describe("diff", () => {
       expect(modified?.after).toMatchObject({ size: 11 });
       expect(modified?.before?.etag).not.toBe(modified?.after?.etag);
       expect(result.patch).toContain("--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1,1 +1,2 @@\n alpha\n+more\n");
-      expect(result.patch).toContain("--- a/src/b.txt\n+++ /dev/null\n");
+      // git's extended headers, so `git apply` creates and deletes files.
+      expect(result.patch).toContain(
+        "diff --git a/src/b.txt b/src/b.txt\ndeleted file mode 100644\n--- a/src/b.txt\n+++ /dev/null\n",
+      );
+      expect(result.patch).toContain("diff --git a/new.bin b/new.bin\nnew file mode 100644\nBinary files");
       expect(result.patch).toContain("Binary files /dev/null and b/new.bin differ");
       expect(result.patch).toContain("rename from src/c.txt\nrename to src/d.txt\n");
     });
@@ -51,7 +55,101 @@ describe("diff", () => {
   });
 });
 
+describe("diff, narrowed and bounded", () => {
+  it("keeps what is at or under `path`, a rename counted by either end", async () => {
+    await withVfs(async (vfs) => {
+      ok(await vfs.write("/src/a.ts", bytes("a")));
+      ok(await vfs.write("/src/b.ts", bytes("b")));
+      ok(await vfs.write("/docs/x.md", bytes("x")));
+      const snap = await vfs.snapshot();
+      ok(await vfs.write("/src/a.ts", bytes("a2")));
+      ok(await vfs.move("/src/b.ts", "/b.ts"));
+      ok(await vfs.write("/docs/x.md", bytes("x2")));
+      ok(await vfs.write("/srcfoo", bytes("not under /src")));
+      const under = ok(await vfs.diff(snap.id, "live", { path: "/src" }));
+      expect(under.entries.map((e) => [e.status, e.path])).toEqual([
+        ["renamed", "/b.ts"],
+        ["modified", "/src/a.ts"],
+      ]);
+      const one = ok(await vfs.diff(snap.id, "live", { path: "/docs/x.md", patch: true }));
+      expect(one.entries.map((e) => e.path)).toEqual(["/docs/x.md"]);
+      expect(one.patch).not.toContain("src");
+    });
+  });
+
+  it("says a file became executable as git does, so `git apply` sets the mode", async () => {
+    await withVfs(async (vfs) => {
+      ok(await vfs.write("/run.sh", bytes("echo hi\n")));
+      const snap = await vfs.snapshot();
+      ok(await vfs.chmod("/run.sh", 0o755));
+      expect(ok(await vfs.diff(snap.id, "live", { patch: true })).patch).toBe(
+        "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n",
+      );
+    });
+  });
+
+  it("refuses a patch past its cap, saying the cap and how to narrow it", async () => {
+    await withVfs(async (vfs) => {
+      const snap = await vfs.snapshot();
+      ok(await vfs.write("/big.txt", bytes("line\n".repeat(100))));
+      ok(await vfs.write("/small.txt", bytes("x\n")));
+      const refused = await vfs.diff(snap.id, "live", { patch: true, patchBytesMax: 200 });
+      expect(refused).toMatchObject({ ok: false, code: "EFBIG" });
+      expect(refused.ok ? "" : refused.message).toMatch(/larger than 200 bytes, .*`path`/);
+      expect(ok(await vfs.diff(snap.id, "live", { patch: true, patchBytesMax: 200, path: "/small.txt" })).patch).toBe(
+        "diff --git a/small.txt b/small.txt\nnew file mode 100644\n--- /dev/null\n+++ b/small.txt\n@@ -1,0 +1,1 @@\n+x\n",
+      );
+    });
+  });
+});
+
 describe("restore", () => {
+  it("sets back a directory's mode, which a diff shows though it hides directory times", async () => {
+    await withVfs(async (vfs) => {
+      ok(await vfs.mkdir("/private"));
+      ok(await vfs.write("/private/key", bytes("k")));
+      const snap = await vfs.snapshot();
+      ok(await vfs.chmod("/private", 0o700));
+      ok(await vfs.write("/private/other", bytes("o")));
+      expect(ok(await vfs.diff(snap.id)).entries).toMatchObject([
+        { path: "/private", status: "modified", before: { mode: 0o755 }, after: { mode: 0o700 } },
+        { path: "/private/other", status: "added" },
+      ]);
+      expect(ok(await vfs.restore(snap.id)).changedPaths).toBe(2);
+      expect(ok(vfs.stat("/private")).stat.mode).toBe(0o755);
+      // A directory's times alone differing is still a difference a restore sets back (a
+      // container's `ls -l` shows them); once equal, another restore makes no revision.
+      ok(await vfs.write("/private/tmp", bytes("t")));
+      ok(await vfs.remove("/private/tmp"));
+      expect(ok(await vfs.restore(snap.id)).changedPaths).toBe(1);
+      expect(ok(await vfs.restore(snap.id)).changedPaths).toBe(0);
+    });
+  });
+
+  it("names the version it went back to, and makes no revision when the tree already equals it", async () => {
+    await withVfs(async (vfs) => {
+      ok(await vfs.write("/f", bytes("one")));
+      const snap = await vfs.snapshot();
+      ok(await vfs.write("/f", bytes("two")));
+      const restored = ok(await vfs.restore(snap.id));
+      expect(restored).toMatchObject({
+        changedPaths: 1,
+        restoredTo: { revision: snap.revision, snapshotId: snap.id },
+      });
+      expect(vfs.changesSince(restored.revision - 1).changes).toMatchObject([{ op: "restore", restoredTo: snap.id }]);
+      const again = ok(await vfs.restore(snap.id));
+      expect(again).toEqual({
+        ok: true,
+        revision: restored.revision,
+        changedPaths: 0,
+        restoredTo: { revision: snap.revision, snapshotId: snap.id },
+      });
+      expect(ok(await vfs.restore(snap.revision)).restoredTo).toEqual({ revision: snap.revision, snapshotId: null });
+      expect(ok(await vfs.restore("live")).changedPaths).toBe(0);
+      expect(vfs.revision()).toBe(restored.revision);
+    });
+  });
+
   it("makes the live tree the version's as a new revision, which is itself undone by restoring", async () => {
     await withVfs(async (vfs) => {
       ok(await vfs.write("/keep.txt", bytes("keep")));

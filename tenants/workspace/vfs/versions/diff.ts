@@ -4,11 +4,14 @@
  * indexes, each names a path on one side or the other, and only those paths are compared.
  * A renamed directory is one `renamed` entry (its children's rows did not change); a file
  * keeps its inode number across a rename, which is how a rename is told from a delete and
- * an add. Directories are listed only when added, deleted or renamed: their times and
- * entry counts move with every change inside them, which the entries inside already show.
+ * an add. Directories are listed when added, deleted or renamed, and as modified only when
+ * their mode or owner changed: their times and entry counts move with every change inside
+ * them, which the entries inside already show.
  */
 import { structuredPatch } from "diff";
 import { workspaceLimits } from "../../limits.ts";
+import { isWithin } from "../../paths.ts";
+import { type FsResult, fail } from "../errors.ts";
 import type { Inode, InodeType, Store } from "../store.ts";
 import { RevisionTree } from "./at.ts";
 
@@ -85,9 +88,24 @@ export function differs(a: Inode, b: Inode): boolean {
   );
 }
 
+/** A directory a user would see changed: its mode or owner (its times and entry count follow what is inside). */
+function dirDiffers(a: Inode, b: Inode): boolean {
+  return a.mode !== b.mode || a.uid !== b.uid || a.gid !== b.gid;
+}
+
 type Found = { ino: number; inode: Inode } | null;
 
-export function diff(store: Store, from: number, to: number, max: number = workspaceLimits.diffEntriesMax): Diff {
+/**
+ * The differences from revision `from` to `to`, at most `max` entries; with `within` (a
+ * normalised path), only entries at or under it, a rename counted when either end is.
+ */
+export function diff(
+  store: Store,
+  from: number,
+  to: number,
+  max: number = workspaceLimits.diffEntriesMax,
+  within: string | null = null,
+): Diff {
   const before = new RevisionTree(store.sql, from);
   const after = new RevisionTree(store.sql, to);
   const changed = changedRows(store, Math.min(from, to), Math.max(from, to));
@@ -154,10 +172,17 @@ export function diff(store: Store, from: number, to: number, max: number = works
     else if (aGone && !b) entries.push({ path, status: "deleted", before: sideOf(aGone.inode) });
     else if (aGone && b && aGone.ino !== b.ino)
       entries.push({ path, status: "modified", before: sideOf(aGone.inode), after: sideOf(b.inode) });
-    else if (aGone && b && b.inode.type !== "dir" && differs(aGone.inode, b.inode))
+    else if (aGone && b && (b.inode.type === "dir" ? dirDiffers(aGone.inode, b.inode) : differs(aGone.inode, b.inode)))
       entries.push({ path, status: "modified", before: sideOf(aGone.inode), after: sideOf(b.inode) });
   }
-  return { from, to, entries: entries.slice(0, max), truncated: entries.length > max };
+  const inside =
+    within === null
+      ? entries
+      : entries.filter(
+          (entry) =>
+            isWithin(entry.path, within) || (entry.previousPath !== undefined && isWithin(entry.previousPath, within)),
+        );
+  return { from, to, entries: inside.slice(0, max), truncated: inside.length > max };
 }
 
 /** The bytes of the file at `path` at a revision, or null when it is absent, not a file or too large. */
@@ -179,32 +204,64 @@ async function text(store: Store, tree: RevisionTree, path: string): Promise<str
 /**
  * The diff as unified patch text, `git diff` style: one section per changed text file,
  * "Binary files … differ" for binary or oversized ones; directories and links are left out.
+ * EFBIG once the text passes `bytesMax` (UTF-8): one answer stays a bounded size, and the
+ * caller is told how to narrow it rather than handed a patch cut off mid-file.
  */
-export async function patch(store: Store, result: Diff): Promise<string> {
+export async function patch(
+  store: Store,
+  result: Diff,
+  bytesMax: number = workspaceLimits.patchBytesMax,
+): Promise<FsResult<{ patch: string }>> {
   const before = new RevisionTree(store.sql, result.from);
   const after = new RevisionTree(store.sql, result.to);
-  let out = "";
+  const encoder = new TextEncoder();
+  const sections: string[] = [];
+  let bytes = 0;
   for (const entry of result.entries) {
-    const oldPath = entry.previousPath ?? entry.path;
-    const isFile = entry.before?.type === "file" || entry.after?.type === "file";
-    if (!isFile) continue;
-    const a = entry.status === "added" ? null : await text(store, before, oldPath);
-    const b = entry.status === "deleted" ? null : await text(store, after, entry.path);
-    const aName = a === null ? "/dev/null" : `a${oldPath}`;
-    const bName = b === null ? "/dev/null" : `b${entry.path}`;
-    out += `diff --git a${oldPath} b${entry.path}\n`;
-    if (entry.status === "renamed") out += `rename from ${oldPath.slice(1)}\nrename to ${entry.path.slice(1)}\n`;
-    if (a === "binary" || b === "binary") {
-      out += `Binary files ${aName} and ${bName} differ\n`;
-      continue;
+    const section = await patchSection(store, before, after, entry);
+    bytes += encoder.encode(section).byteLength;
+    if (bytes > bytesMax) {
+      return fail(
+        "EFBIG",
+        `the patch is larger than ${sizeText(bytesMax)}, the most one answer carries; narrow it with \`path\` (a file or a directory), a closer \`from\` and \`to\`, or ask \`format=json\` for the changed paths alone`,
+      );
     }
-    const hunks = structuredPatch(aName, bName, a ?? "", b ?? "", "", "", { context: 3 }).hunks;
-    if (hunks.length === 0) continue;
-    out += `--- ${aName}\n+++ ${bName}\n`;
-    for (const hunk of hunks) {
-      out += `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@\n`;
-      for (const line of hunk.lines) out += `${line}\n`;
-    }
+    sections.push(section);
+  }
+  return { ok: true, patch: sections.join("") };
+}
+
+/** One entry's part of the patch ("" for directories, links, and files whose text is the same). */
+async function patchSection(store: Store, before: RevisionTree, after: RevisionTree, entry: DiffEntry) {
+  const oldPath = entry.previousPath ?? entry.path;
+  const isFile = entry.before?.type === "file" || entry.after?.type === "file";
+  if (!isFile) return "";
+  const a = entry.status === "added" ? null : await text(store, before, oldPath);
+  const b = entry.status === "deleted" ? null : await text(store, after, entry.path);
+  const aName = a === null ? "/dev/null" : `a${oldPath}`;
+  const bName = b === null ? "/dev/null" : `b${entry.path}`;
+  let out = `diff --git a${oldPath} b${entry.path}\n`;
+  // git's extended header lines, without which `git apply` cannot create or delete a file.
+  const modeBefore = entry.before?.type === "file" ? gitMode(entry.before.mode) : null;
+  const modeAfter = entry.after?.type === "file" ? gitMode(entry.after.mode) : null;
+  if (aName === "/dev/null" && modeAfter) out += `new file mode ${modeAfter}\n`;
+  else if (bName === "/dev/null" && modeBefore) out += `deleted file mode ${modeBefore}\n`;
+  else if (modeBefore && modeAfter && modeBefore !== modeAfter)
+    out += `old mode ${modeBefore}\nnew mode ${modeAfter}\n`;
+  if (entry.status === "renamed") out += `rename from ${oldPath.slice(1)}\nrename to ${entry.path.slice(1)}\n`;
+  if (a === "binary" || b === "binary") return `${out}Binary files ${aName} and ${bName} differ\n`;
+  const hunks = structuredPatch(aName, bName, a ?? "", b ?? "", "", "", { context: 3 }).hunks;
+  if (hunks.length === 0) return out;
+  out += `--- ${aName}\n+++ ${bName}\n`;
+  for (const hunk of hunks) {
+    out += `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@\n`;
+    for (const line of hunk.lines) out += `${line}\n`;
   }
   return out;
 }
+
+const MIB = 1024 * 1024;
+const sizeText = (bytes: number) => (bytes % MIB === 0 ? `${bytes / MIB} MiB (${bytes} bytes)` : `${bytes} bytes`);
+
+/** A file's mode as git writes it: only the executable bit survives. */
+const gitMode = (mode: number) => (mode & 0o111 ? "100755" : "100644");

@@ -32,12 +32,12 @@ export function statAt(store: Store, rev: number, path: string, follow = true): 
   return resolved.ok ? { ok: true, stat: store.stat(resolved.path, resolved.inode) } : resolved;
 }
 
-/** A directory's direct entries at a revision, a page at a time (as `list` without `recursive`). */
+/** A directory's entries at a revision (its whole subtree with `recursive`), in path order, a page at a time, as `list` answers. */
 export function listAt(
   store: Store,
   rev: number,
   path: string,
-  options: { limit?: number; cursor?: string | undefined } = {},
+  options: { recursive?: boolean; limit?: number; cursor?: string | undefined } = {},
 ): FsResult<{ entries: Stat[]; nextCursor: string | null }> {
   const tree = new RevisionTree(store.sql, rev);
   const dir = store.resolve(path, true, tree);
@@ -45,13 +45,57 @@ export function listAt(
   if (dir.inode.type !== "dir") return fail("ENOTDIR", `not a directory: ${path}`, path);
   const limit = Math.min(options.limit ?? workspaceLimits.listPageDefault, workspaceLimits.listPageMax);
   const prefix = dir.path === "/" ? "" : dir.path;
-  const after = options.cursor?.startsWith(`${prefix}/`) ? options.cursor.slice(prefix.length + 1) : "";
-  const names = tree.children(dir.ino).filter((entry) => entry.name > after);
-  const page = names.slice(0, limit);
+  const rows = options.recursive
+    ? subtreeAt(store, rev, dir.ino, prefix, options.cursor ?? "", limit + 1)
+    : childrenAt(tree, dir.ino, prefix, options.cursor, limit + 1);
   const entries: Stat[] = [];
-  for (const entry of page) {
-    const inode = tree.inode(entry.ino);
-    if (inode) entries.push(store.stat(`${prefix}/${entry.name}`, inode));
+  for (const row of rows.slice(0, limit)) {
+    const inode = tree.inode(row.ino);
+    if (inode) entries.push(store.stat(row.path, inode));
   }
-  return { ok: true, entries, nextCursor: names.length > limit ? (entries.at(-1)?.path ?? null) : null };
+  return { ok: true, entries, nextCursor: rows.length > limit ? (entries.at(-1)?.path ?? null) : null };
+}
+
+function childrenAt(tree: RevisionTree, dir: number, prefix: string, cursor: string | undefined, limit: number) {
+  const after = cursor?.startsWith(`${prefix}/`) ? cursor.slice(prefix.length + 1) : "";
+  return tree
+    .children(dir)
+    .filter((entry) => entry.name > after)
+    .slice(0, limit)
+    .map((entry) => ({ ino: entry.ino, path: `${prefix}/${entry.name}` }));
+}
+
+/**
+ * Every entry under `dir` at revision `rev` with its path, in path order after `after`: the
+ * live walk's one recursive query (walk.ts), over the rows alive at `rev` in both tables,
+ * each step an indexed lookup by parent.
+ */
+function subtreeAt(store: Store, rev: number, dir: number, prefix: string, after: string, limit: number) {
+  return store.sql
+    .exec<{ ino: number; path: string }>(
+      `WITH RECURSIVE tree(ino, path) AS (
+         SELECT ino, ? || '/' || name FROM dirents WHERE parent = ? AND born_rev <= ?
+         UNION ALL
+         SELECT ino, ? || '/' || name FROM dirents_hist WHERE parent = ? AND born_rev <= ? AND died_rev > ?
+         UNION ALL
+         SELECT d.ino, tree.path || '/' || d.name FROM tree JOIN dirents d ON d.parent = tree.ino WHERE d.born_rev <= ?
+         UNION ALL
+         SELECT h.ino, tree.path || '/' || h.name FROM tree JOIN dirents_hist h ON h.parent = tree.ino
+         WHERE h.born_rev <= ? AND h.died_rev > ?
+       )
+       SELECT ino, path FROM tree WHERE path > ? ORDER BY path LIMIT ?`,
+      prefix,
+      dir,
+      rev,
+      prefix,
+      dir,
+      rev,
+      rev,
+      rev,
+      rev,
+      rev,
+      after,
+      limit,
+    )
+    .toArray();
 }

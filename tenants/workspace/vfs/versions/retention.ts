@@ -3,7 +3,8 @@
  *
  * A revision R is readable when it is the live one, a snapshot pins it, or the history
  * window is on and R is at or after `history_from`, the oldest revision whose every
- * version is kept. The window (a plan's, in milliseconds; 0 keeps no history) slides:
+ * version is kept, and is not a state a run passed through (`run_spans`: a run keeps one
+ * version per file, store.ts `collapses`). The window (a plan's, in milliseconds; 0 keeps no history) slides:
  * each maintenance pass moves `history_from` to the oldest revision that was live within
  * the window, then deletes row versions that died by then and that no snapshot pins,
  * giving their chunk references back (a blob's `refs` counts every row version).
@@ -37,13 +38,39 @@ export function setHistoryWindow(store: Store, windowMs: number): void {
   store.retentionChanged();
 }
 
+/**
+ * A run that replaced its own versions passed through the revisions they were alive in
+ * without keeping them (store.ts `collapses`): the span around `rev`, if any, with the run
+ * and the first revision after it.
+ */
+export function runSpanAt(store: Store, rev: number): { actor: string; toRev: number } | null {
+  const row = store.sql
+    .exec<{ actor: string; to_rev: number }>(
+      "SELECT actor, to_rev FROM run_spans WHERE from_rev <= ? AND ? < to_rev ORDER BY to_rev DESC LIMIT 1",
+      rev,
+      rev,
+    )
+    .toArray()[0];
+  return row ? { actor: row.actor, toRev: row.to_rev } : null;
+}
+
+/**
+ * How the tree at `rev` can be read back exactly: as the live revision or one inside the
+ * history window (`revision`), only through a snapshot pinning it (`snapshot`), or not at all.
+ */
+export function readableBy(store: Store, rev: number): "revision" | "snapshot" | null {
+  const live = store.meta("revision");
+  if (!Number.isSafeInteger(rev) || rev < 0 || rev > live) return null;
+  if (rev === live) return "revision";
+  const inWindow =
+    historyWindowMs(store) > 0 && rev >= (metaValue(store, "history_from") ?? live) && runSpanAt(store, rev) === null;
+  if (inWindow) return "revision";
+  return store.sql.exec("SELECT 1 FROM snapshots WHERE rev = ?", rev).toArray().length > 0 ? "snapshot" : null;
+}
+
 /** Whether the tree at `rev` can be read back exactly. */
 export function isReadable(store: Store, rev: number): boolean {
-  const live = store.meta("revision");
-  if (!Number.isSafeInteger(rev) || rev < 0 || rev > live) return false;
-  if (rev === live) return true;
-  if (historyWindowMs(store) > 0 && rev >= (metaValue(store, "history_from") ?? live)) return true;
-  return store.sql.exec("SELECT 1 FROM snapshots WHERE rev = ?", rev).toArray().length > 0;
+  return readableBy(store, rev) !== null;
 }
 
 /**
@@ -60,15 +87,18 @@ export function revisionOf(store: Store, ref: string | number): FsResult<{ revis
   }
   const rev = typeof ref === "number" ? ref : /^\d{1,15}$/.test(ref) ? Number(ref) : Number.NaN;
   if (Number.isNaN(rev)) return fail("EINVAL", `not a revision, snapshot id or "live": ${ref}`);
-  if (!isReadable(store, rev)) {
-    return fail(
-      "ENOENT",
-      rev > store.meta("revision")
-        ? `revision ${rev} is in the future (the workspace is at ${store.meta("revision")})`
-        : `revision ${rev} is no longer kept: it is older than the history window and no snapshot pins it`,
-    );
-  }
+  if (!isReadable(store, rev)) return fail("ENOENT", whyNotKept(store, rev));
   return { ok: true, revision: rev };
+}
+
+function whyNotKept(store: Store, rev: number): string {
+  const live = store.meta("revision");
+  if (rev > live) return `revision ${rev} is in the future (the workspace is at ${live})`;
+  const span = historyWindowMs(store) > 0 && rev >= historyFrom(store) ? runSpanAt(store, rev) : null;
+  if (span) {
+    return `revision ${rev} is a state ${span.actor} passed through while it ran; a run keeps one version per file, so read revision ${span.toRev} or later`;
+  }
+  return `revision ${rev} is no longer kept: it is older than the history window and no snapshot pins it`;
 }
 
 /** The oldest readable revision outside snapshots (the live one when no window is on). */
@@ -127,6 +157,8 @@ export function pruneHistory(
     );
     pruned += store.sql.exec("DELETE FROM file_chunks_hist WHERE ino = ? AND born_rev = ?", ino, born_rev).rowsWritten;
   }
+  // A run's passing states are unreadable only while they are inside the window.
+  store.sql.exec("DELETE FROM run_spans WHERE to_rev <= ?", cutoff);
   const more = (table: string) =>
     store.sql.exec(`SELECT 1 FROM ${table} WHERE ${unpinned(table)} LIMIT 1`, cutoff).toArray().length > 0;
   return { pruned, remaining: more("inodes_hist") || more("dirents_hist") || more("file_chunks_hist") };

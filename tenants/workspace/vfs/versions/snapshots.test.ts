@@ -35,6 +35,28 @@ describe("snapshots", () => {
     });
   });
 
+  it("list their whole tree in path order, a page at a time, as the live listing does", async () => {
+    await withVfs(async (vfs) => {
+      for (const path of ["/a/x", "/a/y/z", "/a-b", "/c"]) ok(await vfs.write(path, bytes(path)));
+      const snap = await vfs.snapshot();
+      ok(await vfs.remove("/a", { recursive: true }));
+      ok(await vfs.write("/d", bytes("later")));
+      const live = ok(vfs.list("/", { recursive: true })).entries.map((e) => e.path);
+      expect(live).toEqual(["/a-b", "/c", "/d"]);
+      const all = ok(vfs.listAt(snap.id, "/", { recursive: true })).entries.map((e) => e.path);
+      expect(all).toEqual(["/a", "/a-b", "/a/x", "/a/y", "/a/y/z", "/c"]);
+      const first = ok(vfs.listAt(snap.id, "/", { recursive: true, limit: 4 }));
+      expect(first.nextCursor).toBe("/a/y");
+      const rest = ok(vfs.listAt(snap.id, "/", { recursive: true, cursor: first.nextCursor as string }));
+      expect([...first.entries, ...rest.entries].map((e) => e.path)).toEqual(all);
+      expect(ok(vfs.listAt(snap.id, "/a", { recursive: true })).entries.map((e) => e.path)).toEqual([
+        "/a/x",
+        "/a/y",
+        "/a/y/z",
+      ]);
+    });
+  });
+
   it("keep their chunks through garbage collection, and give them back when deleted", async () => {
     await withVfs(async (vfs) => {
       ok(await vfs.write("/f", bytes("kept by the snapshot")));

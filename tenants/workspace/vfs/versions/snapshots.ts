@@ -17,6 +17,8 @@ export interface Snapshot {
   fileCount: number;
   /** Who took it (`key:<id>`, `exec:<id>`), when known. */
   actor: string | null;
+  /** The run it was taken just before (`snapshot: "before"` on exec), or null. */
+  execId: string | null;
 }
 
 type SnapshotRow = {
@@ -28,6 +30,7 @@ type SnapshotRow = {
   size_bytes: number;
   file_count: number;
   actor: string | null;
+  exec_id: string | null;
 };
 
 function snapshotOf(row: SnapshotRow): Snapshot {
@@ -40,11 +43,15 @@ function snapshotOf(row: SnapshotRow): Snapshot {
     sizeBytes: row.size_bytes,
     fileCount: row.file_count,
     actor: row.actor,
+    execId: row.exec_id,
   };
 }
 
 /** Pins the current revision. Runs under the mutation lock, so the revision is the tree's. */
-export function createSnapshot(store: Store, fields: { name?: string; description?: string }): Snapshot {
+export function createSnapshot(
+  store: Store,
+  fields: { name?: string; description?: string; execId?: string },
+): Snapshot {
   const nowMs = store.nowMs();
   const row: SnapshotRow = {
     id: newId("snap", nowMs),
@@ -55,10 +62,11 @@ export function createSnapshot(store: Store, fields: { name?: string; descriptio
     size_bytes: store.meta("size_bytes"),
     file_count: store.meta("file_count"),
     actor: store.actor,
+    exec_id: fields.execId ?? null,
   };
   store.sql.exec(
-    `INSERT INTO snapshots (id, rev, name, description, created_ms, size_bytes, file_count, actor)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO snapshots (id, rev, name, description, created_ms, size_bytes, file_count, actor, exec_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     row.id,
     row.rev,
     row.name,
@@ -67,6 +75,7 @@ export function createSnapshot(store: Store, fields: { name?: string; descriptio
     row.size_bytes,
     row.file_count,
     row.actor,
+    row.exec_id,
   );
   store.retentionChanged();
   return snapshotOf(row);
@@ -94,6 +103,20 @@ export function listSnapshots(
     snapshots: page.map(snapshotOf),
     nextCursor: rows.length > options.limit ? (page.at(-1)?.id ?? null) : null,
   };
+}
+
+/** The snapshots taken just before these runs (`snapshot: "before"`) that still exist, by run id. */
+export function snapshotsBeforeRuns(store: Store, execIds: readonly string[]): Map<string, string> {
+  if (execIds.length === 0) return new Map();
+  return new Map(
+    store.sql
+      .exec<{ id: string; exec_id: string }>(
+        "SELECT id, exec_id FROM snapshots WHERE exec_id IN (SELECT value FROM json_each(?))",
+        JSON.stringify(execIds),
+      )
+      .toArray()
+      .map((row) => [row.exec_id, row.id]),
+  );
 }
 
 export function getSnapshot(store: Store, id: string): Snapshot | null {

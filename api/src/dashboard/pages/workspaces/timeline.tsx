@@ -173,7 +173,9 @@ function RestoreCells({ id, event }: { id: string; event: Extract<TimelineEvent,
     <>
       <th scope="row">Restore</th>
       <td>
-        revision {event.revision} · {countLabel(event.changedPaths, "path")} set back
+        revision {event.revision}
+        {event.restoredTo !== null && <> · back to {restoredLabel(event.restoredTo)}</>} ·{" "}
+        {countLabel(event.changedPaths, "path")} set back
       </td>
       <td>
         {/* The revision before a restore is what it replaced: the diff across it is what the restore did. */}
@@ -183,4 +185,9 @@ function RestoreCells({ id, event }: { id: string; event: Extract<TimelineEvent,
       </td>
     </>
   );
+}
+
+/** A restore's target as the timeline names it: the snapshot's id, or "revision N". */
+function restoredLabel(to: string): string {
+  return to.startsWith("snap_") ? to : `revision ${to}`;
 }

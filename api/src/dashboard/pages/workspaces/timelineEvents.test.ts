@@ -6,7 +6,18 @@ import { mergeTimeline, restoreEvents, runEvents, snapshotEvents, type TimelineE
 const at = (ms: number) => new Date(ms).toISOString();
 
 function snapshot(id: string, ms: number, description: string | null = null): Snapshot {
-  return { id, revision: 1, name: null, description, createdAt: at(ms), sizeBytes: 0, fileCount: 0, actor: null };
+  const execId = /^before (ex_\w+)$/.exec(description ?? "")?.[1] ?? null;
+  return {
+    id,
+    revision: 1,
+    name: null,
+    description,
+    createdAt: at(ms),
+    sizeBytes: 0,
+    fileCount: 0,
+    actor: null,
+    execId,
+  };
 }
 
 function run(id: string, ms: number): ExecRecord {
@@ -24,8 +35,8 @@ describe("mergeTimeline", () => {
         runEvents({ items: [run("ex_2", 30), run("ex_1", 20)], more: false }),
         restoreEvents(
           [
-            { rev: 4, at: at(25), op: "write", paths: ["/a"] },
-            { rev: 5, at: at(40), op: "restore", paths: ["/a", "/b"] },
+            { rev: 4, at: at(25), op: "write", paths: ["/a"], actor: null },
+            { rev: 5, at: at(40), op: "restore", paths: ["/a", "/b"], actor: null },
           ],
           false,
         ),
@@ -55,7 +66,7 @@ describe("mergeTimeline", () => {
   });
 
   it("reads the change log's reach from its oldest entry read", () => {
-    const source = restoreEvents([{ rev: 9, at: at(35), op: "write", paths: [] }], true);
+    const source = restoreEvents([{ rev: 9, at: at(35), op: "write", paths: [], actor: null }], true);
     const timeline = mergeTimeline([source, snapshotEvents({ items: [snapshot("snap_x", 30)], more: false })], 100);
     expect(timeline.events).toEqual([]);
     expect(timeline.cut).toBe(true);

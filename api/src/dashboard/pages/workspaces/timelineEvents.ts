@@ -17,7 +17,14 @@ export type TimelineEvent =
       runId: string | null;
     }
   | { kind: "run"; atMs: number; run: ExecRecord }
-  | { kind: "restore"; atMs: number; revision: number; changedPaths: number };
+  | {
+      kind: "restore";
+      atMs: number;
+      revision: number;
+      changedPaths: number;
+      /** The version it went back to (a snapshot id, or a revision as text); null for restores logged before it was recorded. */
+      restoredTo: string | null;
+    };
 
 /** One source's events, newest first, and whether it holds older ones than those read. */
 export interface Source<T> {
@@ -38,7 +45,8 @@ const BEFORE_RUN = /^before (ex_[0-9a-z]+)$/;
 
 export function snapshotEvents(source: Source<Snapshot>): Source<TimelineEvent> {
   const items = source.items.map((snapshot): TimelineEvent => {
-    const runId = BEFORE_RUN.exec(snapshot.description ?? "")?.[1] ?? null;
+    // Snapshots taken before schema version 6 name their run only in the description.
+    const runId = snapshot.execId ?? BEFORE_RUN.exec(snapshot.description ?? "")?.[1] ?? null;
     return { kind: "snapshot", atMs: Date.parse(snapshot.createdAt), snapshot, runId };
   });
   return withReach(items, source.more);
@@ -63,6 +71,7 @@ export function restoreEvents(changes: Change[], more: boolean): Source<Timeline
         atMs: Date.parse(change.at),
         revision: change.rev,
         changedPaths: change.paths.length,
+        restoredTo: change.restoredTo ?? null,
       }),
     );
   const oldest = changes[0];
