@@ -57,6 +57,8 @@ describe("the timeline", () => {
       `snapshot:${snap.id}`,
     ]);
     expect(html).toContain(`href="/dashboard/workspaces/${id}/diff?from=${snap.id}&amp;to=live"`);
+    // The restore names the version it went back to.
+    expect(html).toMatch(new RegExp(`revision ${restored.revision}(<!-- -->)? · back to (<!-- -->)?${snap.id}`));
     expect(html).toContain(
       `href="/dashboard/workspaces/${id}/diff?from=${restored.revision - 1}&amp;to=${restored.revision}"`,
     );
