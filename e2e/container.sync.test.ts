@@ -237,9 +237,12 @@ describe("container sync", () => {
       command:
         'i=0; while [ $i -lt 5000 ]; do i=$((i+1)); echo "box $i" > w/f$i.txt; echo $i; [ $((i % 50)) -ne 0 ] || sleep 0.1; done',
     });
-    // Killed once the box's first files reached the object (pushes run) and a few hundred are
-    // written. Progress is read from the daemon's replica on this host rather than through the
-    // API, whose rate limit would let the box run far ahead.
+    // Killed once the box's first files reached the object (pushes run), a few hundred are
+    // written, and the box wrote more since the push that carried its first file landed: that
+    // push may have carried everything written until then (a batch holds up to 1,024 files),
+    // and the box's newest files must still be pending when it dies. Progress is read from the
+    // daemon's replica on this host rather than through the API, whose rate limit would let
+    // the box run far ahead.
     const stateDir = stateDirFor(platform.stateDir, name);
     const replicaW = () => {
       const replica = replicaOf(stateDir, name);
@@ -252,6 +255,8 @@ describe("container sync", () => {
     while ((await call("GET", `${files}/w/f1.txt`, { key })).status !== 200 || count() < 300) {
       await new Promise((r) => setTimeout(r, 100));
     }
+    const landed = count();
+    while (count() < landed + 100) await new Promise((r) => setTimeout(r, 20));
     const pid = computerdPid(name);
     expect(pid).not.toBeNull();
     process.kill(pid as number, "SIGKILL");
