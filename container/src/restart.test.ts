@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { RpcTarget } from "capnweb";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildComputerd, computerdBundle } from "../../scripts/build-computerd.ts";
-import type { OutputSinkApi } from "../wire/index.ts";
+import type { ApplyResult, OutputSinkApi, SyncOp, WireError } from "../wire/index.ts";
 import { eventually, makeDirs, openSession, run, startDaemon } from "./testing/harness.ts";
 import { MemoryWorkspace } from "./testing/memoryWorkspace.ts";
 
@@ -18,6 +18,30 @@ class LineSink extends RpcTarget implements OutputSinkApi {
   text = "";
   async write(_stream: "stdout" | "stderr", data: Uint8Array): Promise<void> {
     this.text += new TextDecoder().decode(data);
+  }
+}
+
+/**
+ * A twin that answers the restarted daemon's first `changes` (its hello's pull) before the
+ * push it sent with that hello, as the object may: a pull that read the log before the push
+ * landed cannot bring the conflict copies that push made. Off until `pullFirst` is set.
+ */
+class PullFirstWorkspace extends MemoryWorkspace {
+  pullFirst = false;
+  private answered: (() => void) | null = null;
+  private readonly firstChanges = new Promise<void>((resolve) => {
+    this.answered = resolve;
+  });
+
+  override async changes(afterRev: number, limit: number) {
+    const page = await super.changes(afterRev, limit);
+    if (this.pullFirst) this.answered?.();
+    return page;
+  }
+
+  override async apply(ops: SyncOp[]): Promise<ApplyResult | WireError> {
+    if (this.pullFirst) await this.firstChanges;
+    return super.apply(ops);
   }
 }
 
@@ -77,7 +101,7 @@ describe("restart", () => {
   it("keeps the object's writes made while the daemon was down, and the box's unpushed versions beside them", async () => {
     const dirs = await makeDirs();
     cleanups.push(dirs.cleanup);
-    const twin = new MemoryWorkspace();
+    const twin = new PullFirstWorkspace();
     // Nothing the command writes reaches the object before the daemon dies.
     twin.refuse = (op) => op.path.startsWith("/w");
     const first = await startDaemon(dirs, {}, computerdBundle);
@@ -116,6 +140,7 @@ describe("restart", () => {
     for (let i = 1; i <= reported + 1; i += 3) apiWrites.set(`/w/f${i}.txt`, `api ${i}\n`);
     for (const [path, text] of apiWrites) twin.writeFile(path, text);
 
+    twin.pullFirst = true;
     const second = await startDaemon(dirs, {}, computerdBundle);
     cleanups.push(async () => void (await second.stop()));
     const again = await openSession(second.port, twin);
