@@ -208,6 +208,32 @@ describe("WorkspaceSyncTarget.apply: a push of new files and directories", () =>
       expect(object.vfs.history("/pre/new/a")).toMatchObject({ ok: true, versions: [{ revision: before + 2 }] });
     }));
 
+  it("keeps a run's own versions of a directory as it would one by one: none, under a window", async () => {
+    // Two pushes of one run into the same new directory: the directory's version the first
+    // push left is the run's own, so the window keeps no copy of it (Store.collapses).
+    const versions = (base: null | undefined) => {
+      const stub = env.WORKSPACE.getByName(`test-${crypto.randomUUID()}`);
+      return runInDurableObject(stub, async (object: WorkspaceDO) => {
+        await object.vfs.setHistoryWindow(3_600_000);
+        const sync = new WorkspaceSyncTarget(object.vfs, () => "exec:ex_test");
+        const op = (path: string): SyncOp =>
+          ({ op: "write", path, bytes: bytes(path), mode: 0o644, ...(base === null ? { base: null } : {}) }) as SyncOp;
+        const mkdir = { op: "mkdir", path: "/w", mode: 0o755, ...(base === null ? { base: null } : {}) } as SyncOp;
+        expect(((await sync.apply([mkdir, op("/w/a"), op("/w/b")])) as ApplyResult).failures).toEqual([]);
+        expect(((await sync.apply([op("/w/c"), op("/w/d")])) as ApplyResult).failures).toEqual([]);
+        const dir = object.vfs.lstat("/w");
+        if (!dir.ok) throw new Error(dir.message);
+        const kept = object.vfs.store.sql
+          .exec("SELECT count(*) AS n FROM inodes_hist WHERE ino = ?", dir.stat.ino)
+          .one().n as number;
+        return { kept, names: (object.vfs.list("/w") as { entries: { name: string }[] }).entries.map((e) => e.name) };
+      });
+    };
+    const fast = await versions(null);
+    expect(fast).toEqual(await versions(undefined));
+    expect(fast.names).toEqual(["a", "b", "c", "d"]);
+  });
+
   it("applies an op the run cannot take on its own, in order, and then the rest together", () =>
     withTarget(async (sync, object) => {
       ok(await object.vfs.write("/f", bytes("file")));

@@ -221,10 +221,9 @@ export class Store implements TreeReader {
    * `run_spans`, they are not readable (versions/retention.ts `isReadable`), so every
    * revision that is reads back exactly.
    */
-  private collapses(born: number | undefined): boolean {
+  private collapses(born: number | undefined, next = this.nextRev()): boolean {
     const actor = this.actor;
     if (born === undefined || !actor?.startsWith("exec:")) return false;
-    const next = this.nextRev();
     const { windowMs, newestPin } = this.retained();
     // Without a window only pins keep versions, and a pinned one is never dropped.
     if (windowMs === 0 || born >= next || born <= newestPin || this.actorOf(born) !== actor) return false;
@@ -645,7 +644,8 @@ export class Store implements TreeReader {
     const rule = this.keepRule();
     for (const [dir, gain] of gains) {
       if (newInos.has(dir)) continue;
-      if (rule) {
+      // As retireInode: a run's own version of the directory is not kept (collapses).
+      if (rule && !(this.runActing && this.collapses(this.inode(dir)?.born_rev, gain.rev))) {
         const [condition, , windowOn, newestPin] = rule;
         this.sql.exec(
           `INSERT INTO inodes_hist (${INODE_COLUMNS}, died_rev) SELECT ${INODE_COLUMNS}, ? FROM inodes WHERE ino = ? AND ${condition}`,
