@@ -6,6 +6,15 @@ import { MIGRATIONS, migrate } from "./schema.ts";
 import { bytes, ok, readText } from "./test/withVfs.ts";
 import { Vfs } from "./Vfs.ts";
 
+/** Starts the object's database over as schema `version` left it, empty, to be filled through that version's tables. */
+function startOver(sql: SqlStorage, version: number): void {
+  const tables = sql
+    .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'")
+    .toArray();
+  for (const { name } of tables) sql.exec(`DROP TABLE IF EXISTS "${name}"`);
+  migrate(sql, 1_000, version);
+}
+
 describe("schema migrations", () => {
   it("records the version, and re-running them on a live database changes nothing", async () => {
     const stub = env.WORKSPACE.getByName(`schema-${crypto.randomUUID()}`);
@@ -24,14 +33,7 @@ describe("schema migrations", () => {
     const stub = env.WORKSPACE.getByName(`schema-v2-${crypto.randomUUID()}`);
     await runInDurableObject(stub, async (_instance: WorkspaceDO, state) => {
       const sql = state.storage.sql;
-      // Start over with a database as version 2 left it, filled through the version 2 schema.
-      for (const { name } of sql
-        .exec<{ name: string }>(
-          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'",
-        )
-        .toArray())
-        sql.exec(`DROP TABLE IF EXISTS "${name}"`);
-      migrate(sql, 1_000, 2);
+      startOver(sql, 2);
       sql.exec(
         "INSERT INTO inodes (ino, type, mode, size, mtime_ms, ctime_ms, etag, entries) VALUES (2, 'dir', 493, 0, 2000, 2000, NULL, 2)",
       );
@@ -86,13 +88,7 @@ describe("schema migrations", () => {
     const stub = env.WORKSPACE.getByName(`schema-v3-${crypto.randomUUID()}`);
     await runInDurableObject(stub, async (_instance: WorkspaceDO, state) => {
       const sql = state.storage.sql;
-      for (const { name } of sql
-        .exec<{ name: string }>(
-          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'",
-        )
-        .toArray())
-        sql.exec(`DROP TABLE IF EXISTS "${name}"`);
-      migrate(sql, 1_000, 3);
+      startOver(sql, 3);
       sql.exec(
         "INSERT INTO inodes (ino, type, mode, size, mtime_ms, ctime_ms, entries, nlink) VALUES (2, 'dir', 493, 0, 2000, 2000, 1, 2)",
       );
@@ -136,13 +132,7 @@ describe("schema migrations", () => {
     const stub = env.WORKSPACE.getByName(`schema-v5-${crypto.randomUUID()}`);
     await runInDurableObject(stub, async (_instance: WorkspaceDO, state) => {
       const sql = state.storage.sql;
-      for (const { name } of sql
-        .exec<{ name: string }>(
-          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'",
-        )
-        .toArray())
-        sql.exec(`DROP TABLE IF EXISTS "${name}"`);
-      migrate(sql, 1_000, 5);
+      startOver(sql, 5);
       sql.exec(
         `INSERT INTO snapshots (id, rev, name, description, created_ms, size_bytes, file_count, actor)
          VALUES ('snap_old', 0, NULL, 'before ex_old', 1000, 0, 0, 'key:key_1')`,
