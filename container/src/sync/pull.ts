@@ -9,8 +9,9 @@ import { existsSync, readdirSync } from "node:fs";
 import type { RemoteEntry, WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
 import type { PlaceResult } from "../native/protocol.ts";
-import { applyEntry, madeSinceDrain, placedEntries, walkPlacement } from "./apply.ts";
+import { applyEntry, placedEntries, walkPlacement } from "./apply.ts";
 import type { SyncContext } from "./context.ts";
+import { madeSinceDrain } from "./unreported.ts";
 
 /** Entries applied between two yields to the event loop, so FUSE requests are answered during a large walk. */
 const applySliceEntries = 256;
