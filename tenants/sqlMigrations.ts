@@ -1,6 +1,6 @@
 /**
  * Forward-only schema migrations for a Durable Object's own SQLite database: each schema
- * (the tenant ledger; the workspace's exec records and filesystem can follow) is a list of
+ * (the tenant ledger; the workspace's exec records and its filesystem) is a list of
  * steps, and a row in the database's `meta` table says how many it has applied. An object
  * runs this once when it starts; the steps it lacks run in order, in one transaction, so a
  * step that fails leaves the database as it found it.
@@ -29,7 +29,10 @@ export interface SqlSchema {
 }
 
 /** Brings the object's database up to the last step of `schema`; answers the version it reached. */
-export function migrateSchema(storage: DurableObjectStorage, schema: SqlSchema): number {
+export function migrateSchema(
+  storage: Pick<DurableObjectStorage, "sql" | "transactionSync">,
+  schema: SqlSchema,
+): number {
   return storage.transactionSync(() => migrate(storage.sql, schema));
 }
 

@@ -5,6 +5,7 @@
  * another mutation; reads never wait for it.
  */
 
+import { migrateSchema } from "../../sqlMigrations.ts";
 import { normalizePath } from "../paths.ts";
 import { type Change, changesSince, compactChanges } from "./changes.ts";
 import { type FsResult, fail } from "./errors.ts";
@@ -38,7 +39,7 @@ import { lstat, readlink, stat } from "./ops/stat.ts";
 import { symlink } from "./ops/symlink.ts";
 import { truncate } from "./ops/truncate.ts";
 import { type WriteOptions, write } from "./ops/write.ts";
-import { migrate } from "./schema.ts";
+import { vfsSchema } from "./schema.ts";
 import { Store } from "./store.ts";
 import type { PreciseTime } from "./times.ts";
 import { type Diff, diff, patch } from "./versions/diff.ts";
@@ -69,7 +70,7 @@ export class Vfs {
   private tail: Promise<unknown> = Promise.resolve();
 
   constructor(sql: SqlStorage, transactionSync: <T>(fn: () => T) => T, nowMs: () => number = Date.now) {
-    migrate(sql, nowMs());
+    migrateSchema({ sql, transactionSync }, vfsSchema(nowMs()));
     // Uploads staged by a previous instance died with it; their chunks become garbage.
     sql.exec("DELETE FROM upload_chunks");
     // So did a fork's import that came in several calls and never finished (forks/import.ts).

@@ -1,18 +1,20 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { migrateSchema } from "../../sqlMigrations.ts";
 import type { WorkspaceDO } from "../WorkspaceDO.ts";
-import { MIGRATIONS, migrate } from "./schema.ts";
+import { MIGRATIONS, vfsSchema } from "./schema.ts";
 import { bytes, ok, readText } from "./test/withVfs.ts";
 import { Vfs } from "./Vfs.ts";
 
 /** Starts the object's database over as schema `version` left it, empty, to be filled through that version's tables. */
-function startOver(sql: SqlStorage, version: number): void {
+function startOver(storage: DurableObjectStorage, version: number): void {
+  const sql = storage.sql;
   const tables = sql
     .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'")
     .toArray();
   for (const { name } of tables) sql.exec(`DROP TABLE IF EXISTS "${name}"`);
-  migrate(sql, 1_000, version);
+  migrateSchema(storage, vfsSchema(1_000, MIGRATIONS.slice(0, version)));
 }
 
 describe("schema migrations", () => {
@@ -24,8 +26,26 @@ describe("schema migrations", () => {
         .exec<{ value: number }>("SELECT value FROM meta WHERE key = 'schema_version'")
         .one();
       expect(version.value).toBe(MIGRATIONS.length);
-      migrate(state.storage.sql, Date.now());
+      migrateSchema(state.storage, vfsSchema(Date.now()));
       expect(instance.vfs.counters()).toEqual({ sizeBytes: 4, fileCount: 1 });
+    });
+  });
+
+  it("refuses a database a newer build migrated further, leaving it untouched", async () => {
+    const stub = env.WORKSPACE.getByName(`schema-newer-${crypto.randomUUID()}`);
+    await runInDurableObject(stub, async (instance: WorkspaceDO, state) => {
+      ok(await instance.vfs.write("/f", bytes("kept")));
+      const sql = state.storage.sql;
+      sql.exec("UPDATE meta SET value = ? WHERE key = 'schema_version'", MIGRATIONS.length + 1);
+      expect(
+        () =>
+          new Vfs(
+            sql,
+            (fn) => state.storage.transactionSync(fn),
+            () => 9_000,
+          ),
+      ).toThrow(`schema_version is ${MIGRATIONS.length + 1}; this build knows ${MIGRATIONS.length} steps`);
+      expect(await readText(instance.vfs, "/f")).toBe("kept");
     });
   });
 
@@ -33,7 +53,7 @@ describe("schema migrations", () => {
     const stub = env.WORKSPACE.getByName(`schema-v2-${crypto.randomUUID()}`);
     await runInDurableObject(stub, async (_instance: WorkspaceDO, state) => {
       const sql = state.storage.sql;
-      startOver(sql, 2);
+      startOver(state.storage, 2);
       sql.exec(
         "INSERT INTO inodes (ino, type, mode, size, mtime_ms, ctime_ms, etag, entries) VALUES (2, 'dir', 493, 0, 2000, 2000, NULL, 2)",
       );
@@ -88,7 +108,7 @@ describe("schema migrations", () => {
     const stub = env.WORKSPACE.getByName(`schema-v3-${crypto.randomUUID()}`);
     await runInDurableObject(stub, async (_instance: WorkspaceDO, state) => {
       const sql = state.storage.sql;
-      startOver(sql, 3);
+      startOver(state.storage, 3);
       sql.exec(
         "INSERT INTO inodes (ino, type, mode, size, mtime_ms, ctime_ms, entries, nlink) VALUES (2, 'dir', 493, 0, 2000, 2000, 1, 2)",
       );
@@ -132,7 +152,7 @@ describe("schema migrations", () => {
     const stub = env.WORKSPACE.getByName(`schema-v5-${crypto.randomUUID()}`);
     await runInDurableObject(stub, async (_instance: WorkspaceDO, state) => {
       const sql = state.storage.sql;
-      startOver(sql, 5);
+      startOver(state.storage, 5);
       sql.exec(
         `INSERT INTO snapshots (id, rev, name, description, created_ms, size_bytes, file_count, actor)
          VALUES ('snap_old', 0, NULL, 'before ex_old', 1000, 0, 0, 'key:key_1')`,

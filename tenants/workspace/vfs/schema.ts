@@ -1,6 +1,7 @@
 /**
  * The workspace filesystem's SQLite schema, as forward-only migrations applied in order
- * when the object starts. `meta.schema_version` records how far a database has come.
+ * when the object starts, by the runner every object database shares
+ * (tenants/sqlMigrations.ts). `meta.schema_version` records how far a database has come.
  *
  * Shape, and why:
  * - `inodes` + `dirents`: a name is a row in its parent directory, so renaming or moving a
@@ -26,6 +27,7 @@
  *   back to, and the revisions a run passed through (one history version per run per row).
  */
 import { BOX_DEFAULT_OWNER } from "../../../container/wire/index.ts";
+import type { SqlSchema } from "../../sqlMigrations.ts";
 
 export const ROOT_INO = 1;
 
@@ -42,7 +44,9 @@ export const INODE_COLUMNS =
 
 export const MIGRATIONS: readonly string[][] = [
   [
-    `CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)`,
+    // IF NOT EXISTS: the shared runner makes `meta` before any step. For a database that ran
+    // this step before, the statement means what it meant then.
+    `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)`,
     `CREATE TABLE inodes (
       ino INTEGER PRIMARY KEY,
       type TEXT NOT NULL CHECK (type IN ('file', 'dir', 'symlink')),
@@ -229,20 +233,25 @@ export function insertRoot(sql: SqlStorage, nowMs: number): void {
   );
 }
 
-/** Applies the migrations not yet applied, up to `upTo` (all of them but in tests). */
-export function migrate(sql: SqlStorage, nowMs: number, upTo: number = MIGRATIONS.length): void {
-  const hasMeta = sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").toArray().length > 0;
-  let version = hasMeta
-    ? (sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'schema_version'").toArray()[0]?.value ?? 0)
-    : 0;
-  for (; version < upTo; version++) {
-    for (const statement of MIGRATIONS[version] ?? []) sql.exec(statement);
-    if (version === 0) {
-      insertRoot(sql, nowMs);
-      for (const key of ["size_bytes", "file_count", "inode_count", "revision"]) {
-        sql.exec("INSERT INTO meta (key, value) VALUES (?, 0)", key);
-      }
-    }
-    sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", version + 1);
-  }
+/**
+ * The filesystem's schema for the shared runner: the steps above, the first of which also
+ * makes the root directory (stamped `nowMs`) and the counters.
+ */
+export function vfsSchema(nowMs: number, steps: readonly (readonly string[])[] = MIGRATIONS): SqlSchema {
+  return {
+    versionKey: "schema_version",
+    steps: steps.map((statements, version) =>
+      version === 0
+        ? [
+            ...statements,
+            (sql: SqlStorage) => {
+              insertRoot(sql, nowMs);
+              for (const key of ["size_bytes", "file_count", "inode_count", "revision"]) {
+                sql.exec("INSERT INTO meta (key, value) VALUES (?, 0)", key);
+              }
+            },
+          ]
+        : statements,
+    ),
+  };
 }
