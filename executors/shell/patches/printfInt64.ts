@@ -7,8 +7,13 @@
 import type { Patch } from "./patch.ts";
 
 const helpers = `
-function __cbPrintfInt(text) {
+// printf's number parser: bash's strtoimax (strtoumax with \`unsigned\`); it notes an invalid
+// number in Yn, as just-bash's own parser did, and a clamped one in __cbRange, which
+// printf-number-errors reports.
+let __cbRange = false;
+function __cbPrintfNum(text, unsigned = false) {
   Yn = false;
+  __cbRange = false;
   const t = text.trimStart();
   if (/^\\\\?['"]/.test(t)) {
     const at = t.startsWith("\\\\") ? 2 : 1;
@@ -22,9 +27,16 @@ function __cbPrintfInt(text) {
   if (m[0].length !== t.length) Yn = true;
   const digits = m[2];
   let v = /^0[xX]/.test(digits) ? BigInt(digits) : digits.length > 1 && digits[0] === "0" ? BigInt(\`0o\${digits.slice(1)}\`) : BigInt(digits);
+  const umax = (1n << 64n) - 1n;
+  if (unsigned) {
+    if (v > umax) return (__cbRange = true), umax;
+    return m[1] === "-" ? BigInt.asUintN(64, -v) : v;
+  }
   if (m[1] === "-") v = -v;
   const max = (1n << 63n) - 1n;
-  return v > max ? max : v < -max - 1n ? -max - 1n : v;
+  if (v > max) return (__cbRange = true), max;
+  if (v < -max - 1n) return (__cbRange = true), -max - 1n;
+  return v;
 }
 `;
 
@@ -33,7 +45,7 @@ export const printfInt64: Patch = {
   why: "printf's %d, %i, %u, %o, %x take 64-bit arguments and print negatives as two's complement in the unsigned ones.",
   edits: [
     { find: "var P3=Object.create;", replace: `${helpers}var P3=Object.create;` },
-    { find: "function aa(e){", replace: "function aa(e){return __cbPrintfInt(e)}function __cbOld_aa(e){" },
+    { find: "function aa(e){", replace: "function aa(e){return __cbPrintfNum(e)}function __cbOld_aa(e){" },
     {
       find: "function gh(e,t){let n=e.match(",
       replace: 'function gh(e,t){e=e.replace(/[hlLqjzt]+(?=[diu]$)/,"");let n=e.match(',

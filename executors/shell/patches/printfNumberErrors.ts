@@ -10,38 +10,12 @@
  * - where stdout and stderr go to one place (`2>&1`), each pass through the format writes its
  *   messages before its output, as bash's printf, which flushes its output after each pass;
  * - `%c` of an empty argument is a NUL byte.
+ *
+ * The number parser itself, `__cbPrintfNum`, comes with printf-int64.
  */
 import type { Patch } from "./patch.ts";
 
 const helpers = `
-let __cbRange = false;
-function __cbPrintfNum(text, unsigned = false) {
-  Yn = false;
-  __cbRange = false;
-  const t = text.trimStart();
-  if (/^\\\\?['"]/.test(t)) {
-    const at = t.startsWith("\\\\") ? 2 : 1;
-    return t.length > at ? BigInt(t.codePointAt(at)) : 0n;
-  }
-  const m = /^([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)/.exec(t);
-  if (!m) {
-    if (t !== "") Yn = true;
-    return 0n;
-  }
-  if (m[0].length !== t.length) Yn = true;
-  const digits = m[2];
-  let v = /^0[xX]/.test(digits) ? BigInt(digits) : digits.length > 1 && digits[0] === "0" ? BigInt(\`0o\${digits.slice(1)}\`) : BigInt(digits);
-  const umax = (1n << 64n) - 1n;
-  if (unsigned) {
-    if (v > umax) return (__cbRange = true), umax;
-    return m[1] === "-" ? BigInt.asUintN(64, -v) : v;
-  }
-  if (m[1] === "-") v = -v;
-  const max = (1n << 63n) - 1n;
-  if (v > max) return (__cbRange = true), max;
-  if (v < -max - 1n) return (__cbRange = true), -max - 1n;
-  return v;
-}
 // A printf result's messages and output, pass by pass, as one text; the messages with their line.
 function __cbSeqText(t, e) {
   return t.__cbSeq.map(([err, out]) => err.replace(/^bash: (?!line \\d+: )/gm, \`bash: line \${e.state.currentLine}: \`) + out).join("");
