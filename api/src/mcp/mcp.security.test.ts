@@ -1,9 +1,9 @@
 /**
  * The shared security suite, for the MCP surface: every tool, under every way a credential
- * can be wrong, refused as its REST operation is (routes/routes.security.test.ts). A
- * credential that fails authentication is refused with 401 before the MCP message is read;
- * a narrow or confined one gets the REST refusal as a tool error. A tool added without a
- * row here fails the coverage test at the bottom.
+ * can be wrong, refused as its REST operation is (routes/routes.security.*.test.ts, over
+ * test/securedRoutes.ts). A credential that fails authentication is refused with 401 before
+ * the MCP message is read; a narrow or confined one gets the REST refusal as a tool error. A
+ * tool added without a row here fails the coverage test at the bottom.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Scope } from "../../../tenants/account/scopes.ts";
