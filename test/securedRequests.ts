@@ -1,7 +1,8 @@
 /**
- * Requests of the shared security suite (api/src/routes/routes.security.*.test.ts): each
- * check sends its route a request on resources made fresh for it, owned by a tenant of the
- * suite's cast (fixtures.ts securityCast), so destructive routes never disturb another check.
+ * Requests of the shared security suite (api/src/routes/routes.security.*.test.ts, and
+ * api/src/mcp/mcp.security.test.ts for the MCP tools): each check sends its route a request
+ * on resources made fresh for it, owned by a tenant of the suite's cast (fixtures.ts
+ * securityCast), so destructive routes never disturb another check.
  */
 import { beforeAll, expect } from "vitest";
 import { type CallOptions, call, createKey, createWorkspace, json } from "./client.ts";
@@ -18,13 +19,19 @@ function requestFor(route: SecuredRoute, path: string): Omit<CallOptions, "key">
   return JSON.parse(JSON.stringify(route.request).replaceAll("{snapshotId}", id));
 }
 
+/** A fresh workspace of `owner` holding `/seed.txt`, for checks of the routes (and MCP tools) under one. */
+export async function seededWorkspace(owner: TenantFixture): Promise<string> {
+  const workspaceId = await createWorkspace(owner.key);
+  const seeded = await call("PUT", `/v1/workspaces/${workspaceId}/files/seed.txt`, { key: owner.key, body: "seed" });
+  expect(seeded.status).toBe(200);
+  return workspaceId;
+}
+
 /** Fresh resources owned by `owner` for one check, so destructive routes never disturb another. */
 async function pathFor(route: SecuredRoute, owner: TenantFixture): Promise<string> {
   let path = route.path;
   if (path.includes("{workspaceId}")) {
-    const workspaceId = await createWorkspace(owner.key);
-    const seeded = await call("PUT", `/v1/workspaces/${workspaceId}/files/seed.txt`, { key: owner.key, body: "seed" });
-    expect(seeded.status).toBe(200);
+    const workspaceId = await seededWorkspace(owner);
     const link = await call("POST", `/v1/workspaces/${workspaceId}/fs/symlink`, {
       key: owner.key,
       json: { target: "seed.txt", path: "/link" },
@@ -54,10 +61,7 @@ async function pathFor(route: SecuredRoute, owner: TenantFixture): Promise<strin
 
 /** An artifact or a share link of `/seed.txt` in a fresh workspace of `owner`. */
 async function madeFrom(owner: TenantFixture, kind: "artifacts" | "shares"): Promise<string> {
-  const workspaceId = await createWorkspace(owner.key);
-  expect(
-    (await call("PUT", `/v1/workspaces/${workspaceId}/files/seed.txt`, { key: owner.key, body: "seed" })).status,
-  ).toBe(200);
+  const workspaceId = await seededWorkspace(owner);
   const made = await call("POST", `/v1/workspaces/${workspaceId}/${kind}`, {
     key: owner.key,
     json: { path: "/seed.txt" },
