@@ -4,7 +4,8 @@
  * without the placeholder xattr is answered at once and gets an ignore mark, so its later
  * accesses cost nothing. A placeholder becomes one request to computerd, however many
  * processes wait on it; computerd answers with a file holding the content (a fill thread
- * copies it in) or an errno (every waiter is denied with it).
+ * copies it in) or an errno (every waiter is denied with it). What a fill thread does to the
+ * file is fill.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -231,69 +232,6 @@ void hydrate_read_events(void) {
   }
 }
 
-/*
- * Copies the content over the placeholder in place: the waiting readers hold this very
- * inode open, so it cannot be swapped for a new file. The placeholder's size is left as it
- * is until the copy is done, so a helper killed midway leaves a placeholder (xattr still
- * there, size not zero) that the next one fills again from the start.
- */
-static int copy_content(int source, int target, off_t *copied) {
-  static __thread char *bounce;
-  off_t offset = 0;
-  for (;;) {
-    ssize_t n = copy_file_range(source, NULL, target, &offset, COPY_CHUNK_BYTES, 0);
-    if (n > 0) continue;
-    if (n == 0) break;
-    if (errno == EINTR) continue;
-    if (errno != EXDEV && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) return errno;
-    /* No in-kernel copy between these two filesystems (tmpfs, say): read and write. */
-    if (!bounce && !(bounce = malloc(COPY_BOUNCE_BYTES))) return ENOMEM;
-    ssize_t got = pread(source, bounce, COPY_BOUNCE_BYTES, offset);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) return errno;
-    if (got == 0) break;
-    for (ssize_t done = 0; done < got;) {
-      ssize_t put = pwrite(target, bounce + done, (size_t)(got - done), offset + done);
-      if (put < 0 && errno == EINTR) continue;
-      if (put < 0) return errno;
-      done += put;
-    }
-    offset += got;
-  }
-  *copied = offset;
-  return 0;
-}
-
-static int write_all(int target, const unsigned char *bytes, size_t len, off_t *written) {
-  size_t done = 0;
-  while (done < len) {
-    ssize_t put = pwrite(target, bytes + done, len - done, (off_t)done);
-    if (put < 0 && errno == EINTR) continue;
-    if (put < 0) return errno;
-    done += (size_t)put;
-  }
-  *written = (off_t)len;
-  return 0;
-}
-
-/* A fill thread's job: 0 when the placeholder now holds the content, else an errno. */
-static int fill(struct pending *p) {
-  struct stat st;
-  if (fstat(p->target_fd, &st) < 0) return errno;
-  /* Emptied by an O_TRUNC open since the request (no event for that): its writer wins. */
-  if (st.st_size != p->size) return fremovexattr(p->target_fd, PLACEHOLDER_XATTR) < 0 && errno != ENODATA ? errno : 0;
-  struct timespec times[2] = {{.tv_nsec = UTIME_OMIT}, st.st_mtim};
-  off_t copied = 0;
-  int err = p->data ? write_all(p->target_fd, p->data, p->data_len, &copied)
-                    : copy_content(p->source_fd, p->target_fd, &copied);
-  /* Shrinking raises a pre-content event of our own pid, which the main thread allows. */
-  if (!err && copied < st.st_size && ftruncate(p->target_fd, copied) < 0) err = errno;
-  /* Writing moved the mtime; the file's mtime is the placeholder's, which is the object's. */
-  if (futimens(p->target_fd, times) < 0 && !err) err = errno;
-  if (err) return err;
-  if (fremovexattr(p->target_fd, PLACEHOLDER_XATTR) < 0 && errno != ENODATA) return errno;
-  return 0;
-}
 
 static void report_filled(uint64_t id, int err) {
   out_text("{\"t\":\"filled\",\"id\":");
@@ -307,7 +245,7 @@ static void report_filled(uint64_t id, int err) {
 
 static void fill_job(struct job *job) {
   struct pending *p = (struct pending *)job;
-  p->result = fill(p);
+  p->result = fill_placeholder(p->target_fd, p->size, p->data, p->data_len, p->source_fd);
 }
 
 /* Main thread, once a fill is done: answers its waiters. */

@@ -107,6 +107,9 @@ void hydrate_data(uint64_t id, unsigned char *bytes, size_t len);
 void hydrate_deny(uint64_t id, int err);
 void hydrate_shutdown(void);
 
+/* fill.c: a placeholder's content written in, on a worker thread. */
+int fill_placeholder(int target, off_t requested_size, const unsigned char *data, size_t data_len, int source);
+
 /* place.c: placeholders made on computerd's behalf (Node cannot set xattrs). */
 void place_command(char **words, int count);
 

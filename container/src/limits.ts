@@ -19,7 +19,7 @@ export const daemonLimits = {
   pushDebounceMs: 200,
   /** A command that writes without pause still gets its changes pushed this often. */
   pushDelayMsMax: 2_000,
-  /** Largest file a push reads synchronously (sync/push.ts): a millisecond of the event loop at most; larger files go through the thread pool. */
+  /** Largest file a push reads synchronously (sync/pushRead.ts): a millisecond of the event loop at most; larger files go through the thread pool. */
   pushSyncReadBytesMax: 256 * 1024,
   /** Own revisions remembered so that they are skipped when they come back down; older ones are compared by ETag instead. */
   ownRevsKeptMax: 100_000,

@@ -2,7 +2,7 @@
  * The conflict rule of container sync (docs/container-sync.md, "Conflicts"), as pure
  * functions shared by both places that apply the container's ops: the workspace object
  * (tenants/workspace/execs/syncApply.ts) and the in-memory twin computerd's tests run against
- * (container/src/testing/memoryWorkspace.ts). Like the rest of container/wire it imports
+ * (container/src/testing/memoryApply.ts). Like the rest of container/wire it imports
  * nothing at run time, so a Worker and Node both load it.
  *
  * An op carries its base: what the container last knew at the path. The object compares

@@ -1,22 +1,22 @@
 /**
  * The shared security suite, for the MCP surface: every tool, under every way a credential
- * can be wrong, refused as its REST operation is (routes/routes.security.test.ts). A
- * credential that fails authentication is refused with 401 before the MCP message is read;
- * a narrow or confined one gets the REST refusal as a tool error. A tool added without a
- * row here fails the coverage test at the bottom.
+ * can be wrong, refused as its REST operation is (routes/routes.security.*.test.ts, over
+ * test/securedRoutes.ts). A credential that fails authentication is refused with 401 before
+ * the MCP message is read; a narrow or confined one gets the REST refusal as a tool error. A
+ * tool added without a row here fails the coverage test at the bottom.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Scope } from "../../../tenants/account/scopes.ts";
-import { call, createWorkspace, expectProblem, mintToken } from "../../../test/client.ts";
+import { call, expectProblem, mintToken } from "../../../test/client.ts";
 import {
   expiredKey,
   keyForOtherWorkspace,
   keyWithout,
   revokedKey,
-  securityCast,
   type TenantFixture,
 } from "../../../test/fixtures.ts";
 import { answerOf, mcpClient } from "../../../test/mcpClient.ts";
+import { securitySuiteCast, seededWorkspace } from "../../../test/securedRequests.ts";
 
 interface SecuredTool {
   name: string;
@@ -54,9 +54,7 @@ const TOOLS: SecuredTool[] = [
 
 async function argsFor(tool: SecuredTool, owner: TenantFixture): Promise<Record<string, unknown>> {
   if (!tool.args.workspaceId) return tool.args;
-  const workspaceId = await createWorkspace(owner.key);
-  const seeded = await call("PUT", `/v1/workspaces/${workspaceId}/files/seed.txt`, { key: owner.key, body: "seed" });
-  expect(seeded.status).toBe(200);
+  const workspaceId = await seededWorkspace(owner);
   const args: Record<string, unknown> = { ...tool.args, workspaceId };
   if (tool.args.snapshotId || tool.args.from) {
     const taken = await call("POST", `/v1/workspaces/${workspaceId}/snapshots`, { key: owner.key, json: {} });
@@ -67,17 +65,10 @@ async function argsFor(tool: SecuredTool, owner: TenantFixture): Promise<Record<
   return args;
 }
 
-let alice: TenantFixture;
-let mallory: TenantFixture;
-let aliceExpiredToken: string;
-let aliceOrphanedToken: string;
-
-beforeAll(async () => {
-  ({ alice, mallory, aliceExpiredToken, aliceOrphanedToken } = await securityCast());
-});
+const cast = securitySuiteCast();
 
 describe.each(TOOLS)("MCP tool $name", (tool) => {
-  const use = async (key: string, owner = alice) => {
+  const use = async (key: string, owner = cast.alice) => {
     const client = await mcpClient(key);
     try {
       return await client.callTool({ name: tool.name, arguments: await argsFor(tool, owner) });
@@ -104,47 +95,47 @@ describe.each(TOOLS)("MCP tool $name", (tool) => {
   };
 
   it("works with a right credential (the control for every refusal below)", async () => {
-    const result = await use(alice.key);
+    const result = await use(cast.alice.key);
     if (result.isError) throw new Error(`expected success, got ${JSON.stringify(result.content)}`);
   });
 
   it("refuses no credential, a malformed, mistyped, unknown, revoked or expired key, and a bad token", async () => {
     await expectRefused(undefined, /missing/);
     await expectRefused("not-a-key", /neither/);
-    const last = alice.key.at(-1) === "a" ? "b" : "a";
-    await expectRefused(alice.key.slice(0, -1) + last, /checksum/);
+    const last = cast.alice.key.at(-1) === "a" ? "b" : "a";
+    await expectRefused(cast.alice.key.slice(0, -1) + last, /checksum/);
     const { generateKeySecret } = await import("../../../tenants/account/keySecret.ts");
     await expectRefused(await generateKeySecret(), /does not exist/);
-    await expectRefused(await revokedKey(alice), /revoked/);
-    await expectRefused(await expiredKey(alice), /expired/);
-    await expectRefused(aliceExpiredToken, /token has expired/);
-    await expectRefused(aliceOrphanedToken, /minted from has been revoked/);
+    await expectRefused(await revokedKey(cast.alice), /revoked/);
+    await expectRefused(await expiredKey(cast.alice), /expired/);
+    await expectRefused(cast.aliceExpiredToken, /token has expired/);
+    await expectRefused(cast.aliceOrphanedToken, /minted from has been revoked/);
   });
 
   it("refuses a key without the tool's scope", async () => {
-    const detail = expectToolError(await use(await keyWithout(alice, tool.scope)), 403, "forbidden");
+    const detail = expectToolError(await use(await keyWithout(cast.alice, tool.scope)), 403, "forbidden");
     expect(detail).toContain(tool.scope);
   });
 
   if (tool.accountWide) {
     it("refuses a key restricted to some workspaces, and a token confined to a path prefix", async () => {
-      expectToolError(await use(await keyForOtherWorkspace(alice)), 403, "forbidden");
-      const { token } = await mintToken(alice.key, { pathPrefix: "/src" });
+      expectToolError(await use(await keyForOtherWorkspace(cast.alice)), 403, "forbidden");
+      const { token } = await mintToken(cast.alice.key, { pathPrefix: "/src" });
       expect(expectToolError(await use(token), 403, "forbidden")).toMatch(/path prefix \/src/);
     });
   }
 
   if (tool.args.workspaceId) {
     it("answers not_found for another tenant's workspace, and to a key restricted to another workspace", async () => {
-      expectToolError(await use(alice.key, mallory), 404, "not_found");
-      expectToolError(await use(await keyForOtherWorkspace(alice)), 404, "not_found");
+      expectToolError(await use(cast.alice.key, cast.mallory), 404, "not_found");
+      expectToolError(await use(await keyForOtherWorkspace(cast.alice)), 404, "not_found");
     });
   }
 });
 
 describe("coverage", () => {
   it("has a row for every tool /mcp lists", async () => {
-    const client = await mcpClient(alice.key);
+    const client = await mcpClient(cast.alice.key);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS.map((t) => t.name).sort());
   });

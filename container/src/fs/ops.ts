@@ -228,7 +228,7 @@ export function makeOps(
         return stale;
       }),
 
-    // An owner and an mtime travel with every push (sync/push.ts), so a chown or a utimens
+    // An owner and an mtime travel with every push (sync/pushRead.ts), so a chown or a utimens
     // is a change like any other: marked dirty first, or a later pull of the path would put
     // back the object's older owner or time. Marked as attributes alone, so a symlink's push
     // takes its target from its base instead of reading it, which would move the access
@@ -278,7 +278,7 @@ export function makeOps(
         giveTo(path, uid, gid, 0);
       }),
 
-    // A hard link: one more name for the replica's file, pushed as a `link` (sync/push.ts).
+    // A hard link: one more name for the replica's file, pushed as a `link` (sync/pushRead.ts).
     // A placeholder is downloaded first, so no name of it is ever taken for real content.
     link: (src: string, dest: string, cb: Cb) =>
       whenLocal(
@@ -318,7 +318,7 @@ export function makeOps(
     },
 
     // FIFOs and sockets (a unix socket's bind makes one) are made on the replica and never
-    // pushed: the object has no counterpart (sync/push.ts skips them). A device node would be
+    // pushed: the object has no counterpart (sync/pushRead.ts skips them). A device node would be
     // a real device on the host's disk, so it is refused whatever the caller; the box's
     // kernel refuses it before it gets here anyway.
     mknod: (path: string, mode: number, dev: number, uid: number, gid: number, cb: Cb) => {

@@ -30,7 +30,9 @@ import type { Inode, Stat } from "../vfs/store.ts";
 import { type PreciseTime, parseNs } from "../vfs/times.ts";
 import type { Vfs } from "../vfs/Vfs.ts";
 import { walk } from "../vfs/walk.ts";
-import { applyBatch, type Prepared, preparePushed } from "./syncApply.ts";
+import { applyBatch } from "./syncApply.ts";
+import { preparePushed } from "./syncPushed.ts";
+import type { Prepared } from "./syncState.ts";
 
 /** Uploads staged and not yet committed at once; computerd sends one large file at a time. */
 const UPLOADS_OPEN_MAX = 4;

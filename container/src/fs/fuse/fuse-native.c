@@ -15,6 +15,8 @@
  *   with EINVAL, and mounting is fuse_new then fuse_mount;
  * - invalidatePath, so a change made through one name of a hard-linked file does not leave
  *   the other names' cached attributes stale.
+ * Kept whole, past the 400-line limit for hand-written files, so it still diffs against
+ * upstream (container/src/README.md).
  */
 #define FUSE_USE_VERSION 31
 

@@ -3,7 +3,9 @@
  * Osheroff), forked for computerd with ./fuse-native.c. Changes, each marked "cubicle:":
  * the addon is loaded from a path computerd gives (Fuse.load), stat arrays carry
  * nanoseconds, utimens hands both times as seconds and nanoseconds, and create, mkdir,
- * mknod and symlink hand the caller's uid and gid to the op before its callback.
+ * mknod and symlink hand the caller's uid and gid to the op before its callback. Kept whole,
+ * past the 400-line limit for hand-written files, so it still diffs against upstream
+ * (container/src/README.md).
  */
 const os = require("os");
 const fs = require("fs");
