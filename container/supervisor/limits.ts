@@ -40,6 +40,15 @@ export const supervisorLimits = {
 } as const;
 
 /**
+ * Node's flags for every computerd (container/Dockerfile's CMD says the same). A young
+ * generation of 2 MiB per semi-space instead of V8's default 16: computerd's garbage is
+ * small messages, and the larger one only kept ~25 MiB more resident after a 36,000-file
+ * pull (issue 19's daemon RSS target). `--expose-gc` lets a whole-workspace walk end with
+ * V8's most thorough collection (container/src/sync/pull.ts).
+ */
+export const daemonNodeFlags = ["--max-semi-space-size=2", "--expose-gc"] as const;
+
+/**
  * glibc's malloc settings for every computerd (container/Dockerfile sets the same). With a
  * 36,000-file workspace's first pull, computerd's RssAnon after its first command fell from
  * 85 to 64 MiB with both (issue 19's daemon memory target is 64): most of what it kept was

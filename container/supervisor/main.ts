@@ -27,6 +27,7 @@ import { ensureFanotifyBinary } from "../native/build.ts";
 import { ensureMknodBinary } from "../native/mknod/build.ts";
 import { createSupervisorServer } from "./http.ts";
 import { BoxImage } from "./image.ts";
+import { daemonNodeFlags } from "./limits.ts";
 import { Supervisor } from "./supervisor.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -65,11 +66,7 @@ if (!fanotify.ok) console.error(`supervisor: no native mount mode: ${fanotify.re
 const mknod = await ensureMknodBinary();
 if (!mknod.ok) console.error(`supervisor: no device nodes in the box: ${mknod.reason}`);
 const supervisor = new Supervisor({
-  // A young generation of 2 MiB per semi-space instead of V8's default 16: computerd's
-  // garbage is small messages, and the larger one only kept ~25 MiB more resident after a
-  // 36,000-file pull (issue 19's daemon RSS target). `--expose-gc` lets a whole-workspace
-  // walk end with one full collection (sync/pull.ts). container/Dockerfile's CMD says the same.
-  command: [process.execPath, "--max-semi-space-size=2", "--expose-gc", daemon],
+  command: [process.execPath, ...daemonNodeFlags, daemon],
   secret,
   stateRoot,
   image,

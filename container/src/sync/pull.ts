@@ -28,12 +28,29 @@ interface Walk {
   placing: Promise<void>;
 }
 
+/**
+ * A full collection after a whole-workspace walk, when the daemon runs with --expose-gc (and
+ * nothing without it). After a walk of `entries` or more, V8's most thorough one ("last
+ * resort": full collections until nothing more is freed, compacting, giving the freed pages
+ * back); it took 350 ms against a plain one's 35 ms at load 8, which a small walk (a new
+ * workspace's cold start) would pay for a few MiB.
+ */
+const walkCollection = { entries: 4_096 } as const;
+const collectGarbage = (entries: number) =>
+  (globalThis as { gc?: (options: object) => void }).gc?.({
+    type: "major",
+    execution: "sync",
+    flavor: entries >= walkCollection.entries ? "last-resort" : "regular",
+  });
+
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class Puller {
   private readonly ctx: SyncContext;
   private running: Promise<void> | null = null;
   private again = false;
+  /** Entries the current whole-workspace walk has applied (resync). */
+  private entriesWalked = 0;
 
   constructor(ctx: SyncContext) {
     this.ctx = ctx;
@@ -132,13 +149,19 @@ export class Puller {
   /** Builds the whole replica from `walk('/')`, removing what the object no longer has. Returns the revision it reflects. */
   private async resync(ws: WorkspaceSyncApi): Promise<number> {
     const startedMs = Date.now();
+    this.entriesWalked = 0;
     const rev = await this.walkInto(ws, "/");
-    this.ctx.log(`pull: walked the whole workspace in ${Date.now() - startedMs} ms`);
+    const walkedMs = Date.now();
     // The walk's pages (36,000 entries of a large workspace) are garbage now, but V8 keeps
-    // an old generation that grew resident until it feels pressure: one full collection
-    // here gave back 17 MiB of a 36,000-file walk (issue 19's daemon memory target). The
-    // daemon runs with --expose-gc for it (container/supervisor/main.ts, container/Dockerfile).
-    (globalThis as { gc?: () => void }).gc?.();
+    // the old generation they grew committed, and resident, until it feels pressure. A
+    // plain full collection frees the objects and keeps most of the pages; the thorough one
+    // took computerd's RssAnon after a 36,000-file first pull from 59–61 to 30–31 MiB
+    // (issue 19's daemon memory target, 64). The daemon runs with --expose-gc for it
+    // (container/supervisor/limits.ts, daemonNodeFlags).
+    collectGarbage(this.entriesWalked);
+    this.ctx.log(
+      `pull: walked the whole workspace (${this.entriesWalked} entries) in ${walkedMs - startedMs} ms, then collected garbage in ${Date.now() - walkedMs} ms`,
+    );
     this.commit(ws, rev);
     return rev;
   }
@@ -178,6 +201,7 @@ export class Puller {
             // Awaited on the next turn; a walk that fails before then must not go unhandled.
             next.catch(() => {});
           }
+          this.entriesWalked += page.entries.length;
           await this.applyWalkPage(page.entries, walk);
         }
       } finally {

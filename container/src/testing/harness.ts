@@ -33,6 +33,16 @@ const entry = join(repoRoot, "container/src/main.ts");
 export const testSecret = "test-secret-0123456789abcdef";
 export const testWorkspace = "tenant_1:ws_1";
 
+/**
+ * Node's flags and glibc's malloc settings the supervisor starts every computerd with
+ * (container/supervisor/limits.ts, daemonNodeFlags and daemonMallocEnv, which this room may
+ * not import), for tests of the daemon's memory.
+ */
+export const productionDaemon = {
+  nodeFlags: ["--max-semi-space-size=2", "--expose-gc"],
+  env: { MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "65536" },
+} as const;
+
 export interface DaemonProcess {
   proc: ChildProcess;
   port: number;
@@ -57,14 +67,18 @@ export async function makeDirs(): Promise<{ root: string; mount: string; stateDi
   };
 }
 
-/** Starts computerd from source, or from the esbuild bundle when `bundle` names it. */
+/**
+ * Starts computerd from source, or from the esbuild bundle when `bundle` names it; `nodeFlags`
+ * go to Node before the script (the supervisor's are productionDaemon's).
+ */
 export async function startDaemon(
   dirs: { mount: string; stateDir: string },
   env: Record<string, string> = {},
   bundle?: string,
+  nodeFlags: readonly string[] = [],
 ): Promise<DaemonProcess> {
   const mknod = await ensureMknodBinary();
-  const proc = spawn(node24, [bundle ?? entry], {
+  const proc = spawn(node24, [...nodeFlags, bundle ?? entry], {
     env: {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}),
