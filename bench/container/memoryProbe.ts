@@ -175,7 +175,7 @@ async function round(report: boolean): Promise<void> {
     console.log(`  find: ${find.stdout.trim()} entries`);
     await show("after find");
     if (process.env.PROBE_SMAPS) writeFileSync(process.env.PROBE_SMAPS, readFileSync(`/proc/${proc.pid}/smaps`));
-    const walked = stderr.match(/pull: walked the whole workspace in .*/)?.[0];
+    const walked = stderr.match(/pull: walked the whole workspace.*/)?.[0];
     if (walked) console.log(`  ${walked}`);
     session.close();
   } finally {

@@ -32,8 +32,8 @@ interface Walk {
  * A full collection after a whole-workspace walk, when the daemon runs with --expose-gc (and
  * nothing without it). After a walk of `entries` or more, V8's most thorough one ("last
  * resort": full collections until nothing more is freed, compacting, giving the freed pages
- * back); it took 350 ms against a plain one's 35 ms at load 8, which a small walk (a new
- * workspace's cold start) would pay for a few MiB.
+ * back); it took 100–350 ms against a plain one's 20–35 ms at load 6–8, which a small walk (a
+ * new workspace's cold start) would pay for a few MiB.
  */
 const walkCollection = { entries: 4_096 } as const;
 const collectGarbage = (entries: number) =>
