@@ -211,6 +211,10 @@ export async function pathBench(): Promise<string> {
       "",
       table(["request", "curl p50", "curl ratio", "fetch p50", "fetch ratio", "ratio in the issue", "target"], rows),
     ].join("\n");
+  } catch (error) {
+    // A failed request is not a measurement; the platform's own log says why it failed.
+    console.error(platform.output().split("\n").slice(-60).join("\n"));
+    throw error;
   } finally {
     await platform.stop();
   }
