@@ -4,6 +4,7 @@
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import type { RateHeaders } from "../../tenants/account/rpc.ts";
 import type { Principal } from "../../tenants/account/scopes.ts";
 import type { Workspace } from "../../tenants/workspace/workspaces.ts";
 import type { Services } from "./services.ts";
@@ -13,6 +14,18 @@ export interface IdempotencyClaim {
   tenantId: string;
   operation: string;
   storedKey: string;
+}
+
+/**
+ * An exec's admission, left by `admit()` to the run (middleware/admit.ts): the route hands
+ * the request id to the workspace's object, whose run is admitted with its slot in one call
+ * to the tenant's object, and records here the rate headers that came back (admitted or
+ * refused). Still null when the route answers: the run never asked, and `admit()` admits
+ * the request itself.
+ */
+export interface DeferredAdmission {
+  requestId: string;
+  rate: RateHeaders | null;
 }
 
 export interface Variables {
@@ -29,6 +42,8 @@ export interface Variables {
    * `loadWorkspace` (workspaceAccess.ts), whether admission or the route asks first.
    */
   workspaceLookup?: { id: string; workspace: Workspace | null };
+  /** Set by `admit()` for a route that admits as `exec`; see DeferredAdmission. */
+  deferredAdmission?: DeferredAdmission;
 }
 
 export interface AppEnv {

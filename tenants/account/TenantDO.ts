@@ -12,6 +12,7 @@
  * events into D1's hourly rows exactly once. The clock and crash points come from hooks.ts.
  */
 import { DurableObject } from "cloudflare:workers";
+import type { ContainerResources } from "../../container/wire/index.ts";
 import { type Db, database } from "../db.ts";
 import { requestDecision, runDecision, type Standing, useDecision } from "./admission.ts";
 import { type TenantHooks, tenantHooks } from "./hooks.ts";
@@ -33,7 +34,7 @@ import { ledgerLimits } from "./ledger/limits.ts";
 import { HOUR_MS, hourStart, type Period, periodAt } from "./ledger/periods.ts";
 import { Rollup } from "./ledger/rollup.ts";
 import { migrateLedger } from "./ledger/schema.ts";
-import { billingOf, quotasOf } from "./ledger/statements.ts";
+import { billingOf, monthlyRequestWindow, quotasOf } from "./ledger/statements.ts";
 import { type StorageEvent, StorageMeter } from "./ledger/storage.ts";
 import { TokenBucket } from "./ledger/tokenBucket.ts";
 import type { Meter } from "./meters.ts";
@@ -71,8 +72,10 @@ export class TenantDO extends DurableObject<Env> {
    * storage cap. An admitted request is recorded as `api_requests` under its request id.
    */
   async admit(request: AdmitRequest): Promise<Admission> {
-    const account = await this.load();
-    const now = this.hooks.now();
+    return this.admitIn(await this.load(), this.hooks.now(), request);
+  }
+
+  private admitIn(account: Account, now: number, request: AdmitRequest): Admission {
     const standing = this.standing(account, now);
     const rate = this.bucketFor(account, now).take(now);
     const denial = requestDecision(standing, request.need, rate, this.storage.totalBytes);
@@ -94,7 +97,8 @@ export class TenantDO extends DurableObject<Env> {
    * Takes a concurrency slot for a run (leases.ts). On plans with a hard cap on the
    * executor's time, the run's timeout is cut to what is left after the runs in flight, so
    * the cap is exact rather than overshot by the runs already running. A repeat of the same
-   * exec id answers the grant it already holds.
+   * exec id answers the grant it already holds. With `run.request`, the API request is
+   * admitted first, as `admit` would with need `exec`, in the same step (no await between).
    */
   async startRun(run: RunRequest): Promise<RunGrant> {
     const account = await this.load();
@@ -103,6 +107,17 @@ export class TenantDO extends DurableObject<Env> {
     const resources = run.executor === "container" ? { resources: containerResources(account.plan) } : {};
     const existing = this.leases.find(run.execId);
     if (existing) return { ok: true, timeoutMs: existing.reservedMs || run.timeoutMs, ...resources };
+    if (run.request) {
+      const { workspaceId, keyId } = run;
+      const admission = this.admitIn(account, now, { ...run.request, workspaceId, keyId, need: "exec" });
+      if (!admission.ok) return admission;
+      const granted = this.grantRun(account, now, run, resources);
+      return { ...granted, rate: admission.rate };
+    }
+    return this.grantRun(account, now, run, resources);
+  }
+
+  private grantRun(account: Account, now: number, run: RunRequest, resources: { resources?: ContainerResources }) {
     this.leases.expire(now);
     const decision = runDecision(this.standing(account, now), run, {
       runs: this.leases.runs(run.executor),
@@ -110,7 +125,7 @@ export class TenantDO extends DurableObject<Env> {
     });
     if (!decision.ok) return decision;
     this.leases.open(run.execId, run.executor, decision.timeoutMs, decision.reservedMs, now);
-    return { ok: true, timeoutMs: decision.timeoutMs, ...resources };
+    return { ok: true as const, timeoutMs: decision.timeoutMs, ...resources };
   }
 
   /** Records a finished run's time and storage, and frees its slot, in one transaction; a repeat changes nothing. */
@@ -379,15 +394,7 @@ export class TenantDO extends DurableObject<Env> {
   }
 
   private rateHeaders(account: Account, period: Period, now: number) {
-    const terms = account.plan.meters.api_requests;
-    const monthly = terms.overage
-      ? undefined
-      : {
-          quota: terms.included,
-          remaining: terms.included - (this.events.totals(period.startMs).get("api_requests") ?? 0),
-          windowSeconds: Math.round((period.endMs - period.startMs) / 1000),
-          resetSeconds: Math.ceil((period.endMs - now) / 1000),
-        };
+    const monthly = monthlyRequestWindow(account, period, this.events.totals(period.startMs), now);
     return this.bucketFor(account, now).headers(now, monthly);
   }
 }

@@ -17,7 +17,13 @@ export type Denial = {
   retryAfterSeconds?: number;
 };
 
-export type Admission = ({ ok: true } | Denial) & { rate: { policy: string; limit: string } };
+/** The IETF `RateLimit-Policy` and `RateLimit` header values after an admission. */
+export interface RateHeaders {
+  policy: string;
+  limit: string;
+}
+
+export type Admission = ({ ok: true } | Denial) & { rate: RateHeaders };
 
 export interface AdmitRequest {
   requestId: string;
@@ -34,10 +40,20 @@ export interface RunRequest {
   egress: boolean;
   workspaceId: string;
   keyId: string | null;
+  /**
+   * The API request that asks for the run, when the gateway left the request's admission to
+   * the run (api/src/middleware/admit.ts): it is admitted and counted here first, exactly as
+   * `admit` would with need `exec`, in the same step as the slot, and the answer carries the
+   * rate headers. Absent: the request was admitted already.
+   */
+  request?: { requestId: string } | undefined;
 }
 
 /** A run may start: its timeout (cut to what a hard cap leaves) and, for container runs, its computer's limits. */
-export type RunGrant = { ok: true; timeoutMs: number; resources?: ContainerResources } | Denial;
+export type RunGrant = ({ ok: true; timeoutMs: number; resources?: ContainerResources } | Denial) & {
+  /** Present when the run's request was admitted with it (`RunRequest.request`), refused or not. */
+  rate?: RateHeaders;
+};
 
 export interface RunEnd {
   execId: string;

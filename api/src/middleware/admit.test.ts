@@ -100,6 +100,44 @@ describe("admission", () => {
   });
 });
 
+describe("an exec's admission, left to its run", () => {
+  it("answers as if admitted first: headers on a run, and a refusal that wins over the route's own answer", async () => {
+    const { key, tenantId } = await tenantOn({ ...PLANS.free, rate: { perSecond: 0.001, burst: 3 } });
+    const ws = await createWorkspace(key);
+    const exec = (body: Record<string, unknown>) => call("POST", `/v1/workspaces/${ws}/exec`, { key, json: body });
+    const ran = await exec({ executor: "shell", command: "echo hi" });
+    expect(await json(ran)).toMatchObject({ stdout: "hi\n" });
+    expect(ran.headers.get("ratelimit")).toMatch(/^"burst";r=1;/);
+    expect(ran.headers.get("ratelimit-policy")).toMatch(/^"burst";q=3;/);
+    // Refused by the route before any run: admitted after it, with the headers.
+    const invalid = await exec({ executor: "shell" });
+    await expectProblem(invalid, 400, "validation_failed");
+    expect(invalid.headers.get("ratelimit")).toMatch(/^"burst";r=0;/);
+    // The bucket is empty: a run is refused with its slot, and a bad body gets the same 429.
+    for (const body of [{ executor: "shell", command: "echo again > out.txt" }, { executor: "shell" }]) {
+      const refused = await exec(body);
+      await expectProblem(refused, 429, "rate_limited");
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect(refused.headers.get("ratelimit")).toMatch(/^"burst";r=0;/);
+    }
+    const ledger = env.TENANT.getByName(tenantId);
+    const counted = await ledger.listEvents({
+      fromIso: "2000-01-01T00:00:00.000Z",
+      toIso: "2100-01-01T00:00:00.000Z",
+      meter: "api_requests",
+      limit: 100,
+    });
+    // The workspace's creation, the run and the invalid request; the refused ones count nothing.
+    expect(counted).toHaveLength(3);
+    expect(counted.filter((event) => event.workspaceId === ws)).toHaveLength(2);
+    expect(await ledger.runsInFlight()).toEqual({});
+    const out = await runInDurableObject(env.WORKSPACE.getByName(`${tenantId}:${ws}`), (instance) =>
+      instance.vfs.stat("/out.txt"),
+    );
+    expect(out).toMatchObject({ ok: false, code: "ENOENT" });
+  });
+});
+
 describe("run slots", () => {
   const plan: Plan = { ...PLANS.free, rate: unlimitedRate, concurrency: { shell: 2, javascript: 1, container: 1 } };
 

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { newId } from "../../../tenants/ids.ts";
 import type { App } from "../context.ts";
 import { ApiError } from "../errors.ts";
+import { refusal } from "../middleware/admit.ts";
 import { admits } from "../middleware/admits.ts";
 import { replayOrClaim } from "../middleware/idempotency.ts";
 import { requireScope } from "../middleware/requireScope.ts";
@@ -77,8 +78,9 @@ export function registerExecCreate(app: App) {
     // Every check above runs before a stored answer is replayed.
     const replay = await replayOrClaim(c, "exec", body);
     if (replay) return replay;
-    // The workspace object takes the run's slot, runs it, and meters it with the workspace's
-    // size after it: one call from here, whatever the run does.
+    // The workspace object admits the request with the run's slot (middleware/admit.ts), runs
+    // it, and meters it with the workspace's size after it: one call from here, whatever the run does.
+    const deferred = c.get("deferredAdmission");
     const started = await object.exec(
       {
         execId: newId("ex"),
@@ -96,17 +98,18 @@ export function registerExecCreate(app: App) {
         pathPrefix: principal.pathPrefix,
         baseUrl: new URL(c.req.url).origin,
         credentialExpiresAt: principal.expiresAt,
+        requestId: deferred?.requestId,
       },
       body.snapshot ? { snapshot: body.snapshot } : {},
     );
+    if (deferred && started.rate) deferred.rate = started.rate;
     if ("ok" in started) {
-      const retry =
-        started.retryAfterSeconds === undefined
-          ? {}
-          : { headers: { "retry-after": String(started.retryAfterSeconds) } };
-      throw new ApiError(started.code, started.message, retry);
+      const { code, message: detail, retryAfterSeconds } = started;
+      if (started.rate) throw refusal({ code, detail, retryAfterSeconds }, started.rate);
+      const retry = retryAfterSeconds === undefined ? {} : { headers: { "retry-after": String(retryAfterSeconds) } };
+      throw new ApiError(code, detail, retry);
     }
-    const { stats, ...result } = started;
+    const { stats, rate: _, ...result } = started;
     const execId = result.id;
     if (stream) {
       const { snapshotId } = result;

@@ -50,3 +50,23 @@ export function billingOf(account: Account, period: Period, costSoFarMicros: num
     costSoFarMicros,
   };
 }
+
+/**
+ * The monthly request quota as the `RateLimit` headers show it beside the burst, or
+ * undefined on plans that bill requests past what is included (no monthly limit to show).
+ */
+export function monthlyRequestWindow(
+  account: Account,
+  period: Period,
+  totals: ReadonlyMap<string, number>,
+  nowMs: number,
+): { quota: number; remaining: number; windowSeconds: number; resetSeconds: number } | undefined {
+  const terms = account.plan.meters.api_requests;
+  if (terms.overage) return undefined;
+  return {
+    quota: terms.included,
+    remaining: terms.included - (totals.get("api_requests") ?? 0),
+    windowSeconds: Math.round((period.endMs - period.startMs) / 1000),
+    resetSeconds: Math.ceil((period.endMs - nowMs) / 1000),
+  };
+}

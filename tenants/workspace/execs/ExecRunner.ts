@@ -16,7 +16,7 @@ import {
   type OutputStream,
 } from "../../../executors/contract.ts";
 import { execLimits } from "../../../executors/limits.ts";
-import type { RunGrant } from "../../account/rpc.ts";
+import type { RateHeaders, RunGrant } from "../../account/rpc.ts";
 import type { ExecRecord, ExecRecords, OutputEvent } from "./records.ts";
 import { SSE_KEEPALIVE, sseFrame } from "./sse.ts";
 
@@ -41,6 +41,11 @@ export interface StartExec extends Omit<ExecRequest, "egress" | "resources"> {
   baseUrl: string;
   /** When the caller's credential expires (RFC 3339), or null; share links made in the run expire no later. */
   credentialExpiresAt: string | null;
+  /**
+   * The API request behind the run when the gateway left its admission to the run: the
+   * tenant's object admits and counts it with the run's slot, in one call (RunRequest.request).
+   */
+  requestId?: string | undefined;
 }
 
 export interface ExecResult {
@@ -76,7 +81,17 @@ export interface ExecRefusal {
   message: string;
   /** When asking again makes sense. */
   retryAfterSeconds?: number;
+  /** The rate headers, when the run's request was admitted (or refused) with its slot. */
+  rate?: RateHeaders;
 }
+
+/** A run that started, with the rate headers when its request was admitted with its slot. */
+export type StartedRun = ExecResult & { rate?: RateHeaders };
+
+export type StartAnswer = StartedRun | ExecRefusal;
+
+/** Work done once the run holds its slot and before it starts (a snapshot); a refusal gives the slot back. */
+export type BeforeRun = () => Promise<ExecRefusal | null>;
 
 /** The tenant's ledger as a run sees it: a slot to take before it starts and give back when it ends. */
 export interface RunLedger {
@@ -123,7 +138,7 @@ export class ExecRunner {
   ) {}
 
   /** Starts a run; answers when it ends, or at once (status `running`) for a background run. */
-  async start(start: StartExec): Promise<ExecResult | ExecRefusal> {
+  async start(start: StartExec, beforeRun?: BeforeRun): Promise<StartAnswer> {
     const executor = await this.executorFor(start);
     if (!executor)
       return {
@@ -134,23 +149,15 @@ export class ExecRunner {
     // The slot comes before readiness, so a run the plan refuses never wakes a computer.
     await this.closing;
     const grant = await this.ledger.open(start);
+    const rate = grant.rate ? { rate: grant.rate } : {};
     if (!grant.ok) {
       const { code, detail: message, retryAfterSeconds } = grant;
-      return { ok: false, code, message, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
+      return { ok: false, code, message, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }), ...rate };
     }
-    const readiness = (await executor.ready?.()) ?? { ok: true };
-    // The per-workspace cap is checked after the last await before the run is registered, so concurrent starts cannot both pass.
-    const refusal: ExecRefusal | null = readiness.ok
-      ? this.overWorkspaceCap(start.executor)
-      : {
-          ok: false,
-          code: "executor_starting",
-          message: readiness.message,
-          retryAfterSeconds: readiness.retryAfterSeconds,
-        };
+    const refusal = (await beforeRun?.()) ?? (await this.unready(executor, start.executor));
     if (refusal) {
       await this.ledger.release(start.execId);
-      return refusal;
+      return { ...refusal, ...rate };
     }
     this.records.create(
       start.execId,
@@ -182,12 +189,25 @@ export class ExecRunner {
     };
     const done = this.drive(executor, request, sink, start);
     this.running.set(start.execId, { executor, done, name: start.executor });
-    if (start.background) {
-      this.keepAlive(done);
-      return this.result(start.execId);
-    }
-    await done;
-    return this.result(start.execId);
+    if (start.background) this.keepAlive(done);
+    else await done;
+    return { ...this.result(start.execId), ...rate };
+  }
+
+  /**
+   * Why the executor cannot take the run now: its computer is still starting, or the
+   * workspace has its most runs of it going. The cap is checked after the last await before
+   * the run is registered, so concurrent starts cannot both pass.
+   */
+  private async unready(executor: Executor, name: ExecutorName): Promise<ExecRefusal | null> {
+    const readiness = (await executor.ready?.()) ?? { ok: true };
+    if (readiness.ok) return this.overWorkspaceCap(name);
+    return {
+      ok: false,
+      code: "executor_starting",
+      message: readiness.message,
+      retryAfterSeconds: readiness.retryAfterSeconds,
+    };
   }
 
   /** A refusal when the workspace already has its most runs of this executor going. */

@@ -1,0 +1,185 @@
+/**
+ * Forks as one workspace object sees them (vfs/forks/, docs/vfs.md "Forks"): making this
+ * workspace a fork of another, handing a version's rows and chunks to a fork of this one,
+ * the background copy that ends a fork's borrowing, and, before a workspace's storage goes,
+ * handing every chunk its forks still lack over to them. WorkspaceDO forwards its fork RPC
+ * methods here.
+ *
+ * Both sides of a fork are objects of one tenant: each checks the other's name carries its
+ * own tenant id, so not even a bug in the gateway could make a fork reach across tenants.
+ */
+import { workspaceLimits } from "./limits.ts";
+import { parseWorkspaceObjectName } from "./names.ts";
+import { markUnlisted } from "./unlistedFork.ts";
+import type { FsFailure } from "./vfs/errors.ts";
+import type { ForkCursor } from "./vfs/forks/export.ts";
+import type { ExportAnswer } from "./vfs/forks/fork.ts";
+import type { ChunkLender, LentChunk } from "./vfs/forks/lend.ts";
+import type { Vfs } from "./vfs/Vfs.ts";
+
+/** Why a fork was not made: a filesystem failure (an unknown version: ENOENT), or a quota. */
+export type ForkRefusal = FsFailure | { ok: false; code: "quota_exceeded"; message: string };
+
+/** What the fork side needs of its object. */
+export interface ForkParts {
+  ctx: DurableObjectState;
+  env: Env;
+  vfs: Vfs;
+  /** Arms the alarm for garbage a released pin left behind. */
+  armMaintenance: () => Promise<void>;
+}
+
+/** Whether the workspace is being deleted (marked by `markDeleting`, finished by the alarm). */
+export function isDeleting(sql: SqlStorage): boolean {
+  return sql.exec("SELECT 1 FROM meta WHERE key = 'deleting' AND value = 1").toArray().length > 0;
+}
+
+export function markDeleting(sql: SqlStorage): void {
+  sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('deleting', 1)");
+}
+
+export class WorkspaceForks {
+  constructor(private readonly parts: ForkParts) {}
+
+  /** This object's name; forks are only made between workspace objects, which have one. */
+  private get selfName(): string {
+    return this.parts.ctx.id.name ?? "";
+  }
+
+  private get vfs(): Vfs {
+    return this.parts.vfs;
+  }
+
+  private deleting(): boolean {
+    return isDeleting(this.vfs.store.sql);
+  }
+
+  private sameTenant(other: string): boolean {
+    const mine = parseWorkspaceObjectName(this.selfName);
+    const theirs = parseWorkspaceObjectName(other);
+    return mine !== null && theirs !== null && mine.tenantId === theirs.tenantId && other !== this.selfName;
+  }
+
+  private stub(name: string) {
+    return this.parts.env.WORKSPACE.getByName(name);
+  }
+
+  /** Asks the source for chunks this fork lacks; it answers only forks holding a pin there. */
+  lenderFor(source: string): ChunkLender {
+    return async (hashes) => {
+      const lent = await this.stub(source).lendChunks(this.selfName, [...hashes]);
+      if (!lent.ok) throw new Error(`the fork's source refused to lend chunks: ${lent.message}`);
+      return lent.chunks as LentChunk[];
+    };
+  }
+
+  /**
+   * Makes this new, empty workspace a fork of `source` at `ref` (a snapshot id, a revision
+   * or `live`): imports the version's rows in one transaction, then copies the chunks in
+   * the background while reads of missing ones go through to the source.
+   */
+  async forkFrom(source: string, ref: string, actor: string | null): Promise<{ ok: true; rev: number } | ForkRefusal> {
+    if (!this.sameTenant(source)) return { ok: false, code: "ENOENT", message: "no such workspace to fork" };
+    const stub = this.stub(source);
+    const self = this.selfName;
+    const imported = await this.vfs.actingAs(actor, () =>
+      this.vfs.becomeFork(source, (cursor) => stub.exportFork(self, ref, cursor) as Promise<ExportAnswer>),
+    );
+    if (!imported.ok) {
+      // The source may have pinned the version before the import failed.
+      await stub.releaseFork(self).catch(() => {});
+      if (imported.code === "ENOSPC") return { ok: false, code: "quota_exceeded", message: imported.message };
+      return imported;
+    }
+    this.vfs.borrowFrom(this.lenderFor(source));
+    markUnlisted(this.vfs.store.sql, Date.now());
+    await this.parts.ctx.storage.setAlarm(Date.now());
+    return { ok: true, rev: imported.rev };
+  }
+
+  /**
+   * The source's side of `forkFrom`: pins the version for `fork` and hands its rows over, a
+   * call at a time (`callBytesMax` of rows per call; tests make it small to take many calls).
+   */
+  exportFork(fork: string, ref: string, cursor: ForkCursor | null, callBytesMax?: number): ExportAnswer {
+    if (!this.sameTenant(fork)) return { ok: false, code: "ENOENT", message: "no such fork" };
+    // A workspace being deleted takes no new forks (its index row is already gone).
+    if (cursor === null && this.deleting()) return { ok: false, code: "ENOENT", message: "no such workspace to fork" };
+    return this.vfs.exportFork(fork, ref, cursor, callBytesMax);
+  }
+
+  /** Chunks for a fork holding a pin here (reading any this workspace itself still borrows). */
+  lendChunks(fork: string, hashes: string[]) {
+    if (!this.sameTenant(fork)) return { ok: false as const, code: "ENOENT" as const, message: "no such fork" };
+    return this.vfs.lend(fork, hashes);
+  }
+
+  /** A fork has every chunk (or is gone): what only its pin kept becomes garbage. */
+  async releaseFork(fork: string): Promise<boolean> {
+    const released = this.vfs.releaseFork(fork);
+    if (released && !this.deleting()) await this.parts.armMaintenance();
+    return released;
+  }
+
+  /**
+   * Copies from `source` everything still missing, now; a source about to be deleted calls
+   * it on each fork holding a pin there. True when this workspace needs nothing more from
+   * `source`: it has copied everything, or it is not (or no longer) that source's fork, as
+   * when its import never finished. The source may then drop the pin itself.
+   */
+  async adoptSource(source: string): Promise<boolean> {
+    if (this.vfs.forkOrigin()?.source !== source) return true;
+    while ((await this.copyStep(workspaceLimits.forkCopyChunksPerAlarm)).remaining) {}
+    return this.vfs.forkOrigin() === null;
+  }
+
+  /** Whether this workspace still reads chunks through from `source` (a source's check of an old pin). */
+  isForkOf(source: string): boolean {
+    return this.vfs.forkOrigin()?.source === source;
+  }
+
+  /** One step of the background copy; with nothing missing, lets go of the source. */
+  async copyStep(max: number): Promise<{ remaining: boolean }> {
+    const origin = this.vfs.forkOrigin();
+    if (!origin) return { remaining: false };
+    const copied = await this.vfs.copyAbsent(max);
+    if (copied.remaining) return { remaining: true };
+    const done = this.vfs.doneBorrowing();
+    if (done) {
+      // Released there first: a crash before the record below goes leaves a fork that releases again.
+      await this.stub(done.source).releaseFork(this.selfName);
+      this.vfs.forgetOrigin();
+    }
+    return { remaining: false };
+  }
+
+  /**
+   * A pin whose fork never finished its import (the gateway died between the two) would
+   * keep this workspace's versions forever: a pin older than `forkPinCheckAfterMs` is
+   * checked with its fork, and dropped if the fork does not read through from here.
+   */
+  async dropStalePins(): Promise<void> {
+    const old = this.vfs.forkPins().filter((pin) => pin.createdMs < Date.now() - workspaceLimits.forkPinCheckAfterMs);
+    for (const pin of old) {
+      if (!(await this.stub(pin.fork).isForkOf(this.selfName))) this.vfs.releaseFork(pin.fork);
+    }
+  }
+
+  /**
+   * Before its storage goes, a source hands every chunk its forks still lack to them (each
+   * copies what it misses, now), and a fork lets go of its own source. False when a fork
+   * could not finish: the storage stays, and the alarm tries again.
+   */
+  async handOver(): Promise<boolean> {
+    const pins = this.vfs.forkPins();
+    await Promise.allSettled(
+      pins.map(async (pin) => {
+        if (await this.stub(pin.fork).adoptSource(this.selfName)) this.vfs.releaseFork(pin.fork);
+      }),
+    );
+    if (this.vfs.forkPins().length > 0) return false;
+    const origin = this.vfs.forkOrigin();
+    if (origin) await this.stub(origin.source).releaseFork(this.selfName);
+    return true;
+  }
+}
