@@ -26,7 +26,7 @@ import { type ImageModel, imageModelFrom } from "./images.ts";
 import { WorkspaceMaintenance } from "./maintenance.ts";
 import { ownerOf, parseWorkspaceObjectName, type WorkspaceOwner } from "./names.ts";
 import { type ShareRequest, WorkspacePublishing } from "./publishing.ts";
-import { versionTermsOnce } from "./versionTerms.ts";
+import { snapshotQuotaRefusal, tenantVersionTerms } from "./versionTerms.ts";
 import { ConfinedVfs, type VfsOps } from "./vfs/ConfinedVfs.ts";
 import type { FsFailure, FsResult } from "./vfs/errors.ts";
 import type { ForkCursor } from "./vfs/forks/export.ts";
@@ -288,21 +288,15 @@ export class WorkspaceDO extends DurableObject<Env> {
   // Every one acts on the whole workspace: the gateway refuses them to confined credentials.
 
   /** The tenant plan's history window and snapshot quota (versionTerms.ts). */
-  private readonly versionTerms = versionTermsOnce(this.env, this.ctx.id.name);
+  private readonly versionTerms = tenantVersionTerms(this.env, this.ctx.id.name);
 
   /** Pins the current revision; refused (as a value) when the plan's snapshots per workspace are taken. */
   async createSnapshot(
     fields: { name?: string; description?: string; execId?: string },
     actor: string | null = null,
   ): Promise<{ ok: true; snapshot: Snapshot } | { ok: false; code: "quota_exceeded"; message: string }> {
-    const terms = await this.versionTerms();
-    if (this.vfs.snapshotCount() >= terms.snapshotsPerWorkspaceMax) {
-      return {
-        ok: false,
-        code: "quota_exceeded",
-        message: `this plan keeps at most ${terms.snapshotsPerWorkspaceMax} snapshots per workspace; delete one first`,
-      };
-    }
+    const refused = await snapshotQuotaRefusal(this.versionTerms, this.vfs.snapshotCount());
+    if (refused !== null) return { ok: false, code: "quota_exceeded", message: refused };
     const snapshot = await this.vfs.actingAs(actor, () => this.vfs.snapshot(fields));
     return { ok: true, snapshot };
   }
