@@ -46,13 +46,12 @@ export function restoreRows(
       ...keepParams,
     );
   }
+  // Reference counts move by one statement per direction, grouped by chunk (UPDATE … FROM),
+  // so their cost follows the chunks moved, not the blobs table.
   sql.exec(
-    `UPDATE blobs SET refs = refs - (SELECT count(*) FROM ${liveChunks.replace("file_chunks", "file_chunks f")}
-       AND NOT (${keep}) AND f.hash = blobs.hash)
-     WHERE hash IN (SELECT hash FROM ${liveChunks} AND NOT (${keep}))`,
-    inoList,
-    rev,
-    ...keepParams,
+    `UPDATE blobs SET refs = refs - moved.n
+     FROM (SELECT hash, count(*) AS n FROM ${liveChunks} AND NOT (${keep}) GROUP BY hash) AS moved
+     WHERE blobs.hash = moved.hash`,
     inoList,
     rev,
     ...keepParams,
@@ -104,10 +103,9 @@ export function restoreRows(
     rev,
   );
   sql.exec(
-    `UPDATE blobs SET refs = refs + (SELECT count(*) FROM file_chunks f WHERE f.ino IN ${INOS} AND f.born_rev = ? AND f.hash = blobs.hash)
-     WHERE hash IN (SELECT hash FROM file_chunks WHERE ino IN ${INOS} AND born_rev = ?)`,
-    inoList,
-    d,
+    `UPDATE blobs SET refs = refs + back.n
+     FROM (SELECT hash, count(*) AS n FROM file_chunks WHERE ino IN ${INOS} AND born_rev = ? GROUP BY hash) AS back
+     WHERE blobs.hash = back.hash`,
     inoList,
     d,
   );
