@@ -212,7 +212,7 @@ export const MIGRATIONS: readonly string[][] = [
   // 6: the time machine names what it did. A snapshot taken by `snapshot: "before"` on a run
   // records the run's id; a restore's change-log entry records the version it went back to
   // (a snapshot id, or a revision as text), so the history and the timeline can say so.
-  // A run keeps one version per row (store.ts `collapses`): the revisions it passed through
+  // A run keeps one version per row (store/history.ts `collapses`): the revisions it passed through
   // whose versions it replaced itself are noted per run in `run_spans`, [from_rev, to_rev),
   // and are not readable.
   [

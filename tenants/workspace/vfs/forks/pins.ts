@@ -1,6 +1,6 @@
 /**
  * The source's side of its forks: each fork still reading chunks through from here pins
- * the revision it was made from, exactly as a snapshot pins one (store.ts `keepRule`,
+ * the revision it was made from, exactly as a snapshot pins one (store/history.ts `keepRule`,
  * versions/retention.ts), so every chunk that revision reaches stays until the fork has
  * copied it and lets go. A pin is not a snapshot: it is not listed, not in the snapshot
  * quota, and not billed to this workspace (the fork pays for what its tree reaches).

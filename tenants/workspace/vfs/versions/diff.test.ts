@@ -182,6 +182,40 @@ describe("restore", () => {
       expect(vfs.stat("/keep.txt")).toMatchObject({ ok: false, code: "ENOENT" });
     });
   });
+
+  it("names and restores changes deep in the tree and under a directory renamed since", async () => {
+    await withVfs(async (vfs) => {
+      ok(await vfs.write("/a/b/c/d/deep.txt", bytes("deep")));
+      ok(await vfs.write("/a/b/c/side.txt", bytes("side")));
+      ok(await vfs.write("/top.txt", bytes("top")));
+      const snap = await vfs.snapshot();
+      ok(await vfs.write("/a/b/c/d/deep.txt", bytes("deeper")));
+      ok(await vfs.move("/a/b", "/a/renamed"));
+      ok(await vfs.write("/a/renamed/c/side.txt", bytes("moved and edited")));
+      ok(await vfs.write("/x/y/z/new.txt", bytes("new")));
+      const changed = ok(await vfs.diff(snap.id)).entries.map((entry) => [
+        entry.status,
+        entry.path,
+        entry.previousPath,
+      ]);
+      // An edited file under the renamed directory left one path for another: renamed, with both sides.
+      expect(changed).toEqual([
+        ["renamed", "/a/renamed", "/a/b"],
+        ["renamed", "/a/renamed/c/d/deep.txt", "/a/b/c/d/deep.txt"],
+        ["renamed", "/a/renamed/c/side.txt", "/a/b/c/side.txt"],
+        ["added", "/x", undefined],
+        ["added", "/x/y", undefined],
+        ["added", "/x/y/z", undefined],
+        ["added", "/x/y/z/new.txt", undefined],
+      ]);
+      ok(await vfs.restore(snap.id));
+      expect(await readText(vfs, "/a/b/c/d/deep.txt")).toBe("deep");
+      expect(await readText(vfs, "/a/b/c/side.txt")).toBe("side");
+      expect(vfs.stat("/a/renamed")).toMatchObject({ ok: false, code: "ENOENT" });
+      expect(vfs.stat("/x")).toMatchObject({ ok: false, code: "ENOENT" });
+      expect(ok(await vfs.diff(snap.id)).entries).toEqual([]);
+    });
+  });
 });
 
 describe("restore of a directory's own metadata", () => {

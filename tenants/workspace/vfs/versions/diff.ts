@@ -41,8 +41,13 @@ export interface Diff {
   truncated: boolean;
 }
 
+export interface ChangedRows {
+  entries: { parent: number; name: string }[];
+  inodes: { ino: number }[];
+}
+
 /** Inode numbers and (parent, name) entries with a version born or ended in (from, to]. */
-export function changedRows(store: Store, from: number, to: number) {
+export function changedRows(store: Store, from: number, to: number): ChangedRows {
   const range = [from, to, from, to] as const;
   const entries = store.sql
     .exec<{ parent: number; name: string }>(
@@ -105,10 +110,16 @@ export function diff(
   to: number,
   max: number = workspaceLimits.diffEntriesMax,
   within: string | null = null,
+  /** The two trees and the changed rows, when the caller (a restore) has them already. */
+  prepared?: { before: RevisionTree; after: RevisionTree; changed: ChangedRows },
 ): Diff {
-  const before = new RevisionTree(store.sql, from);
-  const after = new RevisionTree(store.sql, to);
-  const changed = changedRows(store, Math.min(from, to), Math.max(from, to));
+  const before = prepared?.before ?? new RevisionTree(store.sql, from);
+  const after = prepared?.after ?? new RevisionTree(store.sql, to);
+  const changed = prepared?.changed ?? changedRows(store, Math.min(from, to), Math.max(from, to));
+  // Every changed inode's row and names on both sides, set-wise, before the loops ask one by one.
+  const changedInos = changed.inodes.map((row) => row.ino);
+  before.preload(changedInos);
+  after.preload(changedInos);
   // Each candidate path, with the entry it names on a side where a changed row gave it
   // (so that side needs no walk from the root); the other side is resolved by path.
   const candidates = new Map<string, { a?: Found; b?: Found }>();

@@ -29,14 +29,19 @@ export interface Restored {
 export function restore(store: Store, to: RestoredTo): FsResult<Restored> {
   return store.atomically(() => {
     const live = store.meta("revision");
-    const differences = diff(store, to.revision, live, Number.POSITIVE_INFINITY);
+    // One pair of trees and one set of changed rows for the diff and the row moves alike.
+    const changed = changedRows(store, to.revision, live);
+    const [then, now] = [new RevisionTree(store.sql, to.revision), new RevisionTree(store.sql, live)];
+    const differences = diff(store, to.revision, live, Number.POSITIVE_INFINITY, null, {
+      before: then,
+      after: now,
+      changed,
+    });
     const paths = new Set<string>();
     for (const entry of differences.entries) {
       paths.add(entry.path);
       if (entry.previousPath) paths.add(entry.previousPath);
     }
-    const changed = changedRows(store, to.revision, live);
-    const [then, now] = [new RevisionTree(store.sql, to.revision), new RevisionTree(store.sql, live)];
     for (const { ino } of changed.inodes) {
       const [was, is] = [then.inode(ino), now.inode(ino)];
       if (was?.type !== "dir" || is?.type !== "dir" || !differs(was, is)) continue;

@@ -4,7 +4,7 @@
  * A revision R is readable when it is the live one, a snapshot pins it, or the history
  * window is on and R is at or after `history_from`, the oldest revision whose every
  * version is kept, and is not a state a run passed through (`run_spans`: a run keeps one
- * version per file, store.ts `collapses`). The window (a plan's, in milliseconds; 0 keeps no history) slides:
+ * version per file, store/history.ts `collapses`). The window (a plan's, in milliseconds; 0 keeps no history) slides:
  * each maintenance pass moves `history_from` to the oldest revision that was live within
  * the window, then deletes row versions that died by then and that no snapshot pins,
  * giving their chunk references back (a blob's `refs` counts every row version).
@@ -40,7 +40,7 @@ export function setHistoryWindow(store: Store, windowMs: number): void {
 
 /**
  * A run that replaced its own versions passed through the revisions they were alive in
- * without keeping them (store.ts `collapses`): the span around `rev`, if any, with the run
+ * without keeping them (store/history.ts `collapses`): the span around `rev`, if any, with the run
  * and the first revision after it.
  */
 export function runSpanAt(store: Store, rev: number): { actor: string; toRev: number } | null {

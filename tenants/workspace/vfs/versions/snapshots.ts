@@ -1,7 +1,7 @@
 /**
  * Snapshots: a name for a revision. Taking one writes one row (O(1) whatever the
  * workspace's size) and from then on the store keeps every row version alive at that
- * revision (store.ts `keepRule`), so it reads back exactly until the snapshot is deleted.
+ * revision (store/history.ts `keepRule`), so it reads back exactly until the snapshot is deleted.
  */
 import { newId } from "../../../ids.ts";
 import type { Store } from "../store.ts";

@@ -1,0 +1,101 @@
+/**
+ * File content as rows: a file's chunk list (`file_chunks`), and the content-addressed
+ * blobs the lists name, each with a reference count (a reference counts a row version,
+ * live or in history). A list is always replaced whole.
+ */
+import type { History } from "./history.ts";
+
+export class Chunks {
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly history: History,
+  ) {}
+
+  list(ino: number): { idx: number; hash: string; size: number }[] {
+    return this.sql
+      .exec<{ idx: number; hash: string; size: number }>(
+        "SELECT idx, hash, size FROM file_chunks WHERE ino = ? ORDER BY idx",
+        ino,
+      )
+      .toArray();
+  }
+
+  /**
+   * Adds a blob if it is new (its reference count stays 0 until `set` uses it), or gives a
+   * fork's absent chunk its bytes: content addressing makes them the same bytes.
+   */
+  putBlob(hash: string, data: Uint8Array): void {
+    this.sql.exec(
+      `INSERT INTO blobs (hash, size, refs, data) VALUES (?, ?, 0, ?)
+       ON CONFLICT (hash) DO UPDATE SET data = excluded.data, absent = 0 WHERE blobs.absent = 1`,
+      hash,
+      data.byteLength,
+      data,
+    );
+  }
+
+  /** A chunk's bytes, which must be here: a fork's absent chunk is read with `Store.chunkBytes`. */
+  blob(hash: string): Uint8Array {
+    const row = this.sql
+      .exec<{ data: ArrayBuffer; absent: number }>("SELECT data, absent FROM blobs WHERE hash = ?", hash)
+      .toArray()[0];
+    if (!row) throw new Error(`blob ${hash} is missing`);
+    if (row.absent) throw new Error(`blob ${hash} has not arrived from the fork's source yet`);
+    return new Uint8Array(row.data);
+  }
+
+  isAbsent(hash: string): boolean {
+    return this.sql.exec("SELECT 1 FROM blobs WHERE hash = ? AND absent = 1", hash).toArray().length > 0;
+  }
+
+  /** Replaces a file's chunk list, moving reference counts from the old chunks to the new. */
+  set(ino: number, chunks: readonly { hash: string; size: number }[], { fresh = false } = {}): void {
+    // A file created in this transaction has no chunks to release.
+    if (!fresh) this.release(ino);
+    chunks.forEach((chunk, idx) => {
+      this.sql.exec(
+        "INSERT INTO file_chunks (ino, idx, hash, size, born_rev) VALUES (?, ?, ?, ?, ?)",
+        ino,
+        idx,
+        chunk.hash,
+        chunk.size,
+        this.history.nextRev(),
+      );
+      this.sql.exec("UPDATE blobs SET refs = refs + 1 WHERE hash = ?", chunk.hash);
+    });
+  }
+
+  /**
+   * Ends a file's chunk list. Rows history must keep move to `file_chunks_hist` with their
+   * references; the others give theirs up. A list's rows share one birth and one fate.
+   */
+  release(ino: number): void {
+    const history = this.history;
+    const rule = history.keepRule();
+    const born = () =>
+      this.sql.exec<{ born_rev: number }>("SELECT born_rev FROM file_chunks WHERE ino = ? LIMIT 1", ino).toArray()[0]
+        ?.born_rev;
+    if (rule && !(history.runActing && history.collapses(born()))) {
+      const [condition, ...params] = rule;
+      const moved = this.sql.exec(
+        `INSERT INTO file_chunks_hist (ino, born_rev, idx, hash, size, died_rev)
+         SELECT ino, born_rev, idx, hash, size, ? FROM file_chunks WHERE ino = ? AND ${condition}`,
+        history.nextRev(),
+        ino,
+        ...params,
+      ).rowsWritten;
+      if (moved > 0) {
+        this.sql.exec("DELETE FROM file_chunks WHERE ino = ?", ino);
+        return;
+      }
+    }
+    // One statement, so a chunk a file uses twice loses both of its references.
+    this.sql.exec(
+      `UPDATE blobs SET refs = refs - (SELECT count(*) FROM file_chunks f WHERE f.ino = ? AND f.hash = blobs.hash)
+       WHERE hash IN (SELECT hash FROM file_chunks WHERE ino = ?)`,
+      ino,
+      ino,
+    );
+    this.sql.exec("DELETE FROM file_chunks WHERE ino = ?", ino);
+  }
+}
