@@ -10,7 +10,7 @@ import { signup } from "../../test/client.ts";
 import { WorkspaceFsTarget } from "./execs/WorkspaceFsTarget.ts";
 import { WorkspaceSyncTarget } from "./execs/WorkspaceSyncTarget.ts";
 import { bytes, ok } from "./vfs/test/withVfs.ts";
-import type { Vfs } from "./vfs/Vfs.ts";
+import { Vfs } from "./vfs/Vfs.ts";
 import type { WorkspaceDO } from "./WorkspaceDO.ts";
 
 /** A workspace object of a real tenant (free plan: one hour of history), fresh. */
@@ -67,6 +67,37 @@ describe("the history window before the first change", () => {
         if (alarm === null) await new Promise((resolve) => setTimeout(resolve, 10));
       }
       expect(alarm).not.toBeNull();
+    });
+  });
+});
+
+describe("the history window after a plan change", () => {
+  it("asks the plan again before a change once its answer is older than the refresh", async () => {
+    const stub = await tenantWorkspace();
+    await runInDurableObject(stub, async (_instance: WorkspaceDO, state) => {
+      let now = 1_000_000;
+      const vfs = new Vfs(
+        state.storage.sql,
+        (fn) => state.storage.transactionSync(fn),
+        () => now,
+      );
+      const asked: number[] = [];
+      let planWindowMs = 3_600_000;
+      vfs.keepHistoryFor(async () => {
+        asked.push(now);
+        return planWindowMs;
+      }, 60_000);
+      ok(await vfs.write("/f", bytes("one")));
+      expect(vfs.historyWindowMs()).toBe(3_600_000);
+      // The tenant upgrades; the object keeps what it was told for a minute, then asks.
+      planWindowMs = 7 * 24 * 3_600_000;
+      now += 30_000;
+      ok(await vfs.write("/f", bytes("two")));
+      expect(vfs.historyWindowMs()).toBe(3_600_000);
+      now += 30_000;
+      ok(await vfs.write("/f", bytes("three")));
+      expect(vfs.historyWindowMs()).toBe(7 * 24 * 3_600_000);
+      expect(asked).toEqual([1_000_000, 1_060_000]);
     });
   });
 });

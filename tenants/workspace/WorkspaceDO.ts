@@ -26,7 +26,7 @@ import { type ImageModel, imageModelFrom } from "./images.ts";
 import { WorkspaceMaintenance } from "./maintenance.ts";
 import { ownerOf, parseWorkspaceObjectName, type WorkspaceOwner } from "./names.ts";
 import { type ShareRequest, WorkspacePublishing } from "./publishing.ts";
-import { snapshotQuotaRefusal, tenantVersionTerms } from "./versionTerms.ts";
+import { snapshotQuotaRefusal, tenantVersionTerms, versionTermsMaxAgeMs } from "./versionTerms.ts";
 import { ConfinedVfs, type VfsOps } from "./vfs/ConfinedVfs.ts";
 import type { FsFailure, FsResult } from "./vfs/errors.ts";
 import type { ForkCursor } from "./vfs/forks/export.ts";
@@ -90,7 +90,7 @@ export class WorkspaceDO extends DurableObject<Env> {
     super(ctx, env);
     this.vfs = new Vfs(ctx.storage.sql, (fn) => ctx.storage.transactionSync(fn));
     // The plan's history window applies before this instance records any change (Vfs.keepHistoryFor).
-    this.vfs.keepHistoryFor(async () => (await this.versionTerms()).historyWindowMs);
+    this.vfs.keepHistoryFor(async () => (await this.versionTerms()).historyWindowMs, versionTermsMaxAgeMs);
     // Whoever changed the tree (the API, a run, a container's push), what the change left
     // behind (garbage, kept versions) is collected and pruned by the alarm.
     this.vfs.onChange(() =>

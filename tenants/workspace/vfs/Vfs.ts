@@ -86,7 +86,7 @@ export class Vfs {
     // The actor is the one acting when the mutation was asked for, not when it runs.
     const actor = this.actor;
     const inLock = async () => {
-      if (this.windowGate) await this.settleWindow(this.windowGate);
+      if (this.windowGate && this.windowDue(this.windowGate)) await this.settleWindow(this.windowGate);
       this.store.actor = actor;
       return fn();
     };
@@ -100,25 +100,31 @@ export class Vfs {
    * first mutation of this instance, whoever makes it: an API call, a run's file calls, a
    * container's push or a restore. So no change is ever recorded before the plan's window
    * applies, and the version it replaces is kept (docs/vfs.md, "Versions"). Asked until it
-   * answers once; while it cannot, the window stored by an earlier instance stays in force.
+   * answers once, and again before a mutation once `refreshMs` has passed since it last
+   * answered, so a plan change reaches an object that stays awake; while it cannot answer,
+   * the window stored before stays in force.
    */
-  private windowGate: (() => Promise<number>) | null = null;
+  private windowGate: { ask: () => Promise<number>; refreshMs: number; answeredMs: number | null } | null = null;
 
-  keepHistoryFor(windowMs: () => Promise<number>): void {
-    this.windowGate = windowMs;
+  keepHistoryFor(windowMs: () => Promise<number>, refreshMs = Number.POSITIVE_INFINITY): void {
+    this.windowGate = { ask: windowMs, refreshMs, answeredMs: null };
   }
 
-  private async settleWindow(gate: () => Promise<number>): Promise<void> {
+  private windowDue(gate: { refreshMs: number; answeredMs: number | null }): boolean {
+    return gate.answeredMs === null || this.store.nowMs() - gate.answeredMs >= gate.refreshMs;
+  }
+
+  private async settleWindow(gate: NonNullable<Vfs["windowGate"]>): Promise<void> {
     let windowMs: number;
     try {
-      windowMs = await gate();
+      windowMs = await gate.ask();
     } catch (error) {
       console.error("the history window could not be read; the stored one applies", error);
       return;
     }
     // An explicit setHistoryWindow may have come meanwhile (it clears the gate): it wins.
     if (this.windowGate !== gate) return;
-    this.windowGate = null;
+    gate.answeredMs = this.store.nowMs();
     setHistoryWindow(this.store, windowMs);
   }
 
