@@ -104,7 +104,9 @@ describe("a share link", () => {
 
   it("dies when it expires", async () => {
     const { made } = await setup();
-    const share = await made("/out/notes.txt", { ttlSeconds: 1 });
+    // Long enough that the first open lands before expiry on a loaded CI host (a 1 s link
+    // had expired before it under load), short enough to wait out.
+    const share = await made("/out/notes.txt", { ttlSeconds: 3 });
     expect((await open(share.url)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, Date.parse(share.expiresAt) - Date.now() + 50));
     await expectDead(share.url);
