@@ -17,6 +17,7 @@
  * the operation. The gateway passes the credential's prefix on every call.
  */
 import { DurableObject } from "cloudflare:workers";
+import { type Access, actorOf, type Caller, type Prefix, prefixOf } from "./callers.ts";
 import { type ExecRefusal, ExecRunner, type StartExec, type StartedRun } from "./execs/ExecRunner.ts";
 import { type ExecRecord, ExecRecords, migrateExecs } from "./execs/records.ts";
 import { RunExecutors } from "./execs/runExecutors.ts";
@@ -31,6 +32,7 @@ import { ConfinedVfs, type VfsOps } from "./vfs/ConfinedVfs.ts";
 import type { FsFailure, FsResult } from "./vfs/errors.ts";
 import type { ForkCursor } from "./vfs/forks/export.ts";
 import type { ExportAnswer } from "./vfs/forks/fork.ts";
+import type { ForkRead } from "./vfs/forks/reads.ts";
 import type { BatchOp } from "./vfs/ops/batch.ts";
 import type { FindOptions } from "./vfs/ops/find.ts";
 import type { GrepOptions } from "./vfs/ops/grep.ts";
@@ -42,7 +44,7 @@ import type { PreciseTime } from "./vfs/times.ts";
 import { Vfs } from "./vfs/Vfs.ts";
 import type { Snapshot } from "./vfs/versions/snapshots.ts";
 
-export type { ForkRefusal };
+export type { Caller, ForkRefusal };
 
 export interface WorkspaceStats {
   sizeBytes: number;
@@ -53,31 +55,12 @@ export interface WorkspaceStats {
   revision: number;
 }
 
-/** The path prefix a caller is confined to (`/src`), or null for the whole workspace. */
-type Prefix = string | null;
-
-/**
- * Who asks for a change: the path prefix they are confined to, and who the change is
- * recorded as in the history (`key:<id>`; null when no key is behind the request).
- */
-export interface Caller {
-  prefix: Prefix;
-  actor: string | null;
-}
-
-/** A caller, or just its prefix (the whole workspace for null), recorded with no actor. */
-type Access = Prefix | Caller;
-
-const prefixOf = (access: Access): Prefix => (access === null || typeof access === "string" ? access : access.prefix);
-const actorOf = (access: Access): string | null =>
-  access === null || typeof access === "string" ? null : access.actor;
-
 type WithStats<T> = ({ ok: true } & T & { stats: WorkspaceStats }) | FsFailure;
 
 export class WorkspaceDO extends DurableObject<Env> {
   readonly vfs: Vfs;
   readonly execs: ExecRunner;
-  private readonly forks: WorkspaceForks;
+  readonly forks: WorkspaceForks;
   private readonly maintenance: WorkspaceMaintenance;
 
   /**
@@ -120,6 +103,8 @@ export class WorkspaceDO extends DurableObject<Env> {
       (work) => ctx.waitUntil(work),
     );
     this.forks = new WorkspaceForks({ ctx, env, vfs: this.vfs, armMaintenance: () => this.maintenance.arm() });
+    // A fork's changes, from any caller, wait until its rows have all arrived (forks.ts).
+    this.vfs.holdChangesDuringImport(() => this.forks.ready());
     this.maintenance = new WorkspaceMaintenance({
       ctx,
       env,
@@ -143,6 +128,8 @@ export class WorkspaceDO extends DurableObject<Env> {
     start: StartExec,
     options: { snapshot?: "before" } = {},
   ): Promise<ExecRefusal | (StartedRun & { stats: WorkspaceStats; snapshotId?: string })> {
+    // A run reads and writes this workspace's own rows: a fork's must all be here first.
+    await this.forks.ready();
     let snapshotId: string | undefined;
     // Taken once the run holds its slot: "undo the agent's last command" is then one restore to it.
     const snapshot = async () => {
@@ -193,11 +180,11 @@ export class WorkspaceDO extends DurableObject<Env> {
   // ── publishing ──────────────────────────────────────────────────────────────────────────
   /** Publishes a file or directory as an artifact of this workspace's tenant (see publishing.ts). */
   publishArtifact(path: string, prefix: Prefix = null) {
-    return this.publishing().publish(path, prefix);
+    return this.whole(() => this.publishing().publish(path, prefix));
   }
   /** Makes a share link to one file. */
   shareFile(path: string, request: ShareRequest, prefix: Prefix = null) {
-    return this.publishing().share(path, request, prefix);
+    return this.whole(() => this.publishing().share(path, request, prefix));
   }
 
   private publisher: WorkspacePublishing | undefined;
@@ -208,36 +195,38 @@ export class WorkspaceDO extends DurableObject<Env> {
   }
 
   // ── reads ───────────────────────────────────────────────────────────────────────────────
+  // A fork whose rows are still arriving has the simple ones answered by its source, the
+  // rest once its rows are here (forks.ts `read`, `ready`).
   readFile(path: string, options?: ReadOptions, access: Access = null) {
-    return this.fs(access).read(path, options);
+    return this.routed(access, { op: "read", path, options }, (fs) => fs.read(path, options));
   }
   stat(path: string, access: Access = null) {
-    return this.fs(access).stat(path);
+    return this.routed(access, { op: "stat", path }, (fs) => fs.stat(path));
   }
   lstat(path: string, access: Access = null) {
-    return this.fs(access).lstat(path);
+    return this.routed(access, { op: "lstat", path }, (fs) => fs.lstat(path));
   }
   readlink(path: string, access: Access = null) {
-    return this.fs(access).readlink(path);
+    return this.routed(access, { op: "readlink", path }, (fs) => fs.readlink(path));
   }
   list(path: string, options?: ListOptions, access: Access = null) {
-    return this.fs(access).list(path, options);
+    return this.routed(access, { op: "list", path, options }, (fs) => fs.list(path, options));
   }
   find(path: string, options?: FindOptions, access: Access = null) {
-    return this.fs(access).find(path, options);
+    return this.whole(() => this.fs(access).find(path, options));
   }
   grep(pattern: string, path: string, options?: GrepOptions, access: Access = null) {
-    return this.fs(access).grep(pattern, path, options);
+    return this.whole(() => this.fs(access).grep(pattern, path, options));
   }
   changesSince(rev: number, limit?: number) {
-    return this.vfs.changesSince(rev, limit);
+    return this.whole(() => this.vfs.changesSince(rev, limit));
   }
   /** The exact size and file count (cheap; what the index mirrors). */
   counters(): WorkspaceStats {
     return { ...this.vfs.counters(), uniqueBytes: this.vfs.uniqueBytes(), revision: this.vfs.revision() };
   }
   stats() {
-    return this.vfs.stats();
+    return this.whole(() => this.vfs.stats());
   }
 
   // ── mutations ───────────────────────────────────────────────────────────────────────────
@@ -312,10 +301,10 @@ export class WorkspaceDO extends DurableObject<Env> {
     return deleted;
   }
   readFileAt(ref: string, path: string, options?: ReadOptions) {
-    return this.vfs.readAt(ref, path, options);
+    return this.whole(() => this.vfs.readAt(ref, path, options));
   }
   statAt(ref: string, path: string, follow = true) {
-    return this.vfs.statAt(ref, path, follow);
+    return this.whole(() => this.vfs.statAt(ref, path, follow));
   }
   /** A directory's entries at a version (its subtree with `recursive`), a page at a time. */
   listAt(
@@ -323,14 +312,14 @@ export class WorkspaceDO extends DurableObject<Env> {
     path: string,
     options: { recursive?: boolean; limit?: number; cursor?: string | undefined } = {},
   ) {
-    return this.vfs.listAt(ref, path, options);
+    return this.whole(() => this.vfs.listAt(ref, path, options));
   }
   /** The differences between two versions; `path` keeps what is at or under it. */
   diff(from: string, to: string, patch: boolean, path?: string) {
-    return this.vfs.diff(from, to, { patch, ...(path === undefined ? {} : { path }) });
+    return this.whole(() => this.vfs.diff(from, to, { patch, ...(path === undefined ? {} : { path }) }));
   }
   history(path: string) {
-    return this.vfs.history(path);
+    return this.whole(() => this.vfs.history(path));
   }
   restore(ref: string, actor: string | null = null) {
     return this.after(this.vfs.actingAs(actor, () => this.vfs.restore(ref)));
@@ -340,6 +329,17 @@ export class WorkspaceDO extends DurableObject<Env> {
   private fs(access: Access): VfsOps {
     const prefix = prefixOf(access);
     return prefix === null ? this.vfs : new ConfinedVfs(this.vfs, prefix);
+  }
+
+  /** A read: by the source while a fork's rows are arriving and the caller sees the whole tree. */
+  private routed<T>(access: Access, request: ForkRead, local: (fs: VfsOps) => T) {
+    return this.forks.read(prefixOf(access) !== null, request, () => local(this.fs(access)));
+  }
+
+  /** What needs this workspace's own rows: at once, or once a fork's import is done. */
+  private async whole<T>(fn: () => T): Promise<Awaited<T>> {
+    await this.forks.ready();
+    return await fn();
   }
 
   /** One change for `caller`, recorded as its actor (mutations ask for the lock synchronously, under it). */
@@ -357,8 +357,14 @@ export class WorkspaceDO extends DurableObject<Env> {
     const made = await this.forks.forkFrom(source, ref, actor);
     return made.ok ? { ...made, stats: this.counters() } : made;
   }
-  exportFork(fork: string, ref: string, cursor: ForkCursor | null, callBytesMax?: number): ExportAnswer {
-    return this.forks.exportFork(fork, ref, cursor, callBytesMax);
+  pinForFork(fork: string, ref: string) {
+    return this.forks.pinForFork(fork, ref);
+  }
+  exportFork(fork: string, cursor: ForkCursor | null, callBytesMax?: number): ExportAnswer {
+    return this.forks.exportFork(fork, cursor, callBytesMax);
+  }
+  readForFork(fork: string, request: ForkRead) {
+    return this.forks.readForFork(fork, request);
   }
   lendChunks(fork: string, hashes: string[]) {
     return this.forks.lendChunks(fork, hashes);

@@ -1,7 +1,10 @@
 /**
  * Forks as one workspace object sees them (vfs/forks/, docs/vfs.md "Forks"): making this
- * workspace a fork of another, handing a version's rows and chunks to a fork of this one,
- * the background copy that ends a fork's borrowing, and, before a workspace's storage goes,
+ * workspace a fork of another, which answers at once and imports the source's rows in the
+ * background; while it does, the fork's reads are answered by the source at the pinned
+ * revision and its changes and runs wait for the import's end. On the source's side: pinning
+ * a version for a fork, handing its rows and chunks over, answering its reads. Then the
+ * background copy that ends a fork's borrowing, and, before a workspace's storage goes,
  * handing every chunk its forks still lack over to them. WorkspaceDO forwards its fork RPC
  * methods here.
  *
@@ -13,8 +16,9 @@ import { parseWorkspaceObjectName } from "./names.ts";
 import { markUnlisted } from "./unlistedFork.ts";
 import type { FsFailure } from "./vfs/errors.ts";
 import type { ForkCursor } from "./vfs/forks/export.ts";
-import type { ExportAnswer } from "./vfs/forks/fork.ts";
+import type { ExportAnswer, PinAnswer } from "./vfs/forks/fork.ts";
 import type { ChunkLender, LentChunk } from "./vfs/forks/lend.ts";
+import type { ForkRead, ForkReadAnswer } from "./vfs/forks/reads.ts";
 import type { Vfs } from "./vfs/Vfs.ts";
 
 /** Why a fork was not made: a filesystem failure (an unknown version: ENOENT), or a quota. */
@@ -75,37 +79,99 @@ export class WorkspaceForks {
 
   /**
    * Makes this new, empty workspace a fork of `source` at `ref` (a snapshot id, a revision
-   * or `live`): imports the version's rows in one transaction, then copies the chunks in
-   * the background while reads of missing ones go through to the source.
+   * or `live`): the source pins the version and counts it, this workspace records where its
+   * rows will come from, and the answer goes back. The rows come in the background (the
+   * alarm, or whatever first needs them: `ready`); chunks are copied after them.
    */
   async forkFrom(source: string, ref: string, actor: string | null): Promise<{ ok: true; rev: number } | ForkRefusal> {
     if (!this.sameTenant(source)) return { ok: false, code: "ENOENT", message: "no such workspace to fork" };
     const stub = this.stub(source);
-    const self = this.selfName;
-    const imported = await this.vfs.actingAs(actor, () =>
-      this.vfs.becomeFork(source, (cursor) => stub.exportFork(self, ref, cursor) as Promise<ExportAnswer>),
+    const pinned = (await stub.pinForFork(this.selfName, ref)) as PinAnswer;
+    if (!pinned.ok) {
+      if (pinned.code === "ENOSPC") return { ok: false, code: "quota_exceeded", message: pinned.message };
+      return pinned;
+    }
+    const started = await this.vfs.actingAs(actor, () =>
+      this.vfs.startFork({ source, rev: pinned.rev }, pinned.counts),
     );
-    if (!imported.ok) {
-      // The source may have pinned the version before the import failed.
-      await stub.releaseFork(self).catch(() => {});
-      if (imported.code === "ENOSPC") return { ok: false, code: "quota_exceeded", message: imported.message };
-      return imported;
+    if (!started.ok) {
+      // The pin was taken for nothing: let it go.
+      await stub.releaseFork(this.selfName).catch(() => {});
+      return started;
     }
     this.vfs.borrowFrom(this.lenderFor(source));
     markUnlisted(this.vfs.store.sql, Date.now());
     await this.parts.ctx.storage.setAlarm(Date.now());
-    return { ok: true, rev: imported.rev };
+    return { ok: true, rev: pinned.rev };
   }
 
+  private importing: Promise<void> | null = null;
+
   /**
-   * The source's side of `forkFrom`: pins the version for `fork` and hands its rows over, a
-   * call at a time (`callBytesMax` of rows per call; tests make it small to take many calls).
+   * Resolves once this workspace's rows are all here (at once for any workspace not
+   * importing): drives the import to its end, or joins the run already doing so. A call
+   * fails when the source cannot answer; the next caller, or the alarm, tries again from
+   * the last call that landed.
    */
-  exportFork(fork: string, ref: string, cursor: ForkCursor | null, callBytesMax?: number): ExportAnswer {
+  ready(): Promise<void> {
+    if (!this.vfs.isImporting()) return Promise.resolve();
+    this.importing ??= this.importRest().finally(() => {
+      this.importing = null;
+    });
+    return this.importing;
+  }
+
+  private async importRest(): Promise<void> {
+    const origin = this.vfs.forkOrigin();
+    if (!origin) throw new Error("a fork's import has no source recorded");
+    const stub = this.stub(origin.source);
+    while (this.vfs.isImporting() && !this.deleting()) {
+      const cursor = this.vfs.importCursor();
+      const answer = (await stub.exportFork(this.selfName, cursor, this.importCallBytesMax)) as ExportAnswer;
+      if (!answer.ok) throw new Error(`the fork's source refused its rows: ${answer.message}`);
+      // Another instance's run (none in one object) or an eviction may have moved on meanwhile.
+      if (!this.vfs.isImporting() || this.deleting()) return;
+      this.vfs.importCall(answer.pages, answer.next === null);
+    }
+  }
+
+  /** Bytes of rows per import call; tests make it small to take many calls. */
+  importCallBytesMax = workspaceLimits.forkImportCallBytesMax;
+
+  /**
+   * Answers a read of this workspace: while its rows are still arriving, the source answers
+   * it at the pinned revision (for the whole workspace; a caller confined to a prefix waits
+   * for the import, since confinement is checked on this workspace's own tree); else `local`.
+   */
+  async read<T>(confined: boolean, request: ForkRead, local: () => T): Promise<Awaited<T>> {
+    const origin = this.vfs.isImporting() ? this.vfs.forkOrigin() : null;
+    if (origin && !confined) {
+      return (await this.stub(origin.source).readForFork(this.selfName, request)) as Awaited<T>;
+    }
+    await this.ready();
+    return await local();
+  }
+
+  /** The source's side of `forkFrom`: pins the version for `fork` and counts it there. */
+  async pinForFork(fork: string, ref: string): Promise<PinAnswer> {
     if (!this.sameTenant(fork)) return { ok: false, code: "ENOENT", message: "no such fork" };
+    // A fork of a fork still importing is made from its whole tree.
+    await this.ready();
     // A workspace being deleted takes no new forks (its index row is already gone).
-    if (cursor === null && this.deleting()) return { ok: false, code: "ENOENT", message: "no such workspace to fork" };
-    return this.vfs.exportFork(fork, ref, cursor, callBytesMax);
+    if (this.deleting()) return { ok: false, code: "ENOENT", message: "no such workspace to fork" };
+    return this.vfs.pinForFork(fork, ref);
+  }
+
+  /** One call of a fork's import (`callBytesMax` of rows; tests make it small to take many calls). */
+  exportFork(fork: string, cursor: ForkCursor | null, callBytesMax?: number): ExportAnswer {
+    if (!this.sameTenant(fork)) return { ok: false, code: "ENOENT", message: "no such fork" };
+    return this.vfs.exportFork(fork, cursor, callBytesMax);
+  }
+
+  /** A fork's read while it imports, at the revision it pinned here. */
+  readForFork(fork: string, request: ForkRead): ForkReadAnswer {
+    if (!this.sameTenant(fork)) return { ok: false, code: "ENOENT", message: "no such fork" };
+    return this.vfs.readForFork(fork, request);
   }
 
   /** Chunks for a fork holding a pin here (reading any this workspace itself still borrows). */
@@ -129,6 +195,7 @@ export class WorkspaceForks {
    */
   async adoptSource(source: string): Promise<boolean> {
     if (this.vfs.forkOrigin()?.source !== source) return true;
+    await this.ready();
     while ((await this.copyStep(workspaceLimits.forkCopyChunksPerAlarm)).remaining) {}
     return this.vfs.forkOrigin() === null;
   }
@@ -142,6 +209,7 @@ export class WorkspaceForks {
   async copyStep(max: number): Promise<{ remaining: boolean }> {
     const origin = this.vfs.forkOrigin();
     if (!origin) return { remaining: false };
+    await this.ready();
     const copied = await this.vfs.copyAbsent(max);
     if (copied.remaining) return { remaining: true };
     const done = this.vfs.doneBorrowing();

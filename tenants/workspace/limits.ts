@@ -63,6 +63,12 @@ export const workspaceLimits = {
   forkPageRowsMax: 20_000,
   /** Bytes of pages one export call answers, well under the 32 MiB of one Workers RPC message. */
   forkExportCallBytesMax: 16 * 1024 * 1024,
+  /**
+   * Bytes of rows one call of a fork's background import carries (one page). Small, so
+   * neither side is held long by one call: the source answers the fork's reads meanwhile,
+   * and the fork forwards them (docs/vfs.md, "Forks").
+   */
+  forkImportCallBytesMax: 256 * 1024,
   /** Chunks one lend call carries (8 MiB), for the same reason. */
   forkLendChunksMax: 16,
   /** Forks of one workspace still reading through from it at once: each keeps its revision's versions. */

@@ -1,7 +1,7 @@
 /**
  * A workspace object's upkeep: the alarm that reclaims garbage, prunes history past the
- * plan's window, copies a fork's chunks from its source and asks the index about an
- * unlisted fork (unlistedFork.ts); and deletion, which hands chunks over to forks first
+ * plan's window, imports a fork's rows and then copies its chunks from its source, and asks
+ * the index about an unlisted fork (unlistedFork.ts); and deletion, which hands chunks over to forks first
  * (forks.ts) and finishes on the alarm if it cannot at once. WorkspaceDO forwards `alarm`
  * and `destroy` here.
  */
@@ -81,6 +81,15 @@ export class WorkspaceMaintenance {
       return "not yet" as const;
     });
     if (listing === "unlisted") return this.destroy();
+    // A fork's rows first (forks.ts): an import cut short by an eviction resumes here.
+    const imported = await forks.ready().then(
+      () => true,
+      (error) => {
+        console.error("importing a fork's rows from its source; the alarm tries again", error);
+        return false;
+      },
+    );
+    if (!imported) return ctx.storage.setAlarm(Date.now() + workspaceLimits.forkHandOverRetryMs);
     await forks.dropStalePins().catch((error) => console.error("checking old fork pins", error));
     const pass = await vfs.maintain();
     const copy = await forks.copyStep(workspaceLimits.forkCopyChunksPerAlarm).catch((error) => {

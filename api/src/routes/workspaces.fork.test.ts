@@ -61,6 +61,24 @@ describe("POST /v1/workspaces/{id}/fork", () => {
     expect(listed.data.map((w) => w.id)).toEqual(expect.arrayContaining([id, liveFork.id, atSnapshot.id]));
   });
 
+  it("runs the fork's first command straight after the fork call, over the whole tree", async () => {
+    const { key, id, put, fork } = await workspace();
+    for (let i = 0; i < 20; i++) await put(id, `src/f${i}.txt`, `line ${i}\n`);
+    const forked = await json<Workspace>(await fork(id));
+    // The fork answered before its rows all arrived; the run waits for them, then sees every file.
+    const run = await json<{ exitCode: number; stdout: string }>(
+      await call("POST", `/v1/workspaces/${forked.id}/exec`, {
+        key,
+        json: { executor: "shell", command: "cat src/*.txt | wc -l; echo more >> src/f0.txt" },
+      }),
+    );
+    expect(run).toMatchObject({ exitCode: 0, stdout: "20\n" });
+    const listed = await json<{ entries: { path: string }[] }>(
+      await call("GET", `/v1/workspaces/${forked.id}/fs/list?path=/src`, { key }),
+    );
+    expect(listed.entries).toHaveLength(20);
+  });
+
   it("keeps every fork readable after its source is deleted", async () => {
     const { key, id, put, read, fork } = await workspace();
     await put(id, "a/b.txt", "kept");

@@ -9,20 +9,22 @@ import { migrateSchema } from "../../sqlMigrations.ts";
 import { normalizePath } from "../paths.ts";
 import { type Change, changesSince, compactChanges } from "./changes.ts";
 import { type FsResult, fail } from "./errors.ts";
-import type { ForkCursor } from "./forks/export.ts";
+import type { ForkCursor, ForkPage } from "./forks/export.ts";
+import { borrowFrom, copyAbsent, doneBorrowing, exportFork, forgetOrigin, lend, pinForFork } from "./forks/fork.ts";
 import {
-  becomeFork,
-  borrowFrom,
-  copyAbsent,
-  doneBorrowing,
-  type ExportAnswer,
-  exportFork,
-  forgetOrigin,
-  lend,
-} from "./forks/fork.ts";
-import { abandonImport, forkOrigin } from "./forks/import.ts";
+  abandonImport,
+  type ForkCounts,
+  type ForkOrigin,
+  forkOrigin,
+  importCall,
+  isImporting,
+  isPristine,
+  resumeCursor,
+  startImport,
+} from "./forks/import.ts";
 import type { ChunkLender } from "./forks/lend.ts";
 import { forkPins, releaseFork } from "./forks/pins.ts";
+import { type ForkRead, readForFork } from "./forks/reads.ts";
 import { collectGarbage, hasGarbage, storedBytes } from "./gc.ts";
 import { type BatchOp, batch } from "./ops/batch.ts";
 import { copy } from "./ops/copy.ts";
@@ -87,6 +89,7 @@ export class Vfs {
     const actor = this.actor;
     const inLock = async () => {
       if (this.windowGate && this.windowDue(this.windowGate)) await this.settleWindow(this.windowGate);
+      if (this.importGate && isImporting(this.store.sql)) await this.importGate();
       this.store.actor = actor;
       return fn();
     };
@@ -126,6 +129,13 @@ export class Vfs {
     if (this.windowGate !== gate) return;
     gate.answeredMs = this.store.nowMs();
     setHistoryWindow(this.store, windowMs);
+  }
+
+  /** What a mutation awaits while a fork's rows are still arriving: the end of the import (forks.ts). */
+  private importGate: (() => Promise<void>) | null = null;
+
+  holdChangesDuringImport(untilImported: () => Promise<void>): void {
+    this.importGate = untilImported;
   }
 
   private actor: string | null = null;
@@ -280,16 +290,31 @@ export class Vfs {
 
   hasGarbage = () => hasGarbage(this.store);
 
-  // Forks (forks/, docs/vfs.md "Forks"). The source's side needs no lock: a pin and an
-  // export page are synchronous, so no mutation lands between them.
-  exportFork = (fork: string, ref: string | number, cursor: ForkCursor | null, callBytesMax?: number) =>
-    exportFork(this.store, fork, ref, cursor, callBytesMax);
+  // Forks (forks/, docs/vfs.md "Forks"). The source's side needs no lock: a pin, an
+  // export call and a read are synchronous, so no mutation lands inside one.
+  pinForFork = (fork: string, ref: string | number) => pinForFork(this.store, fork, ref);
+  exportFork = (fork: string, cursor: ForkCursor | null, callBytesMax?: number) =>
+    exportFork(this.store, fork, cursor, callBytesMax);
+  readForFork = (fork: string, request: ForkRead) => readForFork(this.store, fork, request);
   lend = (fork: string, hashes: readonly string[]) => lend(this.store, fork, hashes);
   releaseFork = (fork: string) => releaseFork(this.store, fork);
   forkPins = () => forkPins(this.store);
-  /** Becomes a fork of `source` (this workspace must be new): imports what `pull` hands over, under the lock. */
-  becomeFork = (source: string, pull: (cursor: ForkCursor | null) => Promise<ExportAnswer>) =>
-    this.exclusive(() => becomeFork(this.store, source, pull));
+  /**
+   * Makes this new, empty workspace a fork of `origin` whose rows come later (import.ts),
+   * under the lock, recorded as one change by the acting caller.
+   */
+  startFork = (origin: ForkOrigin, counts: ForkCounts) =>
+    this.exclusive((): FsResult<{ revision: number }> => {
+      if (!isPristine(this.store)) return fail("EEXIST", "only a new, empty workspace can become a fork");
+      const revision = this.store.atomically(() => startImport(this.store, origin, counts));
+      return typeof revision === "number" ? { ok: true, revision } : revision;
+    });
+  /** Whether a fork's rows are still arriving. */
+  isImporting = () => isImporting(this.store.sql);
+  /** Where the import resumes (from the rows already here). */
+  importCursor = () => resumeCursor(this.store.sql);
+  /** Adds one import call's pages; `last` finishes the import in the same transaction. */
+  importCall = (pages: readonly ForkPage[], last: boolean) => importCall(this.store, pages, last);
   forkOrigin = () => forkOrigin(this.store);
   /** Where absent chunks are read through from (null: nowhere, this is no fork). */
   borrowFrom = (lender: ChunkLender | null) => borrowFrom(this.store, lender);

@@ -2,12 +2,14 @@
  * A revision's tree as pages of JSON rows, for a fork to copy (import.ts). SQLite builds
  * each page itself (`json_group_array`), so a page of thousands of rows is one statement
  * on this side and one `json_each` insert on the other, with no row-by-row JavaScript in
- * between: that is what keeps fork → first `ls` of a 36,000-file workspace under 200 ms.
+ * between. A fork's import pulls them in the background (import.ts), a small call at a time.
  *
  * Rows are those alive at the revision (live rows born by it, history rows alive at it:
  * versions/at.ts), walked in primary-key order; the cursor is the last key sent. A page
  * stops at `forkPageBytesMax` of JSON (a running sum over the rows in key order), because a
- * Durable Object's SQLite holds at most 2 MB in one value, and at `forkPageRowsMax` rows.
+ * Durable Object's SQLite holds at most 2 MB in one value, and at `forkPageRowsMax` rows;
+ * and never passes the call's own budget, so a small call (the background import's) is one
+ * small page and builds no rows it will not send.
  */
 import { workspaceLimits } from "../../limits.ts";
 import type { Store } from "../store.ts";
@@ -81,8 +83,11 @@ export function exportPages(
   const pages: ForkPage[] = [];
   let at: ForkCursor | null = cursor ?? { table: "inodes", after: null };
   let bytes = 0;
+  // A row of JSON is at least a few dozen bytes: a call never builds many more rows than fit.
+  const pageBytesMax = Math.min(workspaceLimits.forkPageBytesMax, callBytesMax);
+  const pageRowsMax = Math.min(workspaceLimits.forkPageRowsMax, Math.ceil(callBytesMax / 64));
   while (at && bytes < callBytesMax) {
-    const page = onePage(store, rev, at);
+    const page = onePage(store, rev, at, pageBytesMax, pageRowsMax);
     if (page.count === 0) {
       const following: ForkTable | undefined = FORK_TABLES[FORK_TABLES.indexOf(at.table) + 1];
       at = following ? { table: following, after: null } : null;
@@ -99,6 +104,8 @@ function onePage(
   store: Store,
   rev: number,
   cursor: ForkCursor,
+  bytesMax: number,
+  rowsMax: number,
 ): { rows: string; count: number; last: (string | number)[] } {
   const shape = TABLE_SHAPES[cursor.table];
   const key = shape.key.join(", ");
@@ -126,8 +133,8 @@ function onePage(
          )
        ) WHERE total <= ? OR total = length(j)`,
       ...rowParams,
-      workspaceLimits.forkPageRowsMax,
-      workspaceLimits.forkPageBytesMax,
+      rowsMax,
+      bytesMax,
     )
     .one();
   return {

@@ -6,9 +6,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { WorkspaceDO } from "../../WorkspaceDO.ts";
-import { objectName, stubOf, treeOf } from "../test/forks.ts";
+import { forkHeld, importCalls, isImporting, objectName, stubOf, treeOf } from "../test/forks.ts";
 import { bytes, ok } from "../test/withVfs.ts";
-import type { ExportAnswer } from "./fork.ts";
 
 async function abortQuietly(state: DurableObjectState, reason: string): Promise<void> {
   try {
@@ -56,26 +55,29 @@ describe("fork and eviction", () => {
     });
   }
 
-  it("leaves no fork when the fork goes between the calls of an import too large for one", async () => {
+  it("resumes an import cut short between calls, and is never seen half-imported", async () => {
     const source = objectName();
     const fork = objectName();
     await fill(source);
-    const empty = await treeOf(objectName());
+    const whole = await treeOf(source);
+    ok(await forkHeld(fork, source));
+    await importCalls(fork, source, 20);
     await runInDurableObject(stubOf(fork), async (instance: WorkspaceDO, state) => {
-      let calls = 0;
-      const importing = instance.vfs.becomeFork(source, async (cursor) => {
-        // The first call's page has landed (under the import mark) when the object goes.
-        if (++calls === 2) await abortQuietly(state, "evicted between import calls");
-        return stubOf(source).exportFork(fork, "live", cursor, 1) as Promise<ExportAnswer>;
-      });
+      // The next call is on its way when the object goes.
+      instance.forks.importCallBytesMax = 1;
+      const importing = instance.forks.ready();
+      await abortQuietly(state, "evicted between import calls");
       await importing.catch(() => {});
     }).catch(() => {});
-    // The next instance clears what the import left: a new, empty workspace again.
-    expect(await treeOf(fork)).toEqual(empty);
-    expect(await runInDurableObject(stubOf(fork), (i: WorkspaceDO) => [i.vfs.revision(), i.vfs.forkOrigin()])).toEqual([
-      0,
-      null,
-    ]);
+    // The next instance answers from the source until the rows are all here, then from its own.
+    expect(await isImporting(fork)).toBe(true);
+    expect(await treeOf(fork)).toEqual(whole);
+    await stubOf(fork).stats();
+    expect(await isImporting(fork)).toBe(false);
+    expect(await treeOf(fork)).toEqual(whole);
+    expect(await stubOf(fork).counters()).toMatchObject(
+      await runInDurableObject(stubOf(source), (i: WorkspaceDO) => ({ ...i.vfs.counters() })),
+    );
   });
 
   it("keeps the fork whole when the source is evicted while handing its chunks over", async () => {

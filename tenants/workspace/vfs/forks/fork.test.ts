@@ -2,11 +2,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { workspaceLimits } from "../../limits.ts";
 import type { WorkspaceDO } from "../../WorkspaceDO.ts";
-import { objectName, stubOf, treeOf } from "../test/forks.ts";
+import { forkHeld, isImporting, objectName, stubOf, treeOf } from "../test/forks.ts";
 import { bytes, ok } from "../test/withVfs.ts";
-import type { ForkCursor } from "./export.ts";
-import type { ExportAnswer } from "./fork.ts";
-import type { LentChunk } from "./lend.ts";
 
 function absentCount(name: string): Promise<number> {
   return runInDurableObject(
@@ -47,9 +44,15 @@ describe("fork", () => {
       ok(await instance.vfs.write("/src/a.txt", bytes("changed after the snapshot")));
       ok(await instance.vfs.remove("/big.bin"));
     });
-    const forked = await stubOf(fork).forkFrom(source, snapshot.id);
+    const forked = await forkHeld(fork, source, snapshot.id);
     expect(forked).toMatchObject({ ok: true, rev: snapshot.revision, stats: { sizeBytes: 5 + 5 + 524_298 } });
-    // Nothing copied yet: two chunks of big.bin and "alpha" are absent, and still readable.
+    // Its rows are still on their way: the source answers the fork's reads at the snapshot.
+    expect(await treeOf(fork)).toEqual(atSnapshot);
+    expect(await isImporting(fork)).toBe(true);
+    // Once the rows are here, nothing is copied yet: two chunks of big.bin and "alpha" are
+    // absent, and still readable.
+    await stubOf(fork).stats();
+    expect(await isImporting(fork)).toBe(false);
     expect(await absentCount(fork)).toBe(3);
     expect(await treeOf(fork)).toEqual(atSnapshot);
     expect(await pinCount(source)).toBe(1);
@@ -66,8 +69,11 @@ describe("fork", () => {
     await fillSource(source);
     const unique = 5 + workspaceLimits.chunkBytes + 10;
     expect(await stubOf(source).counters()).toMatchObject({ sizeBytes: 5 + 5 + unique - 5, uniqueBytes: unique });
-    const forked = ok(await stubOf(fork).forkFrom(source, "live"));
+    const forked = ok(await forkHeld(fork, source));
+    // Counted by the source before any row arrived, and the same once they all have.
     expect(forked.stats.uniqueBytes).toBe(unique);
+    await stubOf(fork).stats();
+    expect(await stubOf(fork).counters()).toEqual(forked.stats);
     await runInDurableObject(stubOf(source), async (instance: WorkspaceDO) => {
       const snap = await instance.vfs.snapshot();
       ok(await instance.vfs.write("/big.bin", bytes("small now")));
@@ -97,6 +103,7 @@ describe("fork", () => {
     const before = await treeOf(first);
     ok(await stubOf(second).forkFrom(first, "live"));
     ok(await stubOf(third).forkFrom(second, "live"));
+    await stubOf(third).stats();
     expect(await absentCount(third)).toBe(3);
     await stubOf(first).destroy();
     await stubOf(second).destroy();
@@ -122,45 +129,22 @@ describe("fork", () => {
     await fillSource(source);
     expect(await stubOf(objectName("tenant-b")).forkFrom(source, "live")).toMatchObject({ ok: false, code: "ENOENT" });
     expect(await stubOf(source).lendChunks(objectName("tenant-b"), [])).toMatchObject({ ok: false, code: "ENOENT" });
+    expect(await stubOf(source).readForFork(objectName("tenant-b"), { op: "list", path: "/" })).toMatchObject({
+      ok: false,
+      code: "ENOENT",
+    });
     // A workspace of the right tenant without a pin gets nothing either.
     expect(await stubOf(source).lendChunks(objectName("tenant-a"), [])).toMatchObject({ ok: false, code: "ENOENT" });
+    expect(await stubOf(source).readForFork(objectName("tenant-a"), { op: "list", path: "/" })).toMatchObject({
+      ok: false,
+      code: "ENOENT",
+    });
+    expect(await stubOf(source).exportFork(objectName("tenant-a"), null)).toMatchObject({ ok: false, code: "ENOENT" });
     expect(await stubOf(objectName("tenant-a")).forkFrom(source, "snap_nope")).toMatchObject({ code: "ENOENT" });
     const used = objectName("tenant-a");
     ok(await stubOf(used).writeFile("/x", bytes("x")));
     expect(await stubOf(used).forkFrom(source, "live")).toMatchObject({ ok: false, code: "EEXIST" });
     expect(await pinCount(source)).toBe(0);
-  });
-
-  it("imports a tree that comes in several calls, and one cut short leaves the workspace new", async () => {
-    const source = objectName();
-    await fillSource(source);
-    const whole = await treeOf(source);
-    const empty = await treeOf(objectName());
-    const pull = (fork: string, failOnCall: number | null) => {
-      let calls = 0;
-      // One byte per call: each call carries one page, so the three tables take three calls.
-      return async (cursor: ForkCursor | null): Promise<ExportAnswer> => {
-        if (++calls === failOnCall) return { ok: false, code: "ENOENT", message: "the source went away" };
-        return stubOf(source).exportFork(fork, "live", cursor, 1) as Promise<ExportAnswer>;
-      };
-    };
-    const fork = objectName();
-    await runInDurableObject(stubOf(fork), async (instance: WorkspaceDO) => {
-      ok(await instance.vfs.becomeFork(source, pull(fork, null)));
-      instance.vfs.borrowFrom(async (hashes) => {
-        const lent = await stubOf(source).lendChunks(fork, [...hashes]);
-        if (!lent.ok) throw new Error(lent.message);
-        return lent.chunks as LentChunk[];
-      });
-    });
-    expect(await treeOf(fork)).toEqual(whole);
-    const cut = objectName();
-    await runInDurableObject(stubOf(cut), async (instance: WorkspaceDO) => {
-      expect(await instance.vfs.becomeFork(source, pull(cut, 3))).toMatchObject({ ok: false, code: "ENOENT" });
-      expect(instance.vfs.revision()).toBe(0);
-      expect(instance.vfs.forkOrigin()).toBeNull();
-    });
-    expect(await treeOf(cut)).toEqual(empty);
   });
 
   it("copies a tree of thousands of entries in several pages and counts it exactly", async () => {
@@ -181,5 +165,9 @@ describe("fork", () => {
     expect(listed.entries).toHaveLength(7_070);
     const read = ok(await stubOf(fork).readFile(`/d7/${"n".repeat(245)}-6937`));
     expect(await new Response(read.body).text()).toBe("file 6937");
+    // The same once the rows have all come, in several calls of the background import.
+    await stubOf(fork).stats();
+    expect(ok(await stubOf(fork).list("/", { recursive: true, limit: 10_000 })).entries).toEqual(listed.entries);
+    expect(await stubOf(fork).counters()).toEqual(forked.stats);
   });
 });

@@ -1,18 +1,21 @@
 /**
  * Forks, both sides, as the Vfs exposes them (docs/vfs.md, "Forks"):
- * - the source pins a revision for a fork and exports its rows (`exportFork`), lends
- *   chunks to a fork that has a pin (`lend`), and lets go when told (`release`);
- * - the fork imports the rows (`becomeFork`), reads an absent chunk through from its
- *   source when something reads it (`Store.fetchAbsent`, set by `borrowFrom`), copies the
- *   rest in the background (`copyAbsent`) and, with nothing absent left, lets go of its
- *   source (`doneBorrowing`).
+ * - the source pins a revision for a fork and counts its tree there (`pinForFork`), exports
+ *   its rows a call at a time (`exportFork`), answers the fork's reads at the pinned revision
+ *   while the fork imports (reads.ts), lends chunks to a fork that has a pin (`lend`), and
+ *   lets go when told (`release`);
+ * - the fork records its source and imports the rows in the background (import.ts), reads
+ *   an absent chunk through from its source when something reads it (`Store.fetchAbsent`,
+ *   set by `borrowFrom`), copies the rest in the background (`copyAbsent`) and, with nothing
+ *   absent left, lets go of its source (`doneBorrowing`).
  */
 import { workspaceLimits } from "../../limits.ts";
 import { type FsResult, fail } from "../errors.ts";
 import type { Store } from "../store.ts";
 import { revisionOf } from "../versions/retention.ts";
+import { countsAt } from "./counts.ts";
 import { exportPages, type ForkCursor, type ForkPage } from "./export.ts";
-import { abandonImport, type ForkOrigin, finishFork, forkOrigin, importPage, isPristine, startFork } from "./import.ts";
+import { type ForkCounts, type ForkOrigin, forkOrigin, isImporting } from "./import.ts";
 import {
   absentAmong,
   absentHashes,
@@ -26,31 +29,25 @@ import {
 import { forkPin, pinFork } from "./pins.ts";
 
 export type ExportAnswer = FsResult<{ rev: number; pages: ForkPage[]; next: ForkCursor | null }>;
+export type PinAnswer = FsResult<{ rev: number; counts: ForkCounts }>;
 
 /**
- * One call of a fork's import: with no cursor, pins the version `ref` names for `fork` and
- * starts at the beginning; with one, continues at the pinned revision.
+ * Pins the version `ref` names for `fork` (again: the pin it already holds) and counts the
+ * tree there, for the fork's first answer.
  */
-export function exportFork(
-  store: Store,
-  fork: string,
-  ref: string | number,
-  cursor: ForkCursor | null,
-  callBytesMax?: number,
-): ExportAnswer {
-  let rev: number;
-  if (cursor === null) {
-    const at = revisionOf(store, ref);
-    if (!at.ok) return at;
-    const pinned = pinFork(store, fork, at.revision);
-    if (!pinned.ok) return pinned;
-    rev = pinned.rev;
-  } else {
-    const pin = forkPin(store, fork);
-    if (!pin) return fail("ENOENT", "this fork holds no pin here");
-    rev = pin.rev;
-  }
-  return { ok: true, rev, ...exportPages(store, rev, cursor, callBytesMax) };
+export function pinForFork(store: Store, fork: string, ref: string | number): PinAnswer {
+  const at = revisionOf(store, ref);
+  if (!at.ok) return at;
+  const pinned = pinFork(store, fork, at.revision);
+  if (!pinned.ok) return pinned;
+  return { ok: true, rev: pinned.rev, counts: countsAt(store, pinned.rev) };
+}
+
+/** One call of a fork's import, from `cursor` (null: the start), at the revision the fork pinned. */
+export function exportFork(store: Store, fork: string, cursor: ForkCursor | null, callBytesMax?: number): ExportAnswer {
+  const pin = forkPin(store, fork);
+  if (!pin) return fail("ENOENT", "this fork holds no pin here");
+  return { ok: true, rev: pin.rev, ...exportPages(store, pin.rev, cursor, callBytesMax) };
 }
 
 /** The chunks a fork with a pin asks for, fetching any this workspace itself still borrows. */
@@ -66,39 +63,6 @@ export async function lend(
   const absent = absentAmong(store, hashes);
   if (absent.length > 0 && store.fetchAbsent) await store.fetchAbsent(absent);
   return { ok: true, chunks: lendChunks(store, hashes) };
-}
-
-/**
- * Imports the tree `pull` hands over and makes it this workspace: one transaction when the
- * tree comes in one call, else one per call under the import mark (import.ts). The first
- * pull pins the version at the source, so a failure after it must release it there (the
- * caller does: it knows how to reach the source).
- */
-export async function becomeFork(
-  store: Store,
-  source: string,
-  pull: (cursor: ForkCursor | null) => Promise<ExportAnswer>,
-): Promise<FsResult<{ revision: number; rev: number }>> {
-  if (!isPristine(store)) return fail("EEXIST", "only a new, empty workspace can become a fork");
-  let answer = await pull(null);
-  for (let first = true; ; first = false) {
-    if (!answer.ok) {
-      if (!first) abandonImport(store.sql, store.nowMs());
-      store.forget();
-      return answer;
-    }
-    const { rev, pages, next } = answer;
-    // The rows come in behind the caches' back.
-    store.forget();
-    const revision = store.atomically(() => {
-      if (first) startFork(store);
-      for (const page of pages) importPage(store, page);
-      return next === null ? finishFork(store, { source, rev }) : null;
-    });
-    if (typeof revision === "number") return { ok: true, revision, rev };
-    if (revision !== null) return revision;
-    answer = await pull(next);
-  }
 }
 
 /** Makes absent chunks read through from the source with `lender` (null: this is no fork, or no longer). */
@@ -129,7 +93,8 @@ export async function copyAbsent(store: Store, max: number): Promise<{ copied: n
  */
 export function doneBorrowing(store: Store): ForkOrigin | null {
   const origin = forkOrigin(store);
-  if (!origin || stillBorrowing(store)) return null;
+  // While rows are still arriving, their chunks are not even known to be absent yet.
+  if (!origin || isImporting(store.sql) || stillBorrowing(store)) return null;
   return origin;
 }
 

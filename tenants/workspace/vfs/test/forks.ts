@@ -1,6 +1,9 @@
 /** Test helpers for forks: workspace objects named as the gateway names them, and their trees read through RPC. */
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { workspaceLimits } from "../../limits.ts";
+import type { WorkspaceDO } from "../../WorkspaceDO.ts";
+import type { ForkPage } from "../forks/export.ts";
 
 /** A workspace object's name in tenant `tenant` (forks are only made between such names). */
 export const objectName = (tenant = "tfork") => `${tenant}:ws-${crypto.randomUUID()}`;
@@ -29,4 +32,32 @@ export async function treeOf(name: string): Promise<Record<string, unknown>> {
     };
   }
   return out;
+}
+
+/**
+ * Forks `source` into `fork` and takes the alarm away, so the import runs only when
+ * something needs the fork's own rows (or `importCalls` drives it): the tests then see the
+ * fork while its rows are still on their way, as a user can for a large tree.
+ */
+export async function forkHeld(fork: string, source: string, ref = "live") {
+  return runInDurableObject(stubOf(fork), async (instance: WorkspaceDO, state) => {
+    const made = await instance.forkFrom(source, ref);
+    await state.storage.deleteAlarm();
+    return made;
+  });
+}
+
+/** Lands `calls` calls of the fork's import, each one row (one byte of budget), as the import would. */
+export async function importCalls(fork: string, source: string, calls: number): Promise<void> {
+  await runInDurableObject(stubOf(fork), async (instance: WorkspaceDO) => {
+    for (let i = 0; i < calls && instance.vfs.isImporting(); i++) {
+      const answer = await stubOf(source).exportFork(fork, instance.vfs.importCursor(), 1);
+      if (!answer.ok) throw new Error(`export failed: ${answer.message}`);
+      instance.vfs.importCall(answer.pages as ForkPage[], answer.next === null);
+    }
+  });
+}
+
+export function isImporting(name: string): Promise<boolean> {
+  return runInDurableObject(stubOf(name), (instance: WorkspaceDO) => instance.vfs.isImporting());
 }
