@@ -124,6 +124,10 @@ describe("the time machine through the TypeScript SDK", () => {
     const past = await mine.files.list("/", { recursive: true, at: snap.id }).toArray();
     expect(past.map((entry) => entry.path)).toEqual(["/docs", "/docs/readme.md", "/src", "/src/a.txt"]);
     expect((await mine.files.stat("/src/a.txt", { at: snap.revision })).size).toBe(10);
+    const found = await mine.files.find({ name: "*.txt", at: snap.id });
+    expect(found.entries.map((entry) => entry.path)).toEqual(["/src/a.txt"]);
+    const grepped = await mine.files.grep({ pattern: "^3$", at: String(snap.revision) });
+    expect(grepped.matches.map((m) => [m.path, m.line])).toEqual([["/src/a.txt", 3]]);
     const narrowed = await mine.diff(snap.id, { path: "/src", format: "patch" });
     expect(narrowed.entries.map((entry) => [entry.status, entry.path])).toEqual([
       ["deleted", "/src"],

@@ -314,6 +314,12 @@ export class WorkspaceDO extends DurableObject<Env> {
   ) {
     return this.whole(() => this.vfs.listAt(ref, path, options));
   }
+  findAt(ref: string, path: string, options?: FindOptions) {
+    return this.vfs.findAt(ref, path, options);
+  }
+  grepAt(ref: string, pattern: string, path: string, options?: GrepOptions) {
+    return this.vfs.grepAt(ref, pattern, path, options);
+  }
   /** The differences between two versions; `path` keeps what is at or under it. */
   diff(from: string, to: string, patch: boolean, path?: string) {
     return this.whole(() => this.vfs.diff(from, to, { patch, ...(path === undefined ? {} : { path }) }));

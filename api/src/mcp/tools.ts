@@ -42,13 +42,14 @@ export const TOOLS: readonly Tool[] = [
     name: "grep",
     operationId: "grep",
     description:
-      "Search file contents of a workspace with a regular expression (RE2: no backreferences or lookaround); answers path, line number and line of each match. Faster than running grep.",
+      "Search file contents of a workspace with a regular expression (RE2: no backreferences or lookaround); answers path, line number and line of each match. Faster than running grep. `at` (a snapshot id or a kept revision) searches the files as they were then.",
     annotations: { title: "Search file contents", ...readOnly },
   },
   {
     name: "find",
     operationId: "find",
-    description: "Find files and directories of a workspace by name glob (`*.ts`), type, size or modification time.",
+    description:
+      "Find files and directories of a workspace by name glob (`*.ts`), type, size or modification time. `at` (a snapshot id or a kept revision) searches the tree as it was then.",
     annotations: { title: "Find files", ...readOnly },
   },
   {

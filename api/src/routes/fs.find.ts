@@ -4,6 +4,7 @@ import type { App } from "../context.ts";
 import { Timestamp, WorkspacePathField } from "../schemas.ts";
 import { FileInfo } from "./files.put.ts";
 import { registerFsOp } from "./fsOp.ts";
+import { pastVersion, VersionRef } from "./versions.ts";
 
 const FindResult = z.object({ entries: z.array(FileInfo), truncated: z.boolean() }).openapi("FindResult");
 
@@ -13,7 +14,7 @@ export function registerFsFind(app: App) {
     operationId: "find",
     summary: "Find entries by name, type, size and modification time",
     description:
-      "`name` is a glob on the entry's name (`*.ts`), or on its path relative to `path` when it contains `/`.",
+      "`name` is a glob on the entry's name (`*.ts`), or on its path relative to `path` when it contains `/`. `at` searches a past version: a snapshot id or a revision the history window keeps (a token confined to a path prefix cannot, 403; `live` is the present).",
     scope: "workspaces:read",
     admission: "request",
     body: z.object({
@@ -25,9 +26,15 @@ export function registerFsFind(app: App) {
       modifiedAfter: Timestamp.optional(),
       modifiedBefore: Timestamp.optional(),
       limit: z.number().int().min(1).max(workspaceLimits.listPageMax).optional(),
+      at: VersionRef.optional(),
     }),
     response: FindResult,
-    run: (object, { path, ...options }, caller) => object.find(path, options, caller),
+    // A past version is searched whole-workspace: a confined caller is refused (403) before it.
+    wholeWorkspace: (body) => (pastVersion(body.at) === undefined ? null : "a past version"),
+    run: (object, { path, at: ref, ...options }, caller) => {
+      const at = pastVersion(ref);
+      return at === undefined ? object.find(path, options, caller) : object.findAt(at, path, options);
+    },
     respond: (result: z.infer<typeof FindResult>) => ({ entries: result.entries, truncated: result.truncated }),
   });
 }

@@ -3,6 +3,7 @@ import { workspaceLimits } from "../../../tenants/workspace/limits.ts";
 import type { App } from "../context.ts";
 import { WorkspacePathField } from "../schemas.ts";
 import { registerFsOp } from "./fsOp.ts";
+import { pastVersion, VersionRef } from "./versions.ts";
 
 const GrepResult = z
   .object({
@@ -20,7 +21,7 @@ export function registerFsGrep(app: App) {
     operationId: "grep",
     summary: "Search file contents with a regular expression",
     description:
-      "RE2 regular expression syntax (as the shell's grep; no backreferences or lookaround), matched line by line under `path` in time linear in the text. `include`/`exclude` are globs on paths relative to `path`. Binary files are skipped.",
+      "RE2 regular expression syntax (as the shell's grep; no backreferences or lookaround), matched line by line under `path` in time linear in the text. `include`/`exclude` are globs on paths relative to `path`. Binary files are skipped. `at` searches a past version: a snapshot id or a revision the history window keeps (a token confined to a path prefix cannot, 403; `live` is the present).",
     scope: "workspaces:read",
     admission: "request",
     body: z.object({
@@ -34,9 +35,15 @@ export function registerFsGrep(app: App) {
       exclude: z.array(Glob).max(64).optional(),
       ignoreCase: z.boolean().default(false),
       maxMatches: z.number().int().min(1).max(workspaceLimits.grepMatchesMax).optional(),
+      at: VersionRef.optional(),
     }),
     response: GrepResult,
-    run: (object, { pattern, path, ...options }, caller) => object.grep(pattern, path, options, caller),
+    // A past version is searched whole-workspace: a confined caller is refused (403) before it.
+    wholeWorkspace: (body) => (pastVersion(body.at) === undefined ? null : "a past version"),
+    run: (object, { pattern, path, at: ref, ...options }, caller) => {
+      const at = pastVersion(ref);
+      return at === undefined ? object.grep(pattern, path, options, caller) : object.grepAt(at, pattern, path, options);
+    },
     respond: (result: z.infer<typeof GrepResult>) => ({ matches: result.matches, truncated: result.truncated }),
   });
 }

@@ -273,4 +273,45 @@ describe("the time machine as a demanding user finds it", () => {
     expect((await call("GET", `${base}/fs/list?path=/src&at=live`, { key: token })).status).toBe(200);
     expect((await call("GET", `${base}/files/src/again.ts?at=live`, { key: token })).status).toBe(200);
   });
+
+  it("finds and greps a past tree with at=, as list and stat take it", async () => {
+    const { key, id, base, put } = await workspace();
+    await put("src/a.ts", "const a = 1; // TODO old\n");
+    await put("src/lib/b.ts", "export const b = 2;\n");
+    const snap = await json<Snapshot>(await call("POST", `${base}/snapshots`, { key, json: {} }));
+    await call("DELETE", `${base}/files/src/lib?recursive=true`, { key });
+    await put("src/a.ts", "const a = 10; // done\n");
+    await put("src/c.ts", "// TODO new\n");
+    type Found = { entries: { path: string; size: number }[]; truncated: boolean };
+    const find = (body: object, as = key) => call("POST", `${base}/fs/find`, { key: as, json: body });
+    const then = await json<Found>(await find({ path: "/src", name: "*.ts", at: snap.id }));
+    expect(then.entries.map((e) => [e.path, e.size])).toEqual([
+      ["/src/a.ts", 25],
+      ["/src/lib/b.ts", 20],
+    ]);
+    const now = await json<Found>(await find({ path: "/src", name: "*.ts" }));
+    expect(now.entries.map((e) => e.path)).toEqual(["/src/a.ts", "/src/c.ts"]);
+    const byRevision = await json<Found>(await find({ type: "dir", at: String(snap.revision) }));
+    expect(byRevision.entries.map((e) => e.path)).toEqual(["/src", "/src/lib"]);
+    type Grepped = { matches: { path: string; line: number; text: string }[] };
+    const grep = (body: object, as = key) => call("POST", `${base}/fs/grep`, { key: as, json: body });
+    const past = await json<Grepped>(await grep({ pattern: "TODO|const b", at: snap.id }));
+    expect(past.matches).toEqual([
+      { path: "/src/a.ts", line: 1, text: "const a = 1; // TODO old" },
+      { path: "/src/lib/b.ts", line: 1, text: "export const b = 2;" },
+    ]);
+    const live = await json<Grepped>(await grep({ pattern: "TODO", at: "live" }));
+    expect(live.matches.map((m) => m.path)).toEqual(["/src/c.ts"]);
+    // A file searched at a version by its own path; a path that did not exist then is a 404.
+    const one = await json<Grepped>(await grep({ pattern: "b", path: "/src/lib/b.ts", at: snap.id }));
+    expect(one.matches.map((m) => m.text)).toEqual(["export const b = 2;"]);
+    await expectProblem(await find({ path: "/src/c.ts", at: snap.id }), 404, "not_found");
+    await expectProblem(await grep({ pattern: "x", at: "999999" }), 404, "not_found");
+    await expectProblem(await find({ at: "yesterday" }), 400, "validation_failed");
+    // As with list and stat, a token confined to a prefix cannot search the past.
+    const { token } = await mintToken(key, { workspaceId: id, pathPrefix: "/src" });
+    await expectProblem(await find({ path: "/src", at: snap.id }, token), 403, "forbidden");
+    await expectProblem(await grep({ pattern: "TODO", path: "/src", at: snap.id }, token), 403, "forbidden");
+    expect((await grep({ pattern: "TODO", path: "/src" }, token)).status).toBe(200);
+  });
 });

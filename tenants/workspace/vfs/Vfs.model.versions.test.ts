@@ -44,6 +44,12 @@ async function readsBack(vfs: Vfs, ref: string | number, nodes: Map<string, Mode
   const listed = JSON.stringify(real.map((stat, i) => entryOf(stat, expected[i])));
   if (listed !== JSON.stringify(expected))
     return `${label} differs\n  real:  ${listed}\n  model: ${JSON.stringify(expected)}`;
+  // find at the version walks the same tree in one statement: the same entries, the same stats.
+  const found = vfs.findAt(ref, "/", { limit: workspaceLimits.listPageMax });
+  if (!found.ok) return `find at ${label} failed: ${found.code} ${found.message}`;
+  const byPath = (a: Stat, b: Stat) => (a.path < b.path ? -1 : 1);
+  const foundShown = JSON.stringify([...found.entries].sort(byPath));
+  if (foundShown !== JSON.stringify(real)) return `find at ${label} differs from its listing\n  find: ${foundShown}`;
   for (const [path, node] of nodes) {
     if (node.type !== "file") continue;
     const read = vfs.readAt(ref, path);

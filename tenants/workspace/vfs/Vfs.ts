@@ -234,6 +234,14 @@ export class Vfs {
     const at = revisionOf(this.store, ref);
     return at.ok ? listAt(this.store, at.revision, path, options) : at;
   };
+  findAt = (ref: string | number, path: string, options?: FindOptions) => {
+    const at = revisionOf(this.store, ref);
+    return at.ok ? find(this.store, path, options, at.revision) : at;
+  };
+  grepAt = async (ref: string | number, pattern: string, path: string, options?: GrepOptions) => {
+    const at = revisionOf(this.store, ref);
+    return at.ok ? grep(this.store, pattern, path, options, at.revision) : at;
+  };
   /**
    * What changed from one version to another (`to` defaults to live); `path` keeps what is at
    * or under it; `patch` adds unified diff text (EFBIG past `patchBytesMax`).

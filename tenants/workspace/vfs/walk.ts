@@ -3,6 +3,7 @@
  * query. Paths are built in SQL so a deep tree costs one statement, not one per level, and
  * a page (`after`, `limit`) reads about as many rows as it returns.
  */
+import { INODE_COLUMNS } from "./schema.ts";
 import type { Inode, Store } from "./store.ts";
 
 export type WalkEntry = Inode & {
@@ -64,6 +65,42 @@ export function walk(store: Store, dirIno: number, dirPath: string, options: Wal
       after,
       limit < 0 ? -1 : limit + passed,
       limit,
+    )
+    .toArray();
+}
+
+/**
+ * Every entry below a directory as the tree was at revision `rev`, with its full path, in
+ * path order: `walk` over the row versions alive at `rev` (a live row born by then, or a
+ * retired one that had not yet died), so `find` and `grep` read the past as they read the
+ * present. One statement; each recursive step is an indexed lookup by parent in both tables.
+ */
+export function walkAt(store: Store, rev: number, dirIno: number, dirPath: string): WalkEntry[] {
+  const prefix = dirPath === "/" ? "" : dirPath;
+  return store.sql
+    .exec<WalkEntry>(
+      `WITH RECURSIVE tree(ino, parent, name, path) AS (
+         SELECT ino, parent, name, ?1 || '/' || name FROM dirents WHERE parent = ?2 AND born_rev <= ?3
+         UNION ALL
+         SELECT ino, parent, name, ?1 || '/' || name FROM dirents_hist
+         WHERE parent = ?2 AND born_rev <= ?3 AND died_rev > ?3
+         UNION ALL
+         SELECT d.ino, d.parent, d.name, tree.path || '/' || d.name FROM tree JOIN dirents d ON d.parent = tree.ino
+         WHERE d.born_rev <= ?3
+         UNION ALL
+         SELECT h.ino, h.parent, h.name, tree.path || '/' || h.name FROM tree JOIN dirents_hist h ON h.parent = tree.ino
+         WHERE h.born_rev <= ?3 AND h.died_rev > ?3
+       ),
+       inodes_at AS (
+         SELECT ${INODE_COLUMNS} FROM inodes WHERE born_rev <= ?3
+         UNION ALL
+         SELECT ${INODE_COLUMNS} FROM inodes_hist WHERE born_rev <= ?3 AND died_rev > ?3
+       )
+       SELECT i.*, tree.name AS name, tree.parent AS parent, tree.path AS path
+       FROM tree JOIN inodes_at i ON i.ino = tree.ino ORDER BY tree.path`,
+      prefix,
+      dirIno,
+      rev,
     )
     .toArray();
 }

@@ -2772,6 +2772,8 @@ class GrepRequest:
     exclude: list[str] | None = None
     ignore_case: bool | None = None
     max_matches: int | None = None
+    at: str | None = None
+    """A snapshot id (`snap_…`), a revision number, or `live`."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
@@ -2783,6 +2785,7 @@ class GrepRequest:
             exclude=data.get("exclude"),
             ignore_case=data.get("ignoreCase"),
             max_matches=data.get("maxMatches"),
+            at=data.get("at"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -2798,6 +2801,8 @@ class GrepRequest:
             out["ignoreCase"] = self.ignore_case
         if self.max_matches is not None:
             out["maxMatches"] = self.max_matches
+        if self.at is not None:
+            out["at"] = self.at
         return out
 
 
@@ -2813,6 +2818,8 @@ class FindRequest:
     modified_after: str | None = None
     modified_before: str | None = None
     limit: int | None = None
+    at: str | None = None
+    """A snapshot id (`snap_…`), a revision number, or `live`."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
@@ -2826,6 +2833,7 @@ class FindRequest:
             modified_after=data.get("modifiedAfter"),
             modified_before=data.get("modifiedBefore"),
             limit=data.get("limit"),
+            at=data.get("at"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -2847,6 +2855,8 @@ class FindRequest:
             out["modifiedBefore"] = self.modified_before
         if self.limit is not None:
             out["limit"] = self.limit
+        if self.at is not None:
+            out["at"] = self.at
         return out
 
 

@@ -1058,14 +1058,16 @@ def grep(
     exclude: list[str] | None = None,
     ignore_case: bool | None = None,
     max_matches: int | None = None,
+    at: str | None = None,
     timeout: float | None = None,
 ) -> GrepResult:
     """Search file contents with a regular expression
 
-    RE2 regular expression syntax (as the shell's grep; no backreferences or lookaround), matched line by line under `path` in time linear in the text. `include`/`exclude` are globs on paths relative to `path`. Binary files are skipped.
+    RE2 regular expression syntax (as the shell's grep; no backreferences or lookaround), matched line by line under `path` in time linear in the text. `include`/`exclude` are globs on paths relative to `path`. Binary files are skipped. `at` searches a past version: a snapshot id or a revision the history window keeps (a token confined to a path prefix cannot, 403; `live` is the present).
 
     Args:
         pattern: The regular expression; one that does not compile answers 400 `bad_request` with `fsCode` EINVAL (a schema cannot say which texts compile).
+        at: A snapshot id (`snap_…`), a revision number, or `live`.
 
     `POST /v1/workspaces/{workspaceId}/fs/grep` (`grep`). Retry-safe: no.
     """
@@ -1081,6 +1083,8 @@ def grep(
         body["ignoreCase"] = ignore_case
     if max_matches is not None:
         body["maxMatches"] = max_matches
+    if at is not None:
+        body["at"] = at
     response = transport.request(
         Request(
             method="POST",
@@ -1105,11 +1109,15 @@ def find(
     modified_after: str | None = None,
     modified_before: str | None = None,
     limit: int | None = None,
+    at: str | None = None,
     timeout: float | None = None,
 ) -> FindResult:
     """Find entries by name, type, size and modification time
 
-    `name` is a glob on the entry's name (`*.ts`), or on its path relative to `path` when it contains `/`.
+    `name` is a glob on the entry's name (`*.ts`), or on its path relative to `path` when it contains `/`. `at` searches a past version: a snapshot id or a revision the history window keeps (a token confined to a path prefix cannot, 403; `live` is the present).
+
+    Args:
+        at: A snapshot id (`snap_…`), a revision number, or `live`.
 
     `POST /v1/workspaces/{workspaceId}/fs/find` (`find`). Retry-safe: no.
     """
@@ -1130,6 +1138,8 @@ def find(
         body["modifiedBefore"] = modified_before
     if limit is not None:
         body["limit"] = limit
+    if at is not None:
+        body["at"] = at
     response = transport.request(
         Request(
             method="POST",

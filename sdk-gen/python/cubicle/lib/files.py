@@ -150,7 +150,9 @@ class Files:
         exclude: Sequence[str] | None = None,
         ignore_case: bool | None = None,
         max_matches: int | None = None,
+        at: str | int | None = None,
     ) -> GrepResult:
+        """Lines matching ``pattern`` (RE2) under ``path``; ``at`` searches a past version."""
         return ops.grep(
             self._transport,
             workspace_id=self._workspace_id,
@@ -160,6 +162,7 @@ class Files:
             exclude=None if exclude is None else list(exclude),
             ignore_case=ignore_case,
             max_matches=max_matches,
+            at=None if at is None else str(at),
         )
 
     def find(
@@ -171,7 +174,9 @@ class Files:
         min_size: int | None = None,
         max_size: int | None = None,
         limit: int | None = None,
+        at: str | int | None = None,
     ) -> FindResult:
+        """Entries under ``path`` by name glob, type and size; ``at`` searches a past version."""
         return ops.find(
             self._transport,
             workspace_id=self._workspace_id,
@@ -181,6 +186,7 @@ class Files:
             min_size=min_size,
             max_size=max_size,
             limit=limit,
+            at=None if at is None else str(at),
         )
 
     def batch(self, ops_: Sequence[BatchRequestOp]) -> BatchResult:

@@ -95,6 +95,9 @@ class TimeMachineTest(unittest.TestCase):
         past = [entry.path for entry in ws.files.list("/", recursive=True, at=snap.id)]
         self.assertEqual(past, ["/src", "/src/a.txt"])
         self.assertEqual(ws.files.stat("/src/a.txt", at=snap.revision).size, 10)
+        self.assertEqual([e.path for e in ws.files.find("/", name="*.txt", at=snap.id).entries], ["/src/a.txt"])
+        grepped = ws.files.grep("^3$", at=snap.revision).matches
+        self.assertEqual([(m.path, m.line) for m in grepped], [("/src/a.txt", 3)])
         narrowed = ws.diff(snap.id, path="/src/a.txt")
         self.assertEqual([(e.status, e.path) for e in narrowed.entries], [("deleted", "/src/a.txt")])
 

@@ -403,7 +403,7 @@ export const truncate = <ThrowOnError extends boolean = false>(options: Options<
 /**
  * Search file contents with a regular expression
  *
- * RE2 regular expression syntax (as the shell's grep; no backreferences or lookaround), matched line by line under `path` in time linear in the text. `include`/`exclude` are globs on paths relative to `path`. Binary files are skipped.
+ * RE2 regular expression syntax (as the shell's grep; no backreferences or lookaround), matched line by line under `path` in time linear in the text. `include`/`exclude` are globs on paths relative to `path`. Binary files are skipped. `at` searches a past version: a snapshot id or a revision the history window keeps (a token confined to a path prefix cannot, 403; `live` is the present).
  */
 export const grep = <ThrowOnError extends boolean = false>(options: Options<GrepData, ThrowOnError>): RequestResult<GrepResponses, GrepErrors, ThrowOnError> => (options.client ?? client).post<GrepResponses, GrepErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -418,7 +418,7 @@ export const grep = <ThrowOnError extends boolean = false>(options: Options<Grep
 /**
  * Find entries by name, type, size and modification time
  *
- * `name` is a glob on the entry's name (`*.ts`), or on its path relative to `path` when it contains `/`.
+ * `name` is a glob on the entry's name (`*.ts`), or on its path relative to `path` when it contains `/`. `at` searches a past version: a snapshot id or a revision the history window keeps (a token confined to a path prefix cannot, 403; `live` is the present).
  */
 export const find = <ThrowOnError extends boolean = false>(options: Options<FindData, ThrowOnError>): RequestResult<FindResponses, FindErrors, ThrowOnError> => (options.client ?? client).post<FindResponses, FindErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

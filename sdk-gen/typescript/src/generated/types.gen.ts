@@ -2759,6 +2759,10 @@ export type GrepData = {
         exclude?: Array<string>;
         ignoreCase?: boolean;
         maxMatches?: number;
+        /**
+         * A snapshot id (`snap_…`), a revision number, or `live`.
+         */
+        at?: string;
     };
     path: {
         workspaceId: string;
@@ -2839,6 +2843,10 @@ export type FindData = {
         modifiedAfter?: string;
         modifiedBefore?: string;
         limit?: number;
+        /**
+         * A snapshot id (`snap_…`), a revision number, or `live`.
+         */
+        at?: string;
     };
     path: {
         workspaceId: string;

@@ -3,7 +3,8 @@ import picomatch from "picomatch";
 import { workspaceLimits } from "../../limits.ts";
 import { type FsResult, fail } from "../errors.ts";
 import type { InodeType, Stat, Store } from "../store.ts";
-import { walk } from "../walk.ts";
+import { RevisionTree } from "../versions/at.ts";
+import { walk, walkAt } from "../walk.ts";
 
 export interface FindOptions {
   /** A glob matched against each entry's name (`*.ts`), or with a `/` against its path relative to `path`. */
@@ -17,12 +18,14 @@ export interface FindOptions {
   limit?: number;
 }
 
+/** `at`: a revision to search the tree as it was then (versions/), or the live tree. */
 export function find(
   store: Store,
   path: string,
   options: FindOptions = {},
+  at?: number,
 ): FsResult<{ entries: Stat[]; truncated: boolean }> {
-  const dir = store.resolve(path, true);
+  const dir = at === undefined ? store.resolve(path, true) : store.resolve(path, true, new RevisionTree(store.sql, at));
   if (!dir.ok) return dir;
   if (dir.inode.type !== "dir") return fail("ENOTDIR", `not a directory: ${path}`, path);
   const limit = Math.min(options.limit ?? workspaceLimits.listPageDefault, workspaceLimits.listPageMax);
@@ -32,7 +35,8 @@ export function find(
   const before = options.modifiedBefore ? Date.parse(options.modifiedBefore) : Number.POSITIVE_INFINITY;
   const base = dir.path === "/" ? 1 : dir.path.length + 1;
   const entries: Stat[] = [];
-  for (const entry of walk(store, dir.ino, dir.path)) {
+  const below = at === undefined ? walk(store, dir.ino, dir.path) : walkAt(store, at, dir.ino, dir.path);
+  for (const entry of below) {
     if (options.type && entry.type !== options.type) continue;
     if (options.minSize !== undefined && entry.size < options.minSize) continue;
     if (options.maxSize !== undefined && entry.size > options.maxSize) continue;

@@ -6,9 +6,11 @@
 import picomatch from "picomatch";
 import { RE2JS } from "re2js";
 import { workspaceLimits } from "../../limits.ts";
+import { contentStream } from "../content.ts";
 import { type FsResult, fail } from "../errors.ts";
 import type { Store } from "../store.ts";
-import { walk } from "../walk.ts";
+import { RevisionTree } from "../versions/at.ts";
+import { walk, walkAt } from "../walk.ts";
 import { read } from "./read.ts";
 
 export interface GrepOptions {
@@ -30,6 +32,7 @@ export async function grep(
   pattern: string,
   path: string,
   options: GrepOptions = {},
+  at?: number,
 ): Promise<FsResult<{ matches: GrepMatch[]; truncated: boolean }>> {
   if (pattern.length === 0 || pattern.length > workspaceLimits.grepPatternLengthMax) {
     return fail("EINVAL", `a pattern is 1 to ${workspaceLimits.grepPatternLengthMax} characters`, path);
@@ -44,14 +47,18 @@ export async function grep(
   } catch (error) {
     return fail("EINVAL", `invalid regular expression: ${(error as Error).message}`, path);
   }
-  const root = store.resolve(path, true);
+  // At a past revision (versions/) the tree and each file's chunks are read as they were then.
+  const tree = at === undefined ? undefined : new RevisionTree(store.sql, at);
+  const root = store.resolve(path, true, tree);
   if (!root.ok) return root;
   const maxMatches = Math.min(options.maxMatches ?? workspaceLimits.grepMatchesDefault, workspaceLimits.grepMatchesMax);
   const include = options.include?.length ? picomatch(options.include, { dot: true }) : () => true;
   const exclude = options.exclude?.length ? picomatch(options.exclude, { dot: true }) : () => false;
   const files =
     root.inode.type === "dir"
-      ? walk(store, root.ino, root.path).filter((e) => e.type === "file")
+      ? (tree ? walkAt(store, tree.rev, root.ino, root.path) : walk(store, root.ino, root.path)).filter(
+          (e) => e.type === "file",
+        )
       : [{ ...root.inode, path: root.path, name: root.name }];
   const base =
     root.inode.type === "dir" ? (root.path === "/" ? 1 : root.path.length + 1) : root.path.lastIndexOf("/") + 1;
@@ -62,10 +69,19 @@ export async function grep(
     if (!include(relative) || exclude(relative)) continue;
     scanned += file.size;
     if (scanned > workspaceLimits.grepScanBytesMax) return { ok: true, matches, truncated: true };
-    const done = await scanFile(store, file.path, regex, matches, maxMatches);
+    // A past file's chunk list is read as its scan begins; the version keeps its blobs from GC.
+    const body = tree ? contentStream(store, tree.chunks(file.ino), 0, file.size) : opened(store, file.path);
+    if (!body) continue;
+    const done = await scanFile(body, file.path, regex, matches, maxMatches);
     if (done === "full") return { ok: true, matches, truncated: true };
   }
   return { ok: true, matches, truncated: false };
+}
+
+/** A live file's bytes, or null when it went away since the walk. */
+function opened(store: Store, path: string): ReadableStream<Uint8Array> | null {
+  const result = read(store, path);
+  return result.ok ? result.body : null;
 }
 
 /**
@@ -74,14 +90,12 @@ export async function grep(
  * part only. Skips binary files (a NUL in the first chunk).
  */
 async function scanFile(
-  store: Store,
+  body: ReadableStream<Uint8Array>,
   path: string,
   regex: RE2JS,
   matches: GrepMatch[],
   maxMatches: number,
 ): Promise<"more" | "full"> {
-  const opened = read(store, path);
-  if (!opened.ok) return "more";
   const decoder = new TextDecoder();
   let carry = "";
   /** The first part of a line too long to keep whole, while the rest of it streams past. */
@@ -95,7 +109,7 @@ async function scanFile(
     matches.push({ path, line, text: text.slice(0, workspaceLimits.grepLineBytesMax) });
     return true;
   };
-  const reader = opened.body.getReader();
+  const reader = body.getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
