@@ -180,11 +180,11 @@ export class WorkspaceDO extends DurableObject<Env> {
   // ── publishing ──────────────────────────────────────────────────────────────────────────
   /** Publishes a file or directory as an artifact of this workspace's tenant (see publishing.ts). */
   publishArtifact(path: string, prefix: Prefix = null) {
-    return this.whole(() => this.publishing().publish(path, prefix));
+    return this.forks.whole(() => this.publishing().publish(path, prefix));
   }
   /** Makes a share link to one file. */
   shareFile(path: string, request: ShareRequest, prefix: Prefix = null) {
-    return this.whole(() => this.publishing().share(path, request, prefix));
+    return this.forks.whole(() => this.publishing().share(path, request, prefix));
   }
 
   private publisher: WorkspacePublishing | undefined;
@@ -195,8 +195,8 @@ export class WorkspaceDO extends DurableObject<Env> {
   }
 
   // ── reads ───────────────────────────────────────────────────────────────────────────────
-  // A fork whose rows are still arriving has the simple ones answered by its source, the
-  // rest once its rows are here (forks.ts `read`, `ready`).
+  // A fork whose rows are still arriving has these answered by its source, and the reads
+  // below that need its own rows (changes, versions) once they are here (forks.ts).
   readFile(path: string, options?: ReadOptions, access: Access = null) {
     return this.routed(access, { op: "read", path, options }, (fs) => fs.read(path, options));
   }
@@ -213,20 +213,20 @@ export class WorkspaceDO extends DurableObject<Env> {
     return this.routed(access, { op: "list", path, options }, (fs) => fs.list(path, options));
   }
   find(path: string, options?: FindOptions, access: Access = null) {
-    return this.whole(() => this.fs(access).find(path, options));
+    return this.routed(access, { op: "find", path, options }, (fs) => fs.find(path, options));
   }
   grep(pattern: string, path: string, options?: GrepOptions, access: Access = null) {
-    return this.whole(() => this.fs(access).grep(pattern, path, options));
+    return this.routed(access, { op: "grep", pattern, path, options }, (fs) => fs.grep(pattern, path, options));
   }
   changesSince(rev: number, limit?: number) {
-    return this.whole(() => this.vfs.changesSince(rev, limit));
+    return this.forks.whole(() => this.vfs.changesSince(rev, limit));
   }
   /** The exact size and file count (cheap; what the index mirrors). */
   counters(): WorkspaceStats {
     return { ...this.vfs.counters(), uniqueBytes: this.vfs.uniqueBytes(), revision: this.vfs.revision() };
   }
   stats() {
-    return this.whole(() => this.vfs.stats());
+    return this.forks.whole(() => this.vfs.stats());
   }
 
   // ── mutations ───────────────────────────────────────────────────────────────────────────
@@ -301,10 +301,10 @@ export class WorkspaceDO extends DurableObject<Env> {
     return deleted;
   }
   readFileAt(ref: string, path: string, options?: ReadOptions) {
-    return this.whole(() => this.vfs.readAt(ref, path, options));
+    return this.forks.whole(() => this.vfs.readAt(ref, path, options));
   }
   statAt(ref: string, path: string, follow = true) {
-    return this.whole(() => this.vfs.statAt(ref, path, follow));
+    return this.forks.whole(() => this.vfs.statAt(ref, path, follow));
   }
   /** A directory's entries at a version (its subtree with `recursive`), a page at a time. */
   listAt(
@@ -312,20 +312,20 @@ export class WorkspaceDO extends DurableObject<Env> {
     path: string,
     options: { recursive?: boolean; limit?: number; cursor?: string | undefined } = {},
   ) {
-    return this.whole(() => this.vfs.listAt(ref, path, options));
+    return this.forks.whole(() => this.vfs.listAt(ref, path, options));
   }
   findAt(ref: string, path: string, options?: FindOptions) {
-    return this.vfs.findAt(ref, path, options);
+    return this.forks.whole(() => this.vfs.findAt(ref, path, options));
   }
   grepAt(ref: string, pattern: string, path: string, options?: GrepOptions) {
-    return this.vfs.grepAt(ref, pattern, path, options);
+    return this.forks.whole(() => this.vfs.grepAt(ref, pattern, path, options));
   }
   /** The differences between two versions; `path` keeps what is at or under it. */
   diff(from: string, to: string, patch: boolean, path?: string) {
-    return this.whole(() => this.vfs.diff(from, to, { patch, ...(path === undefined ? {} : { path }) }));
+    return this.forks.whole(() => this.vfs.diff(from, to, { patch, ...(path === undefined ? {} : { path }) }));
   }
   history(path: string) {
-    return this.whole(() => this.vfs.history(path));
+    return this.forks.whole(() => this.vfs.history(path));
   }
   restore(ref: string, actor: string | null = null) {
     return this.after(this.vfs.actingAs(actor, () => this.vfs.restore(ref)));
@@ -340,12 +340,6 @@ export class WorkspaceDO extends DurableObject<Env> {
   /** A read: by the source while a fork's rows are arriving and the caller sees the whole tree. */
   private routed<T>(access: Access, request: ForkRead, local: (fs: VfsOps) => T) {
     return this.forks.read(prefixOf(access) !== null, request, () => local(this.fs(access)));
-  }
-
-  /** What needs this workspace's own rows: at once, or once a fork's import is done. */
-  private async whole<T>(fn: () => T): Promise<Awaited<T>> {
-    await this.forks.ready();
-    return await fn();
   }
 
   /** One change for `caller`, recorded as its actor (mutations ask for the lock synchronously, under it). */

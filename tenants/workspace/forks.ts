@@ -135,6 +135,11 @@ export class WorkspaceForks {
     }
   }
 
+  /** Resolves once no import call is running; a workspace being deleted starts no new one. */
+  async importStopped(): Promise<void> {
+    await this.importing?.catch(() => {});
+  }
+
   /** Bytes of rows per import call; tests make it small to take many calls. */
   importCallBytesMax = workspaceLimits.forkImportCallBytesMax;
 
@@ -148,8 +153,13 @@ export class WorkspaceForks {
     if (origin && !confined) {
       return (await this.stub(origin.source).readForFork(this.selfName, request)) as Awaited<T>;
     }
+    return this.whole(local);
+  }
+
+  /** What needs this workspace's own rows: at once, or once a fork's import is done. */
+  async whole<T>(fn: () => T): Promise<Awaited<T>> {
     await this.ready();
-    return await local();
+    return await fn();
   }
 
   /** The source's side of `forkFrom`: pins the version for `fork` and counts it there. */

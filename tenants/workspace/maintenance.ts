@@ -54,6 +54,8 @@ export class WorkspaceMaintenance {
     // storage (so every fork stays whole) and completes the deletion on its next alarm.
     markDeleting(vfs.store.sql);
     await ctx.storage.setAlarm(Date.now() + workspaceLimits.forkHandOverRetryMs);
+    // A fork's import call on its way lands (or not) before the storage goes, never after.
+    await forks.importStopped();
     const handedOver = await forks.handOver().catch((error) => {
       console.error("handing chunks over to forks; the alarm tries again", error);
       return false;
@@ -61,7 +63,11 @@ export class WorkspaceMaintenance {
     if (handedOver) await this.erase();
   }
 
+  /** Set once the storage is gone: an alarm still running stops at its next step. */
+  private erased = false;
+
   private async erase(): Promise<void> {
+    this.erased = true;
     await this.parts.ctx.storage.deleteAlarm();
     this.alarmSet = false;
     await this.parts.ctx.storage.deleteAll();
@@ -89,6 +95,7 @@ export class WorkspaceMaintenance {
         return false;
       },
     );
+    if (this.erased) return;
     if (!imported) return ctx.storage.setAlarm(Date.now() + workspaceLimits.forkHandOverRetryMs);
     await forks.dropStalePins().catch((error) => console.error("checking old fork pins", error));
     const pass = await vfs.maintain();

@@ -34,36 +34,30 @@ describe("a fork while its rows arrive", () => {
     await importCalls(fork, source, 12);
     expect(await isImporting(fork)).toBe(true);
     const stub = stubOf(fork);
-    const during = {
+    const reads = async () => ({
       tree: await treeOf(fork),
       stat: await stub.stat("/link"),
       lstat: await stub.lstat("/link"),
       readlink: await stub.readlink("/link"),
       range: await text(await stub.readFile("/d0/f0.txt", { offset: 2, length: 4 })),
       page: await stub.list("/d1", { limit: 4 }),
+      found: await stub.find("/", { name: "f1*.txt" }),
+      grepped: await stub.grep("needle 2[0-9]", "/d2"),
       missing: await stub.stat("/nope"),
       notDir: await stub.list("/hard"),
-    };
+    });
+    const during = await reads();
+    expect(await isImporting(fork)).toBe(true);
     expect(during.tree).toEqual(whole);
     expect(during.range).toBe("ne 0");
+    expect(ok(during.found).entries.map((e) => e.path)).toContain("/d1/f13.txt");
+    expect(ok(during.grepped).matches).toHaveLength(4);
     expect(during.missing).toMatchObject({ ok: false, code: "ENOENT" });
     expect(during.notDir).toMatchObject({ ok: false, code: "ENOTDIR" });
-    expect(await isImporting(fork)).toBe(true);
-    // find and grep need the fork's own rows: they wait for the import, then answer.
-    const found = ok(await stub.find("/", { name: "f1*.txt" }));
+    // What needs the fork's own rows (its change log here) waits for the import, then answers.
+    expect((await stub.changesSince(0)).revision).toBe(1);
     expect(await isImporting(fork)).toBe(false);
-    expect(found.entries.map((e) => e.path)).toContain("/d1/f13.txt");
-    expect(ok(await stub.grep("needle 2[0-9]", "/d2")).matches).toHaveLength(4);
-    const after = {
-      tree: await treeOf(fork),
-      stat: await stub.stat("/link"),
-      lstat: await stub.lstat("/link"),
-      readlink: await stub.readlink("/link"),
-      range: await text(await stub.readFile("/d0/f0.txt", { offset: 2, length: 4 })),
-      page: await stub.list("/d1", { limit: 4 }),
-      missing: await stub.stat("/nope"),
-      notDir: await stub.list("/hard"),
-    };
+    const after = await reads();
     expect(after).toEqual(during);
   });
 
@@ -103,6 +97,22 @@ describe("a fork while its rows arrive", () => {
     expect(await isImporting(fork)).toBe(false);
     expect(await runInDurableObject(stubOf(fork), (instance: WorkspaceDO) => instance.vfs.forkOrigin())).toBeNull();
     expect(await treeOf(fork)).toEqual(whole);
+  });
+
+  it("deleted mid-import, stops importing, keeps nothing and lets go of its source", async () => {
+    const [source, fork] = [objectName(), objectName()];
+    await fill(source);
+    ok(await forkHeld(fork, source));
+    await importCalls(fork, source, 4);
+    const tables = await runInDurableObject(stubOf(fork), async (instance: WorkspaceDO, state) => {
+      instance.forks.importCallBytesMax = 1;
+      const importing = instance.forks.ready();
+      await instance.destroy();
+      await importing.catch(() => {});
+      return state.storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'table'").toArray();
+    });
+    expect(tables).toEqual([]);
+    expect(await runInDurableObject(stubOf(source), (instance: WorkspaceDO) => instance.vfs.forkPins())).toEqual([]);
   });
 
   it("makes a caller confined to a prefix wait for the import, then reads its own tree", async () => {

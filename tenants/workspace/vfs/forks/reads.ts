@@ -5,6 +5,8 @@
  * what it shows after. Only a fork holding a pin here is answered, and only at its pin.
  */
 import { type FsResult, fail } from "../errors.ts";
+import { type FindOptions, find } from "../ops/find.ts";
+import { type GrepMatch, type GrepOptions, grep } from "../ops/grep.ts";
 import type { ListOptions } from "../ops/list.ts";
 import type { ReadOptions } from "../ops/read.ts";
 import type { Stat, Store } from "../store.ts";
@@ -15,14 +17,18 @@ import { forkPin } from "./pins.ts";
 export type ForkRead =
   | { op: "read"; path: string; options?: ReadOptions | undefined }
   | { op: "stat" | "lstat" | "readlink"; path: string }
-  | { op: "list"; path: string; options?: ListOptions | undefined };
+  | { op: "list"; path: string; options?: ListOptions | undefined }
+  | { op: "find"; path: string; options?: FindOptions | undefined }
+  | { op: "grep"; pattern: string; path: string; options?: GrepOptions | undefined };
 
 /** What each read answers, as the live read of the same name does. */
 export type ForkReadAnswer =
   | FsResult<{ stat: Stat; start: number; end: number; body: ReadableStream<Uint8Array> }>
   | FsResult<{ stat: Stat }>
   | FsResult<{ target: string }>
-  | FsResult<{ entries: Stat[]; nextCursor: string | null }>;
+  | FsResult<{ entries: Stat[]; nextCursor: string | null }>
+  | FsResult<{ entries: Stat[]; truncated: boolean }>
+  | Promise<FsResult<{ matches: GrepMatch[]; truncated: boolean }>>;
 
 export function readForFork(store: Store, fork: string, request: ForkRead): ForkReadAnswer {
   const pin = forkPin(store, fork);
@@ -42,5 +48,9 @@ export function readForFork(store: Store, fork: string, request: ForkRead): Fork
     }
     case "list":
       return listAt(store, pin.rev, request.path, request.options);
+    case "find":
+      return find(store, request.path, request.options, pin.rev);
+    case "grep":
+      return grep(store, request.pattern, request.path, request.options, pin.rev);
   }
 }
