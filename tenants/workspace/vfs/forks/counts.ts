@@ -3,8 +3,9 @@
  * billed) with exact counters before any row has reached it: bytes and files as the tree
  * holds them (once per inode, as `meta` counts them), and the unique bytes of the distinct
  * chunks it reaches (what the fork's `finishImport` counts again from the rows). At the live
- * revision the counters come from `meta`; only the unique bytes take a pass over the chunk
- * lists, since the source's own `unique_bytes` also counts what its snapshots hold.
+ * revision the counters come from `meta`; the unique bytes too when no retired version is
+ * kept, else they take a pass over the chunk lists, since the source's own `unique_bytes`
+ * also counts what its snapshots hold.
  */
 import type { Store } from "../store.ts";
 import type { ForkCounts } from "./import.ts";
@@ -18,14 +19,19 @@ export function countsAt(store: Store, rev: number): ForkCounts {
       : `SELECT ${columns} FROM ${table} WHERE born_rev <= ?1
          UNION ALL SELECT ${columns} FROM ${hist} WHERE born_rev <= ?1 AND died_rev > ?1`;
   const params = live ? [] : [rev];
-  const unique = store.sql
-    .exec<{ bytes: number }>(
-      `SELECT coalesce(sum(size), 0) AS bytes FROM (
+  // With no retired chunk-list row kept, `blobs.held` counts live uses alone: the live
+  // tree's unique bytes are `meta.unique_bytes`, with no pass over the chunk lists.
+  const noHistory = live && store.sql.exec("SELECT 1 FROM file_chunks_hist LIMIT 1").toArray().length === 0;
+  const unique = noHistory
+    ? store.sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'unique_bytes'").one().value
+    : store.sql
+        .exec<{ bytes: number }>(
+          `SELECT coalesce(sum(size), 0) AS bytes FROM (
          SELECT max(size) AS size FROM (${alive("file_chunks", "file_chunks_hist", "hash, size")}) GROUP BY hash
        )`,
-      ...params,
-    )
-    .one().bytes;
+          ...params,
+        )
+        .one().bytes;
   if (live) {
     return {
       sizeBytes: store.meta("size_bytes"),
