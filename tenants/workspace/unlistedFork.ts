@@ -1,10 +1,11 @@
 /**
- * A fork is added to the workspace index only after its object imported the source's rows
- * (workspaces.ts, `fork`), so a fork that failed midway is never listed. A gateway that dies
- * between the two leaves an object nobody can name: its storage would stay forever, unbilled
- * and invisible. So a new fork remembers when it was made, and its alarm asks the index once
- * `forkListedWithinMs` has passed: listed, it forgets the question; not listed, it deletes
- * itself (letting go of its source's pin, as a deleted fork does).
+ * A fork is added to the workspace index only after its object recorded its source (its rows
+ * follow in the background; workspaces.ts, `fork`), so a fork that failed midway is never
+ * listed. A gateway that dies between the two leaves an object nobody can name: its storage
+ * would stay forever, unbilled and invisible. So a new fork remembers when it was made, and
+ * its alarm asks the index once `forkListedWithinMs` has passed: listed, it forgets the
+ * question; not listed, it deletes itself (letting go of its source's pin, as a deleted fork
+ * does).
  */
 import { and, eq } from "drizzle-orm";
 import { workspaces } from "../account/schema.ts";

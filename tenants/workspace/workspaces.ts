@@ -69,9 +69,9 @@ export class Workspaces {
 
   /**
    * Forks `sourceId` at `ref` (a snapshot id, a revision or `live`) into a new workspace of
-   * the same tenant (docs/vfs.md, "Forks"). The new object imports the source's rows at
-   * that version in one transaction, and only then is the workspace added to the index: a
-   * fork that failed midway is never listed. Both object names embed the tenant id of the
+   * the same tenant (docs/vfs.md, "Forks"). The new object records its source and the
+   * version's counters (its rows follow in the background), and only then is the workspace
+   * added to the index: a fork that failed midway is never listed. Both object names embed the tenant id of the
    * caller's credential, so no fork reaches another tenant's workspace.
    */
   async fork(

@@ -1,10 +1,12 @@
 /**
  * `POST /v1/workspaces/{id}/fork`: a new workspace of the same tenant whose files are the
- * source's at a version (a snapshot, a kept revision, or live). The new workspace's object
- * copies the version's metadata rows in one transaction and shares the content: chunks are
- * read through from the source until the fork's alarm has copied them all, and a source
- * about to be deleted hands them over first (docs/vfs.md, "Forks"). The workspace is added
- * to the index only after the import, so a fork that failed midway never appears.
+ * source's at a version (a snapshot, a kept revision, or live). The source pins the version
+ * and counts it, and the new workspace's object answers at once: it imports the version's
+ * rows in the background, its reads answered by the source meanwhile and its changes and
+ * runs waiting for the rows; content is shared, read through from the source until the
+ * fork's alarm has copied it all, and a source about to be deleted hands it over first
+ * (docs/vfs.md, "Forks"). The workspace is added to the index only after the object has
+ * recorded its source, so a fork that failed midway never appears.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { App } from "../context.ts";
