@@ -75,6 +75,11 @@ export async function startDevWorker(options: {
   let output = "";
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
+  if (process.env.CUBICLE_BENCH_WORKER_LOG) {
+    const log = fs.createWriteStream(process.env.CUBICLE_BENCH_WORKER_LOG);
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+  }
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   const signal = (name: NodeJS.Signals) => {
     try {

@@ -12,10 +12,10 @@ import { table } from "./stats.ts";
 import type { VersionsReport } from "./worker/BenchWorkspaceDO.ts";
 import type { ForkTimings } from "./worker/index.ts";
 
-const sizes = [
-  { files: 1_000, fileBytes: 29 * 1024 },
-  { files: 36_000, fileBytes: 29 * 1024 },
-];
+// `CUBICLE_BENCH_VERSIONS_FILES=1000` runs a smaller variant (the sizes, comma-separated).
+const sizes = (process.env.CUBICLE_BENCH_VERSIONS_FILES ?? "1000,36000")
+  .split(",")
+  .map((files) => ({ files: Number(files), fileBytes: 29 * 1024 }));
 const edits = 100;
 const editBytes = 1024;
 const fillStep = 2_000;
@@ -28,6 +28,7 @@ export async function versionsBench(): Promise<string> {
   const worker = await startDevWorker({ config: "bench/worker/wrangler.toml" });
   try {
     const post = async <T>(path: string, body: unknown): Promise<T> => {
+      console.error(`${new Date().toISOString()} POST ${path} ${JSON.stringify(body)}`);
       const response = await fetch(`${worker.url}${path}`, { method: "POST", body: JSON.stringify(body) });
       if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
       return (await response.json()) as T;

@@ -129,7 +129,7 @@ export class WorkspaceForks {
       const cursor = this.vfs.importCursor();
       const answer = (await stub.exportFork(this.selfName, cursor, this.importCallBytesMax)) as ExportAnswer;
       if (!answer.ok) throw new Error(`the fork's source refused its rows: ${answer.message}`);
-      // Another instance's run (none in one object) or an eviction may have moved on meanwhile.
+      // A workspace deleted while the call was on its way keeps nothing of it.
       if (!this.vfs.isImporting() || this.deleting()) return;
       this.vfs.importCall(answer.pages, answer.next === null);
     }
