@@ -86,7 +86,7 @@ export async function versionsBench(): Promise<string> {
         rows,
       ),
       "",
-      `Fork (docs/vfs.md, "Forks"): the source pins the live revision and counts it, the new workspace object records its source and answers; its rows then come in the background, 256 KiB of JSON per RPC, while the source answers the fork's reads at the pinned revision. Timed in the bench Worker around the RPCs (${forkRuns} forks, each deleted after): the fork call until an ls of one directory of 100 files in the fork answered, and until the fork's rows had all arrived (its \`stats\`, which waits for them). The first read of a 29 KiB file then reads its chunk through from the source; the background copy fetches every chunk, 16 per RPC.`,
+      `Fork (docs/vfs.md, "Forks"): the source pins the live revision and counts it, the new workspace object records its source and answers; its rows then come in the background, 256 KiB of JSON per RPC, while the source answers the fork's reads at the pinned revision. Timed in the bench Worker around the RPCs (${forkRuns} forks, each deleted after): the fork call until an ls of one directory of 100 files in the fork answered, and until the fork's rows had all arrived (its \`stats\`, which waits for them). The first read of a 29 KiB file then reads its chunk through from the source; the background copy fetches every chunk, 16 per RPC. Before the import moved to the background (one run, load average about 12), the fork copied every row before it answered: fork → first ls took 243 ms at 1,000 files and 2,955 ms at 36,000.`,
       "",
       table(
         [
