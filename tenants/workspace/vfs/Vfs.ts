@@ -78,6 +78,7 @@ export class Vfs {
     // So did a fork's import that came in several calls and never finished (forks/import.ts).
     abandonImport(sql, nowMs());
     this.store = new Store(sql, transactionSync, nowMs);
+    this.importing = isImporting(sql);
   }
 
   /**
@@ -89,7 +90,7 @@ export class Vfs {
     const actor = this.actor;
     const inLock = async () => {
       if (this.windowGate && this.windowDue(this.windowGate)) await this.settleWindow(this.windowGate);
-      if (this.importGate && isImporting(this.store.sql)) await this.importGate();
+      if (this.importGate && this.importing) await this.importGate();
       this.store.actor = actor;
       return fn();
     };
@@ -130,6 +131,12 @@ export class Vfs {
     gate.answeredMs = this.store.nowMs();
     setHistoryWindow(this.store, windowMs);
   }
+
+  /**
+   * Whether a fork's rows are still arriving (the `fork_importing` mark, kept here so reads
+   * and changes ask no statement for it: only `startFork` and `importCall` move the mark).
+   */
+  private importing: boolean;
 
   /** What a mutation awaits while a fork's rows are still arriving: the end of the import (forks.ts). */
   private importGate: (() => Promise<void>) | null = null;
@@ -315,14 +322,18 @@ export class Vfs {
     this.exclusive((): FsResult<{ revision: number }> => {
       if (!isPristine(this.store)) return fail("EEXIST", "only a new, empty workspace can become a fork");
       const revision = this.store.atomically(() => startImport(this.store, origin, counts));
+      if (typeof revision === "number") this.importing = true;
       return typeof revision === "number" ? { ok: true, revision } : revision;
     });
   /** Whether a fork's rows are still arriving. */
-  isImporting = () => isImporting(this.store.sql);
+  isImporting = () => this.importing;
   /** Where the import resumes (from the rows already here). */
   importCursor = () => resumeCursor(this.store.sql);
   /** Adds one import call's pages; `last` finishes the import in the same transaction. */
-  importCall = (pages: readonly ForkPage[], last: boolean) => importCall(this.store, pages, last);
+  importCall = (pages: readonly ForkPage[], last: boolean) => {
+    importCall(this.store, pages, last);
+    if (last) this.importing = false;
+  };
   forkOrigin = () => forkOrigin(this.store);
   /** Where absent chunks are read through from (null: nowhere, this is no fork). */
   borrowFrom = (lender: ChunkLender | null) => borrowFrom(this.store, lender);
