@@ -125,8 +125,9 @@ export function pct(text: string): string {
 }
 
 export const command = {
-  place: (seq: number, p: Placement) =>
-    `place ${seq} ${pct(p.path)} ${p.size} ${p.mode} ${p.uid} ${p.gid} ${p.mtimeNs} ${pct(p.key)}${p.onlyNew ? " new" : ""}\n`,
+  /** `under`: a directory path the placement's path is below ("" for the root). */
+  place: (seq: number, p: Placement, under = "") =>
+    `place ${seq} ${pct(under + p.path)} ${p.size} ${p.mode} ${p.uid} ${p.gid} ${p.mtimeNs} ${pct(p.key)}${p.onlyNew ? " new" : ""}\n`,
   fill: (id: number, file: string) => `fill ${id} ${hex(file)}\n`,
   data: (id: number, bytes: Uint8Array) =>
     bytes.byteLength

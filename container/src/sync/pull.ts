@@ -8,7 +8,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import type { RemoteEntry, WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
-import type { PlaceResult } from "../native/protocol.ts";
+import type { Placement, PlaceResult } from "../native/protocol.ts";
 import { trace } from "../trace.ts";
 import { applyEntry, placedEntries, walkPlacement } from "./apply.ts";
 import type { SyncContext } from "./context.ts";
@@ -246,17 +246,21 @@ export class Puller {
 
   private async applyWalkPage(entries: RemoteEntry[], walk: Walk): Promise<void> {
     const { state } = this.ctx;
-    const placements: { entry: RemoteEntry; placed: Promise<PlaceResult> }[] = [];
+    // Each slice's placements go to the helper at once, so it works while the next is read.
+    const placed: { entries: RemoteEntry[]; results: Promise<PlaceResult[]> }[] = [];
     await this.ctx.beforeApply();
     trace("walk page drained");
     for (let i = 0; i < entries.length; i += applySliceEntries) {
+      const sliceEntries: RemoteEntry[] = [];
+      const placements: Placement[] = [];
       // One transaction per slice: its rows cost one commit, and nothing awaits inside it.
       state.transaction(() => {
         for (const entry of entries.slice(i, i + applySliceEntries)) {
           if (!walk.fresh) state.addSeen(entry.path);
           const placement = walkPlacement(this.ctx, entry, walk.made);
-          if (placement && this.ctx.place) {
-            placements.push({ entry, placed: this.ctx.place(placement) });
+          if (placement) {
+            sliceEntries.push(entry);
+            placements.push(placement);
             continue;
           }
           const isNew = entry.type === "dir" && !existsSync(this.ctx.replica.local(entry.path));
@@ -264,22 +268,23 @@ export class Puller {
           if (isNew) walk.made.add(entry.path);
         }
       });
+      if (placements.length > 0 && this.ctx.placeMany) {
+        placed.push({ entries: sliceEntries, results: this.ctx.placeMany(placements) });
+      }
       await yieldToLoop();
     }
-    if (placements.length === 0) return;
+    if (placed.length === 0) return;
     // This page's placements are recorded (one transaction) while the next page is fetched.
     const previous = walk.placing;
-    trace(`walk page placements sent (${placements.length})`);
+    trace("walk page placements sent");
     walk.placing = (async () => {
-      const results = await Promise.all(placements.map((p) => p.placed));
-      trace(`walk placements placed (${placements.length})`);
+      const results = await Promise.all(placed.map((p) => p.results));
+      trace("walk page placements placed");
       await previous;
-      state.transaction(() => {
-        placedEntries(
-          this.ctx,
-          placements.map(({ entry }, i) => ({ entry, result: results[i] as PlaceResult })),
-        );
-      });
+      const outcomes = placed.flatMap((slice, i) =>
+        slice.entries.map((entry, j) => ({ entry, result: results[i]?.[j] as PlaceResult })),
+      );
+      state.transaction(() => placedEntries(this.ctx, outcomes));
     })();
   }
 
