@@ -108,7 +108,7 @@ const hex = (text: string) => Buffer.from(text).toString("hex");
 const plainWord = /^[\x21-\x24\x26-\x7d]*$/;
 /** The characters of ASCII text that a `place` word escapes. */
 const escapedAscii = /[^\x21-\x24\x26-\x7d]/g;
-const ascii = /^[\x00-\x7f]*$/;
+const beyondAscii = /[\u0080-\uffff]/;
 const escapeByte = (byte: number) => `%${byte.toString(16).padStart(2, "0")}`;
 
 /**
@@ -119,7 +119,7 @@ const escapeByte = (byte: number) => `%${byte.toString(16).padStart(2, "0")}`;
  */
 export function pct(text: string): string {
   if (plainWord.test(text)) return text;
-  if (ascii.test(text)) return text.replace(escapedAscii, (c) => escapeByte(c.charCodeAt(0)));
+  if (!beyondAscii.test(text)) return text.replace(escapedAscii, (c) => escapeByte(c.charCodeAt(0)));
   let out = "";
   for (const byte of Buffer.from(text)) {
     out += byte > 0x20 && byte < 0x7e && byte !== 0x25 ? String.fromCharCode(byte) : escapeByte(byte);
