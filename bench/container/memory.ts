@@ -98,6 +98,24 @@ export function daemonMemory(workspaceId: string): DaemonMemory {
   };
 }
 
+/**
+ * The daemon's memory once it has settled after the first command: computerd ends a large
+ * walk with a thorough collection, which runs just after that command's answer (sync/pull.ts),
+ * so a reading taken at once may come while it runs (it took 50–350 ms). Read every 500 ms
+ * until two readings in a row agree within 256 KiB (at most 10 s).
+ */
+async function settledMemory(workspaceId: string): Promise<DaemonMemory> {
+  let last = daemonMemory(workspaceId);
+  for (let i = 0; i < 20; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = daemonMemory(workspaceId);
+    const moved = Math.abs(now.privateKiB + now.helperPrivateKiB - last.privateKiB - last.helperPrivateKiB);
+    last = now;
+    if (moved <= 256) break;
+  }
+  return last;
+}
+
 export async function writeTree(url: string, auth: Record<string, string>, workspaceId: string): Promise<void> {
   for (let start = 0; start < treeFiles; start += batchOps) {
     const ops = Array.from({ length: Math.min(batchOps, treeFiles - start) }, (_, k) => ({
@@ -133,7 +151,7 @@ export async function treeMemory(url: string, auth: Record<string, string>): Pro
   const writeTreeMs = performance.now() - writeStart;
   const run = apiRunner(url, auth, workspaceId);
   const first = await runOk(run, "true", { timeoutMs: 300_000 });
-  const before = daemonMemory(workspaceId);
+  const before = await settledMemory(workspaceId);
   const find = await runOk(
     run,
     't0=$(date +%s%N); n=$(find /workspace | wc -l); t1=$(date +%s%N); echo "$n $(((t1 - t0) / 1000))"',

@@ -7,31 +7,23 @@
  * `find /workspace`, and where computerd's anonymous memory is (its /proc smaps by kind and,
  * through a diagnostic report, V8's heap). A development aid for issue 19, not part of
  * `npm run bench`: `./node_modules/.bin/node bench/container/memoryProbe.ts [rounds]`.
- * Extra computerd flags or environment: PROBE_NODE_FLAGS="--a --b", PROBE_ENV="K=V K2=V2".
+ * Extra computerd flags or environment: PROBE_NODE_FLAGS="--a --b", PROBE_ENV="K=V K2=V2";
+ * PROBE_TRACE=1 prints computerd's timestamps of the first command's steps (container/src/trace.ts).
+ * Commands need the box's root image: COMPUTERD_ROOTFS=<images dir>/<hash>.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import {
-  makeDirs,
-  mountEnv,
-  node24,
-  openSession,
-  run,
-  testSecret,
-  testWorkspace,
-} from "../../container/src/testing/harness.ts";
+import { makeDirs, mountEnv, openSession, run, startDaemon } from "../../container/src/testing/harness.ts";
 import { MemoryWorkspace } from "../../container/src/testing/memoryWorkspace.ts";
 import { daemonMallocEnv, daemonNodeFlags } from "../../container/supervisor/limits.ts";
 import { childrenOf } from "../../container/supervisor/procfs.ts";
-import type { ComputerdReady } from "../../container/wire/index.ts";
 import { treeFiles } from "./memory.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const bundle = process.env.PROBE_BUNDLE ?? join(root, ".build/computerd/computerd.mjs");
 const treePath = (i: number) => `/tree/a${Math.floor(i / 1000)}/b${Math.floor(i / 100) % 10}/f${i}.txt`;
+const tracing = process.env.PROBE_TRACE === "1";
 const kib = (n: number) => `${(n / 1024).toFixed(1)} MiB`;
 
 function status(pid: number): Record<string, number> {
@@ -67,6 +59,22 @@ function smapsByKind(pid: number): Record<string, number> {
   return kinds;
 }
 
+/** computerd's trace lines (COMPUTERD_TRACE, container/src/trace.ts), in ms since the session was opened. */
+function printTrace(stderr: string, startMs: number): void {
+  for (const m of stderr.matchAll(/^trace (\d+\.\d) (.*)$/gm)) {
+    console.log(`    ${(Number(m[1]) - startMs).toFixed(0).padStart(6)} ms  ${m[2]}`);
+  }
+}
+
+/** A process's CPU time (user + system) so far, in ms, from /proc/<pid>/stat. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+const helperOf = (pid: number) =>
+  childrenOf(pid).find((p) => readFileSync(`/proc/${p}/comm`, "utf8").startsWith("cubicle-fanotif"));
+
 interface Sample {
   anon: number;
   helper: number;
@@ -76,7 +84,7 @@ interface Sample {
 }
 
 function sample(pid: number): Sample {
-  const helper = childrenOf(pid).find((p) => readFileSync(`/proc/${p}/comm`, "utf8").startsWith("cubicle-fanotif"));
+  const helper = helperOf(pid);
   const s = status(pid);
   const h = helper === undefined ? null : status(helper);
   return {
@@ -124,38 +132,21 @@ async function round(report: boolean): Promise<void> {
       .filter(Boolean)
       .map((kv) => kv.split("=") as [string, string]),
   );
-  const proc = spawn(node24, [...daemonNodeFlags, ...flags, ...reportFlags, bundle], {
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      COMPUTERD_WORKSPACE: testWorkspace,
-      COMPUTERD_SECRET: testSecret,
-      COMPUTERD_PORT: "0",
-      COMPUTERD_STATE_DIR: dirs.stateDir,
-      COMPUTERD_MOUNT: dirs.mount,
-      ...(process.env.COMPUTERD_ROOTFS ? { COMPUTERD_ROOTFS: process.env.COMPUTERD_ROOTFS } : {}),
-      ...daemonMallocEnv,
-      ...(await mountEnv("native")),
-      ...extraEnv,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  proc.stderr?.on("data", (d: Buffer) => {
-    stderr += d.toString();
-  });
-  const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
+  // The harness's spawn environment (COMPUTERD_ROOTFS passes through from this process's).
+  const daemon = await startDaemon(
+    dirs,
+    { ...daemonMallocEnv, ...(await mountEnv("native")), ...(tracing ? { COMPUTERD_TRACE: "1" } : {}), ...extraEnv },
+    bundle,
+    [...daemonNodeFlags, ...flags, ...reportFlags],
+  );
   try {
-    const ready = await new Promise<ComputerdReady>((resolve, reject) => {
-      createInterface({ input: proc.stdout as NodeJS.ReadableStream }).once("line", (line) =>
-        resolve(JSON.parse(line) as ComputerdReady),
-      );
-      exited.then(() => reject(new Error(`computerd exited: ${stderr}`)));
-    });
-    const pid = proc.pid ?? 0;
-    const start = performance.now();
-    const session = await openSession(ready.port, twin);
-    const first = await run(session.computer, ready.mount, "true", { timeoutMs: 300_000 });
-    const firstMs = performance.now() - start;
+    const pid = daemon.proc.pid ?? 0;
+    const helper = helperOf(pid);
+    const cpuBefore = { computerd: cpuMs(pid), helper: helper ? cpuMs(helper) : 0, probe: process.cpuUsage() };
+    const startMs = performance.timeOrigin + performance.now();
+    const session = await openSession(daemon.port, twin);
+    const first = await run(session.computer, daemon.mount, "true", { timeoutMs: 300_000 });
+    const firstMs = performance.timeOrigin + performance.now() - startMs;
     if (first.outcome.exitCode !== 0) throw new Error(`first command: ${JSON.stringify(first)}`);
     const show = async (when: string) => {
       const s = sample(pid);
@@ -169,18 +160,24 @@ async function round(report: boolean): Promise<void> {
       );
       if (report) console.log(`    ${await heapReport(pid, reports)}`);
     };
-    console.log(`  first command ${(firstMs / 1000).toFixed(2)} s (hello → \`true\` answered)`);
+    const probeCpu = process.cpuUsage(cpuBefore.probe);
+    // The walk's collection runs once the command was answered: memory is read after it.
+    for (let i = 0; i < 100 && !/pull: collected garbage/.test(daemon.stderr()); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    console.log(
+      `  first command ${(firstMs / 1000).toFixed(2)} s (hello → \`true\` answered); CPU: computerd ${(cpuMs(pid) - cpuBefore.computerd).toFixed(0)} ms, helper ${helper ? (cpuMs(helper) - cpuBefore.helper).toFixed(0) : "-"} ms, this probe (the twin) ${((probeCpu.user + probeCpu.system) / 1000).toFixed(0)} ms`,
+    );
     await show("after the first command");
-    const find = await run(session.computer, ready.mount, "find /workspace | wc -l", { timeoutMs: 300_000 });
+    if (tracing) printTrace(daemon.stderr(), startMs);
+    const find = await run(session.computer, daemon.mount, "find /workspace | wc -l", { timeoutMs: 300_000 });
     console.log(`  find: ${find.stdout.trim()} entries`);
     await show("after find");
-    if (process.env.PROBE_SMAPS) writeFileSync(process.env.PROBE_SMAPS, readFileSync(`/proc/${proc.pid}/smaps`));
-    const walked = stderr.match(/pull: walked the whole workspace.*/)?.[0];
-    if (walked) console.log(`  ${walked}`);
+    if (process.env.PROBE_SMAPS) writeFileSync(process.env.PROBE_SMAPS, readFileSync(`/proc/${pid}/smaps`));
+    for (const line of daemon.stderr().match(/pull: (walked the whole workspace|collected garbage).*/g) ?? [])
+      console.log(`  ${line}`);
     session.close();
   } finally {
-    proc.kill("SIGTERM");
-    await exited;
+    await daemon.stop();
     rmSync(reports, { recursive: true, force: true });
     await dirs.cleanup();
   }

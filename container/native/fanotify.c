@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,7 +32,7 @@
 /* Every change a container can make to the tree; FAN_ONDIR so directories count too. */
 #define JOURNAL_MASK (FAN_CREATE | FAN_DELETE | FAN_RENAME | FAN_MODIFY | FAN_CLOSE_WRITE | FAN_ATTRIB | FAN_ONDIR)
 
-struct helper H = {.mount_fd = -1, .pre_fd = -1, .journal_fd = -1};
+struct helper H = {.mount_fd = -1, .pre_fd = -1, .journal_fd = -1, .place_fd = -1};
 static volatile sig_atomic_t stopping;
 
 static void usage(void) {
@@ -85,6 +86,39 @@ static void open_groups(void) {
   if (H.journal_fd < 0) refuse("fanotify_init (journal)", strerror(errno));
   if (fanotify_mark(H.journal_fd, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, JOURNAL_MASK, H.mount_fd, NULL) < 0)
     refuse("journal mark (needs Linux >= 5.17)", strerror(errno));
+}
+
+/*
+ * A private mount for placements (place.c): a detached clone of our mount (open_tree), which
+ * no path leads to and which only this process holds, carrying ignore marks in both groups.
+ * A placement sets its file's size and writes its first block, each of which raises a
+ * pre-content event (the hook is path-based), and the journal queues a modify and a
+ * close-write event for them, all of which the helper then drops as its own. Made through
+ * this mount, none is raised: the kernel skips an event whose mount's mark ignores it. That
+ * saves a placement two fanotify_mark calls (an ignore mark on the inode for the size and
+ * the first block, added and removed again) and two journal events. Dirent and attribute
+ * events (the link, chown, times, the key) cannot be ignored by mount (the kernel does not
+ * know through which mount they came) and are still dropped by pid. Where this fails (an
+ * older kernel), placements go through mount_fd with the per-inode mark, as before.
+ */
+#ifndef OPEN_TREE_CLONE
+#define OPEN_TREE_CLONE 1
+#endif
+#ifndef OPEN_TREE_CLOEXEC
+#define OPEN_TREE_CLOEXEC O_CLOEXEC
+#endif
+static void open_place_mount(void) {
+  H.place_fd = H.mount_fd;
+  int fd = (int)syscall(SYS_open_tree, H.mount_fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+  if (fd < 0) return;
+  if (fanotify_mark(H.pre_fd, FAN_MARK_ADD | FAN_MARK_MOUNT | FAN_MARK_IGNORE_SURV, FAN_PRE_ACCESS, fd, ".") < 0 ||
+      fanotify_mark(H.journal_fd, FAN_MARK_ADD | FAN_MARK_MOUNT | FAN_MARK_IGNORE_SURV, FAN_MODIFY | FAN_CLOSE_WRITE,
+                    fd, ".") < 0) {
+    close(fd);
+    return;
+  }
+  H.place_fd = fd;
+  H.place_quiet = true;
 }
 
 /* One line of stdin: `fill <id> <path hex>`, `data <id> <hex>`, `deny <id> <errno>`, `sync <n>`, `place …` (place.c). */
@@ -208,6 +242,7 @@ int main(int argc, char **argv) {
     warnx_("making stdin and stdout non-blocking: %s", strerror(errno));
     return 70;
   }
+  if (!probe) open_place_mount();
   if (!probe && workers_start() < 0) {
     warnx_("starting worker threads: %s", strerror(errno));
     return 70;

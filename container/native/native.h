@@ -74,6 +74,8 @@ struct helper {
   pid_t allow_pid;    /* computerd: its own accesses never wait and are never journaled */
   int pre_fd;         /* FAN_CLASS_PRE_CONTENT group */
   int journal_fd;     /* FAN_CLASS_NOTIF group */
+  int place_fd;       /* where placements resolve their paths: the private mount, else mount_fd (place.c) */
+  bool place_quiet;   /* place_fd is the private mount, whose accesses raise no pre-content event */
 };
 extern struct helper H;
 
@@ -87,6 +89,7 @@ int out_flush(void);
 int in_read(void (*on_line)(char *line));
 bool parse_uint(const char *s, uint64_t *value);
 unsigned char *hex_decode(const char *hex, size_t *len);
+unsigned char *pct_decode(const char *text, size_t *len);
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* workers.c: jobs that write into the workspace filesystem, off the main thread. */

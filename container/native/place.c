@@ -40,27 +40,31 @@ static int open_beneath(const char *dir) {
       .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
       .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS,
   };
-  return (int)syscall(SYS_openat2, H.mount_fd, *dir ? dir : ".", &how, sizeof how);
+  return (int)syscall(SYS_openat2, H.place_fd, *dir ? dir : ".", &how, sizeof how);
 }
 
 /*
- * Sets the unnamed file's size without a pre-content event. ftruncate raises one even here
- * (the hook is path-based), and answering it means a hand-off to the main thread and back,
- * which cost more than everything else a placement does (measured: 36,000 placements took
- * 6.5 s that way). An ignore mark on the inode for the call's duration skips the event: the
- * file has no name yet, so no other process can reach it meanwhile, and the mark is gone
- * again before the file is linked, so its first reader is held as it must be.
+ * Sets the unnamed file's size and writes its first block without a pre-content event. Both
+ * raise one even here (the hook is path-based), and answering it means a hand-off to the main
+ * thread and back, which cost more than everything else a placement does (measured: 36,000
+ * placements took 6.5 s that way). Through the private mount (fanotify.c, open_place_mount)
+ * the event is ignored by that mount's mark. Otherwise an ignore mark on the inode for the
+ * calls' duration skips it: the file has no name yet, so no other process can reach it
+ * meanwhile, and the mark is gone again before the file is linked, so its first reader is
+ * held as it must be.
  */
 static int set_size(int fd, uint64_t size) {
   if (size == 0) return 0;
-  if (fanotify_mark(H.pre_fd, FAN_MARK_ADD | FAN_MARK_IGNORE_SURV, FAN_PRE_ACCESS, fd, NULL) < 0) return -1;
+  if (!H.place_quiet && fanotify_mark(H.pre_fd, FAN_MARK_ADD | FAN_MARK_IGNORE_SURV, FAN_PRE_ACCESS, fd, NULL) < 0)
+    return -1;
   int result = ftruncate(fd, (off_t)size);
   // Its first block is data, not hole (PLACEHOLDER_DATA_BYTES), written under the same mark.
   static const char zeros[PLACEHOLDER_DATA_BYTES];
   size_t head = size < sizeof zeros ? (size_t)size : sizeof zeros;
   if (result == 0 && pwrite(fd, zeros, head, 0) != (ssize_t)head) result = -1;
   int err = errno;
-  if (fanotify_mark(H.pre_fd, FAN_MARK_REMOVE | FAN_MARK_IGNORE, FAN_PRE_ACCESS, fd, NULL) < 0) return -1;
+  if (!H.place_quiet && fanotify_mark(H.pre_fd, FAN_MARK_REMOVE | FAN_MARK_IGNORE, FAN_PRE_ACCESS, fd, NULL) < 0)
+    return -1;
   errno = err;
   return result;
 }
@@ -144,7 +148,7 @@ static void place_done(struct job *job) {
   free(p);
 }
 
-/* `place <seq> <path hex> <size> <mode> <uid> <gid> <mtime ns> <key hex> [new]`; words[0] is "place". */
+/* `place <seq> <path> <size> <mode> <uid> <gid> <mtime ns> <key> [new]`, path and key %-escaped; words[0] is "place". */
 void place_command(char **words, int count) {
   uint64_t seq, size, mode, uid, gid, mtime_ns;
   size_t path_len = 0, key_len = 0;
@@ -152,9 +156,9 @@ void place_command(char **words, int count) {
   bool only_new = count == 10 && !strcmp(words[9], "new");
   if ((count != 9 && !only_new) || !p || !parse_uint(words[1], &seq) || !parse_uint(words[3], &size) || !parse_uint(words[4], &mode) ||
       !parse_uint(words[5], &uid) || !parse_uint(words[6], &gid) || !parse_uint(words[7], &mtime_ns) || mode > 07777 ||
-      size > INT64_MAX || !(p->path = (char *)hex_decode(words[2], &path_len)) ||
-      !(p->key = hex_decode(words[8], &key_len)) || path_len < 2 || p->path[0] != '/' || memchr(p->path, 0, path_len) ||
-      key_len == 0 || key_len > KEY_BYTES_MAX) {
+      size > INT64_MAX || !(p->path = (char *)pct_decode(words[2], &path_len)) ||
+      !(p->key = pct_decode(words[8], &key_len)) || path_len < 2 || p->path[0] != '/' ||
+      memchr(p->path, 0, path_len) || key_len == 0 || key_len > KEY_BYTES_MAX) {
     warnx_("ignoring a malformed place command");
     if (p) free(p->path), free(p->key);
     free(p);

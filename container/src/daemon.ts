@@ -56,6 +56,10 @@ export class Daemon {
   /** The mount mode that runs, once `start` chose it. */
   mode: MountMode | null = null;
   private lastActivityMs = Date.now();
+  /** Commands received and not yet answered (Computer.exec), waiting for a pull or running. */
+  private commandsInFlight = 0;
+  /** Work deferred until no command is in flight (afterCommands). */
+  private readonly idleTasks: (() => void)[] = [];
 
   constructor(config: Config, log: (message: string) => void) {
     this.config = config;
@@ -85,7 +89,7 @@ export class Daemon {
     };
     this.ctx = ctx;
     this.hydrator = new Hydrator(ctx);
-    this.puller = new Puller(ctx);
+    this.puller = new Puller(ctx, (task) => this.afterCommands(task));
     this.pusher = new Pusher(ctx, this.hydrator, () => this.puller.request());
     this.box = config.rootfs
       ? new Box({
@@ -230,6 +234,33 @@ export class Daemon {
   private egressFor(_execId: string, request: ContainerExecRequest): Promise<EgressRun> {
     if (!this.box) throw new Error("no box");
     return startEgressRun({ dir: this.box.egressDir, allow: request.allow ?? null, boxUid: this.box.userHostUid });
+  }
+
+  /** Computer.exec calls these around each command, from its receipt to its answer. */
+  commandEntered(): void {
+    this.commandsInFlight++;
+  }
+
+  commandLeft(): void {
+    this.commandsInFlight--;
+    if (this.commandsInFlight === 0 && this.idleTasks.length > 0) this.runIdleTasks();
+  }
+
+  /**
+   * Runs `task` once no command is in flight: at once (on the next turn) when none is, else
+   * after the last one's answer was sent (setImmediate runs after the microtasks that hand
+   * the answer to the socket).
+   */
+  afterCommands(task: () => void): void {
+    this.idleTasks.push(task);
+    if (this.commandsInFlight === 0) this.runIdleTasks();
+  }
+
+  private runIdleTasks(): void {
+    setImmediate(() => {
+      if (this.commandsInFlight > 0) return;
+      for (const task of this.idleTasks.splice(0)) task();
+    });
   }
 
   activity(): void {

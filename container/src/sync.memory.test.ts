@@ -3,11 +3,13 @@
  * `walkCollection`), with the daemon started as the supervisor starts it: its Node flags
  * (--expose-gc) and malloc settings, in the native mode. What the collection gives back is a
  * benchmark's to measure (issue 19's daemon memory row, docs/benchmarks.md;
- * bench/container/memoryProbe.ts), not a test's: this one holds the path itself to working.
+ * bench/container/memoryProbe.ts), not a test's: this one holds the path itself to working,
+ * and the collection to running after the first command's answer, not before it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type DaemonProcess,
+  eventually,
   makeDirs,
   mountEnv,
   openSession,
@@ -29,7 +31,8 @@ describe("a first pull of 5,000 files under the daemon's production flags (nativ
 
   beforeAll(async () => {
     dirs = await makeDirs();
-    const env = { ...(await mountEnv("native")), ...productionDaemon.env };
+    // COMPUTERD_TRACE: the daemon's timestamps of the first command's steps (trace.ts).
+    const env = { ...(await mountEnv("native")), ...productionDaemon.env, COMPUTERD_TRACE: "1" };
     daemon = await startDaemon(dirs, env, undefined, productionDaemon.nodeFlags);
     const twin = new MemoryWorkspace();
     for (let i = 0; i < files; i++) twin.writeFile(treePath(i), `file ${i}\n`);
@@ -47,6 +50,13 @@ describe("a first pull of 5,000 files under the daemon's production flags (nativ
     });
     expect(first.stdout.trim()).toBe(String(files));
     expect(daemon.proc.exitCode).toBeNull();
+    // The collection that ends the walk is not on the first command's path: it runs once the
+    // command was answered.
+    const steps = await eventually(() => {
+      const lines = daemon.stderr().match(/^trace \S+ (exec answered|walk collected)$/gm);
+      return lines?.length === 2 && lines.map((line) => line.split(" ").slice(2).join(" "));
+    });
+    expect(steps).toEqual(["exec answered", "walk collected"]);
     const again = await run(session.computer, daemon.mount, "cat /workspace/tree/a4/b9/f4999.txt");
     expect(again.stdout).toBe("file 4999\n");
   }, 180_000);

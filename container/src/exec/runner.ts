@@ -17,6 +17,7 @@ import { boxLimits, daemonLimits } from "../limits.ts";
 import type { Box } from "../sandbox/box.ts";
 import type { CommandCgroup, LimitHit } from "../sandbox/cgroup.ts";
 import type { ConflictLog } from "../sync/conflicts.ts";
+import { trace } from "../trace.ts";
 import { commandEnv } from "./env.ts";
 import { forwardOutput } from "./output.ts";
 
@@ -160,6 +161,7 @@ export class ExecRunner {
       await cgroup?.remove();
       return failed(`spawn failed: ${spawned?.message ?? "no pid"}`, 127);
     }
+    trace("exec spawned");
     feed(child.stdio[3], this.opts.seccomp);
     feed(child.stdio[4], launch.bwrapArgs);
     const pgid = child.pid;
@@ -204,6 +206,7 @@ export class ExecRunner {
     const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       child.once("exit", (code, signal) => resolve({ code, signal })),
     );
+    trace("exec exited");
     clearTimeout(timeout);
     unwatch?.();
     // The box's pid 1 took everything in its namespace down with it; anything that left the

@@ -101,12 +101,16 @@ export async function makeImage(image: string): Promise<void> {
   }
   // -m 0: no blocks reserved for root (the box's root is a tenant like any other);
   // lazy_*_init and nodiscard: mkfs writes a few MiB instead of the whole image.
-  // The inode size stays ext4's 256 bytes, though a placeholder's mark (~100 bytes) then
-  // takes a 4 KiB block of its own (36,000 placeholders: 145 MB, and 2.2x as long to make).
-  // That block is what makes a small placeholder look not sparse to `cp`, which copies a file
-  // with fewer blocks than its size by SEEK_DATA, never reading it, so it never raises the
-  // pre-content event that fills it; with 512-byte inodes every placeholder copied as zeros.
-  // (Larger placeholders still do: docs/container-sync.md, "Known gaps".)
+  // -I 512: inodes of 512 bytes, whose ~350 bytes of in-inode xattr space hold a placeholder's
+  // mark (`<etag> <path>`, ~100 bytes). In ext4's default 256-byte inode it did not fit, and
+  // each placeholder's mark took a 4 KiB xattr block of its own, whose allocation (and the
+  // kernel's lookup for an identical block to share) was half the fanotify helper's CPU time
+  // when a walk placed 36,000 placeholders (bench/container/native/place.bench.ts). A mark too
+  // long for the inode (a path of some 250 bytes) still gets a block, and works as before. A
+  // placeholder still never looks sparse to `cp`, which copies a file with fewer blocks than
+  // its size by SEEK_DATA, never reading it (so never raising the pre-content event that
+  // fills it): its first block is written as data (nativeLimits.placeholderDataBytes).
+  // Images made before keep their 256-byte inodes.
   await run("mkfs.ext4", [
     "-q",
     "-F",
@@ -114,6 +118,8 @@ export async function makeImage(image: string): Promise<void> {
     "0",
     "-E",
     "lazy_itable_init=1,lazy_journal_init=1,nodiscard",
+    "-I",
+    "512",
     "-L",
     "cubicle-ws",
     image,

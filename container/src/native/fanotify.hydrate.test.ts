@@ -3,10 +3,11 @@
  * child processes that block in the kernel until this process (computerd's stand-in)
  * answers with content or an errno.
  */
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   blockedOnFanotify,
@@ -210,6 +211,15 @@ describe("a placement", () => {
     expect(placed).toEqual({ ok: false, errno: 17 }); // EEXIST
     expect(readFileSync(h.host("/taken.txt"), "utf8")).toBe("made in the box");
     expect(await listXattrs(h.host("/taken.txt"))).toEqual([]);
+  });
+
+  it("of a name with spaces, %, ~, a newline and UTF-8 makes that very name, and its first read asks for that key", async () => {
+    const path = "/odd 100% ~é\n名.txt";
+    const key = await h.placeholder(path, "odd bytes");
+    expect(readdirSync(h.fs.mnt)).toContain(path.slice(1));
+    const { stdout } = await promisify(execFile)("cat", [h.host(path)]);
+    expect(stdout).toBe("odd bytes");
+    expect(requestsFor(key)).toBe(1);
   });
 
   it("without that, replaces the file at its name", async () => {

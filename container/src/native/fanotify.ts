@@ -93,6 +93,12 @@ export interface FanotifyHelper {
    * several threads: await one before placing the same path again.
    */
   place(placement: Placement): Promise<PlaceResult>;
+  /**
+   * Makes many placeholders, as `place` each, with their paths below `under` (a directory
+   * path, "" for the root): one command write and one promise for all of them, where a
+   * walk's 36,000 placements each cost a promise, a map entry and a write of their own.
+   */
+  placeMany(placements: readonly Placement[], under?: string): Promise<PlaceResult[]>;
   drain(): Promise<void>;
   stop(): Promise<HelperExit>;
   readonly exited: Promise<HelperExit>;
@@ -100,6 +106,15 @@ export interface FanotifyHelper {
 }
 
 const { EIO } = constants.errno;
+
+/** Placements sent in one placeMany, answered one by one. */
+interface PlaceBatch {
+  first: number;
+  results: PlaceResult[];
+  /** Answers still to come. */
+  left: number;
+  resolve: (results: PlaceResult[]) => void;
+}
 
 /** Starts the helper; resolves once both groups are marked, rejects with the helper's reason otherwise. */
 export async function startFanotify(options: FanotifyOptions): Promise<FanotifyHelper> {
@@ -117,11 +132,10 @@ class HelperProcess implements FanotifyHelper {
   /** Answered with content, waiting for `filled`: what to release and report then. */
   private readonly filling = new Map<number, { request: HydrateRequest; release?: () => void | Promise<void> }>();
   private readonly syncWaiters = new Map<number, () => void>();
-  private readonly placing = new Map<number, (result: PlaceResult) => void>();
+  /** Placements sent and not all answered, oldest first: each a run of `results.length` seqs from `first`. */
+  private readonly placing: PlaceBatch[] = [];
   private syncSeq = 0;
   private placeSeq = 0;
-  /** Place commands not written yet (sendPlacements). */
-  private placeLines: string[] = [];
   /** Set once the helper exited: nothing it was asked will be answered. */
   private gone = false;
   private stopping = false;
@@ -148,8 +162,10 @@ class HelperProcess implements FanotifyHelper {
     void this.exited.then((exit) => {
       // Placements it never answered failed.
       this.gone = true;
-      for (const resolve of this.placing.values()) resolve({ ok: false, errno: EIO });
-      this.placing.clear();
+      for (const batch of this.placing.splice(0)) {
+        for (let i = 0; i < batch.results.length; i++) batch.results[i] ??= { ok: false, errno: EIO };
+        batch.resolve(batch.results);
+      }
       options.onExit?.(exit);
     });
     readLines(this.child.stdout, (line) => {
@@ -190,20 +206,34 @@ class HelperProcess implements FanotifyHelper {
     });
   }
 
-  place(placement: Placement): Promise<PlaceResult> {
-    if (this.gone) return Promise.resolve({ ok: false, errno: EIO });
-    const seq = ++this.placeSeq;
-    const placed = new Promise<PlaceResult>((resolve) => this.placing.set(seq, resolve));
-    // A pull places thousands at once: their lines go to the helper in one write per tick.
-    if (this.placeLines.length === 0) queueMicrotask(() => this.sendPlacements());
-    this.placeLines.push(command.place(seq, placement));
-    return placed;
+  async place(placement: Placement): Promise<PlaceResult> {
+    const [result] = await this.placeMany([placement]);
+    return result ?? { ok: false, errno: EIO };
   }
 
-  private sendPlacements(): void {
-    const lines = this.placeLines;
-    this.placeLines = [];
-    this.send(lines.join(""));
+  placeMany(placements: readonly Placement[], under = ""): Promise<PlaceResult[]> {
+    if (this.gone) return Promise.resolve(placements.map(() => ({ ok: false, errno: EIO })));
+    if (placements.length === 0) return Promise.resolve([]);
+    const first = this.placeSeq + 1;
+    this.placeSeq += placements.length;
+    let lines = "";
+    for (const [i, placement] of placements.entries()) lines += command.place(first + i, placement, under);
+    const done = new Promise<PlaceResult[]>((resolve) => {
+      this.placing.push({ first, results: new Array(placements.length), left: placements.length, resolve });
+    });
+    this.send(lines);
+    return done;
+  }
+
+  private onPlaced(seq: number, result: PlaceResult): void {
+    // Batches are answered roughly in order: the one this seq belongs to is near the front.
+    const index = this.placing.findIndex((b) => seq >= b.first && seq < b.first + b.results.length);
+    const batch = this.placing[index];
+    if (!batch || batch.results[seq - batch.first]) return;
+    batch.results[seq - batch.first] = result;
+    if (--batch.left > 0) return;
+    this.placing.splice(index, 1);
+    batch.resolve(batch.results);
   }
 
   async drain(): Promise<void> {
@@ -247,8 +277,7 @@ class HelperProcess implements FanotifyHelper {
         options.onDropped?.({ ino: msg.ino, key: msg.key });
         break;
       case "placed":
-        this.placing.get(msg.seq)?.(msg.errno ? { ok: false, errno: msg.errno } : { ok: true, ino: msg.ino ?? 0 });
-        this.placing.delete(msg.seq);
+        this.onPlaced(msg.seq, msg.errno ? { ok: false, errno: msg.errno } : { ok: true, ino: msg.ino ?? 0 });
         break;
       case "change":
         counters.changes++;

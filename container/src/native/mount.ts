@@ -81,7 +81,7 @@ export class NativeMount {
     });
     const helper = this.helper;
     // The helper's paths start at the filesystem's root, where the workspace is `ws`.
-    this.ctx.place = (placement) => helper.place({ ...placement, path: `/ws${placement.path}` });
+    this.ctx.placeMany = (placements) => helper.placeMany(placements, "/ws");
     // What changed while no daemon was listening (a SIGKILLed predecessor).
     this.rescan(this.ctx.state.cleanMs());
   }
@@ -101,7 +101,7 @@ export class NativeMount {
   }
 
   async stop(): Promise<void> {
-    delete this.ctx.place;
+    delete this.ctx.placeMany;
     await this.helper?.stop();
     this.helper = null;
     await this.disk.unmount();

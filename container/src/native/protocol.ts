@@ -2,7 +2,8 @@
  * The helper's wire format (container/native/README.md), parsed and written here so that
  * fanotify.ts deals in values. Lines out of the helper are JSON objects whose strings carry
  * raw bytes as code units 0–255 (bytes ≥ 0x80 are \u00XX escapes): `bytesToString` turns
- * them back into the UTF-8 the bytes were. Lines into it are words, with paths in hex.
+ * them back into the UTF-8 the bytes were. Lines into it are words, with paths in hex (in
+ * `place`, %-escaped).
  */
 
 import { nativeLimits } from "./limits.ts";
@@ -103,9 +104,33 @@ export type PlaceResult = { ok: true; ino: number } | { ok: false; errno: number
 
 const hex = (text: string) => Buffer.from(text).toString("hex");
 
+/** Text made only of bytes 0x21–0x7d other than `%`: a `place` word as it is. */
+const plainWord = /^[\x21-\x24\x26-\x7d]*$/;
+/** The characters of ASCII text that a `place` word escapes. */
+const escapedAscii = /[^\x21-\x24\x26-\x7d]/g;
+const beyondAscii = /[\u0080-\uffff]/;
+const escapeByte = (byte: number) => `%${byte.toString(16).padStart(2, "0")}`;
+
+/**
+ * A `place` word (README.md): bytes 0x21–0x7d but `%` stand for themselves, any other byte
+ * is %XX. Paths and keys are mostly plain ASCII (a key holds one space, between the ETag and
+ * the path), so a placement's line is about 40 % shorter than in hex, and a walk writes
+ * 36,000 of them through the pipe.
+ */
+export function pct(text: string): string {
+  if (plainWord.test(text)) return text;
+  if (!beyondAscii.test(text)) return text.replace(escapedAscii, (c) => escapeByte(c.charCodeAt(0)));
+  let out = "";
+  for (const byte of Buffer.from(text)) {
+    out += byte > 0x20 && byte < 0x7e && byte !== 0x25 ? String.fromCharCode(byte) : escapeByte(byte);
+  }
+  return out;
+}
+
 export const command = {
-  place: (seq: number, p: Placement) =>
-    `place ${seq} ${hex(p.path)} ${p.size} ${p.mode} ${p.uid} ${p.gid} ${p.mtimeNs} ${hex(p.key)}${p.onlyNew ? " new" : ""}\n`,
+  /** `under`: a directory path the placement's path is below ("" for the root). */
+  place: (seq: number, p: Placement, under = "") =>
+    `place ${seq} ${pct(under + p.path)} ${p.size} ${p.mode} ${p.uid} ${p.gid} ${p.mtimeNs} ${pct(p.key)}${p.onlyNew ? " new" : ""}\n`,
   fill: (id: number, file: string) => `fill ${id} ${hex(file)}\n`,
   data: (id: number, bytes: Uint8Array) =>
     bytes.byteLength

@@ -12,6 +12,7 @@ import type {
   WorkspaceSyncApi,
 } from "../../wire/index.ts";
 import type { Daemon } from "../daemon.ts";
+import { trace } from "../trace.ts";
 import { answerToken, verifyObjectToken } from "./auth.ts";
 
 export class Computer extends RpcTarget implements ComputerApi {
@@ -24,6 +25,7 @@ export class Computer extends RpcTarget implements ComputerApi {
   }
 
   async hello(token: string, workspace: WorkspaceSyncApi): Promise<{ token: string; appliedRev: number }> {
+    trace("hello received");
     const { config } = this.daemon;
     const verified = await verifyObjectToken(token, config.secret, config.workspace);
     if (!verified.ok) throw new Error(`unauthenticated: ${verified.reason}`);
@@ -37,16 +39,24 @@ export class Computer extends RpcTarget implements ComputerApi {
   }
 
   async exec(request: ContainerExecRequest, sink: OutputSinkApi): Promise<ContainerExecOutcome> {
+    trace("exec received");
     this.check();
-    // A command must see every change the object made before it was started (the run names
-    // that revision: its notice may not have arrived yet), and the outcome of what a previous
-    // daemon or session left to push: the object's version where it kept its own, and the
-    // box's version beside it, which a pull the push asked for brings.
-    if (request.revision !== undefined) this.catchUp(request.revision);
-    await this.daemon.pusher.resumed();
-    await this.daemon.puller.settled();
-    const outcome = await this.daemon.runner.run(request, sink);
-    return this.daemon.mode ? { ...outcome, mount: this.daemon.mode } : outcome;
+    this.daemon.commandEntered();
+    try {
+      // A command must see every change the object made before it was started (the run names
+      // that revision: its notice may not have arrived yet), and the outcome of what a previous
+      // daemon or session left to push: the object's version where it kept its own, and the
+      // box's version beside it, which a pull the push asked for brings.
+      if (request.revision !== undefined) this.catchUp(request.revision);
+      await this.daemon.pusher.resumed();
+      await this.daemon.puller.settled();
+      trace("exec pull settled");
+      const outcome = await this.daemon.runner.run(request, sink);
+      trace("exec answered");
+      return this.daemon.mode ? { ...outcome, mount: this.daemon.mode } : outcome;
+    } finally {
+      this.daemon.commandLeft();
+    }
   }
 
   async kill(execId: string): Promise<void> {

@@ -288,7 +288,7 @@ function installNew(tmp: string, local: string): boolean {
 
 /**
  * Native mode, in a walk: a new file becomes a placeholder made by the fanotify helper, many
- * at once on its threads (`ctx.place`), instead of here one file at a time. Each placement
+ * at once on its threads (`ctx.placeMany`), instead of here one file at a time. Each placement
  * is a dozen syscalls, one of which (setting the size) raises a pre-content event only the
  * helper can skip, so a 36,000-file workspace took seconds to mount one file at a time.
  *
@@ -301,7 +301,7 @@ function installNew(tmp: string, local: string): boolean {
  */
 export function walkPlacement(ctx: SyncContext, entry: RemoteEntry, made: ReadonlySet<string>): Placement | null {
   const path = entry.path;
-  if (!ctx.place || entry.type !== "file" || entry.size === 0 || (entry.nlink ?? 1) >= 2 || entry.mtimeMs < 0) {
+  if (!ctx.placeMany || entry.type !== "file" || entry.size === 0 || (entry.nlink ?? 1) >= 2 || entry.mtimeMs < 0) {
     return null;
   }
   if (path === "/" || ctx.dirty.has(path)) return null;

@@ -39,9 +39,9 @@ export interface SyncContext {
   /** How the wire's (box) owner ids map to the replica's, for the mode that runs (sync/metadata.ts). */
   ids: IdMap;
   /**
-   * Native mode: makes a placeholder at a workspace path on the fanotify helper's threads
-   * (native/fanotify.ts `place`). A walk places new files this way, many at once (pull.ts);
+   * Native mode: makes placeholders at workspace paths on the fanotify helper's threads
+   * (native/fanotify.ts `placeMany`). A walk places new files this way, many at once (pull.ts);
    * unset under FUSE.
    */
-  place?: (placement: Placement) => Promise<PlaceResult>;
+  placeMany?: (placements: readonly Placement[]) => Promise<PlaceResult[]>;
 }

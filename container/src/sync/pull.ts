@@ -8,7 +8,8 @@
 import { existsSync, readdirSync } from "node:fs";
 import type { RemoteEntry, WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
-import type { PlaceResult } from "../native/protocol.ts";
+import type { Placement, PlaceResult } from "../native/protocol.ts";
+import { trace } from "../trace.ts";
 import { applyEntry, placedEntries, walkPlacement } from "./apply.ts";
 import type { SyncContext } from "./context.ts";
 import { madeSinceDrain } from "./unreported.ts";
@@ -43,6 +44,9 @@ const collectGarbage = (entries: number) =>
     flavor: entries >= walkCollection.entries ? "last-resort" : "regular",
   });
 
+/** Runs a task once no command is waiting or running: work a command's answer need not wait for. */
+export type AfterCommands = (task: () => void) => void;
+
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class Puller {
@@ -52,8 +56,12 @@ export class Puller {
   /** Entries the current whole-workspace walk has applied (resync). */
   private entriesWalked = 0;
 
-  constructor(ctx: SyncContext) {
+  private readonly afterCommands: AfterCommands;
+
+  /** `afterCommands` defers the collection that ends a whole-workspace walk; by default it runs at once. */
+  constructor(ctx: SyncContext, afterCommands: AfterCommands = (task) => task()) {
     this.ctx = ctx;
+    this.afterCommands = afterCommands;
   }
 
   /** Asks for a pull; resolves when the replica has caught up (or the pull failed and was logged). */
@@ -152,16 +160,22 @@ export class Puller {
     this.entriesWalked = 0;
     const rev = await this.walkInto(ws, "/");
     const walkedMs = Date.now();
+    this.ctx.log(`pull: walked the whole workspace (${this.entriesWalked} entries) in ${walkedMs - startedMs} ms`);
     // The walk's pages (36,000 entries of a large workspace) are garbage now, but V8 keeps
     // the old generation they grew committed, and resident, until it feels pressure. A
     // plain full collection frees the objects and keeps most of the pages; the thorough one
     // took computerd's RssAnon after a 36,000-file first pull from 59–61 to 30–31 MiB
     // (issue 19's daemon memory target, 64). The daemon runs with --expose-gc for it
-    // (container/supervisor/limits.ts, daemonNodeFlags).
-    collectGarbage(this.entriesWalked);
-    this.ctx.log(
-      `pull: walked the whole workspace (${this.entriesWalked} entries) in ${walkedMs - startedMs} ms, then collected garbage in ${Date.now() - walkedMs} ms`,
-    );
+    // (container/supervisor/limits.ts, daemonNodeFlags). It runs once the command that waited
+    // for this walk (a new computer's first) has been answered: its 50–350 ms were on that
+    // answer's path.
+    const entries = this.entriesWalked;
+    this.afterCommands(() => {
+      const collectingMs = Date.now();
+      collectGarbage(entries);
+      trace("walk collected");
+      this.ctx.log(`pull: collected garbage after the walk in ${Date.now() - collectingMs} ms`);
+    });
     this.commit(ws, rev);
     return rev;
   }
@@ -184,10 +198,14 @@ export class Puller {
       let firstRev = -1;
       // The next page is asked for before this one is applied, so the object lists it meanwhile.
       // (Promise.resolve: an RPC promise is a proxy, whose properties are remote calls.)
+      trace(`walk ${dir} page 0 asked`);
       let next: Promise<WalkPage> | null = Promise.resolve(ws.walk(dir, null));
+      let pageNo = 0;
       try {
         while (next) {
           const page: WalkPage = await next;
+          trace(`walk ${dir} page ${pageNo} received (${page.ok ? page.entries.length : page.code})`);
+          pageNo++;
           next = null;
           if (!page.ok) {
             // The directory vanished since it was listed as changed: the next change says so.
@@ -197,15 +215,18 @@ export class Puller {
           if (firstRev < 0) firstRev = page.revision;
           this.noteRevision(page.revision);
           if (page.next) {
+            trace(`walk ${dir} page ${pageNo} asked`);
             next = Promise.resolve(ws.walk(dir, page.next));
             // Awaited on the next turn; a walk that fails before then must not go unhandled.
             next.catch(() => {});
           }
           this.entriesWalked += page.entries.length;
           await this.applyWalkPage(page.entries, walk);
+          trace(`walk ${dir} page ${pageNo - 1} applied`);
         }
       } finally {
         await walk.placing;
+        trace(`walk ${dir} placements recorded`);
       }
       if (!walk.fresh) await this.sweep(dir);
       return Math.max(firstRev, 0);
@@ -225,16 +246,21 @@ export class Puller {
 
   private async applyWalkPage(entries: RemoteEntry[], walk: Walk): Promise<void> {
     const { state } = this.ctx;
-    const placements: { entry: RemoteEntry; placed: Promise<PlaceResult> }[] = [];
+    // Each slice's placements go to the helper at once, so it works while the next is read.
+    const placed: { entries: RemoteEntry[]; results: Promise<PlaceResult[]> }[] = [];
     await this.ctx.beforeApply();
+    trace("walk page drained");
     for (let i = 0; i < entries.length; i += applySliceEntries) {
+      const sliceEntries: RemoteEntry[] = [];
+      const placements: Placement[] = [];
       // One transaction per slice: its rows cost one commit, and nothing awaits inside it.
       state.transaction(() => {
         for (const entry of entries.slice(i, i + applySliceEntries)) {
           if (!walk.fresh) state.addSeen(entry.path);
           const placement = walkPlacement(this.ctx, entry, walk.made);
-          if (placement && this.ctx.place) {
-            placements.push({ entry, placed: this.ctx.place(placement) });
+          if (placement) {
+            sliceEntries.push(entry);
+            placements.push(placement);
             continue;
           }
           const isNew = entry.type === "dir" && !existsSync(this.ctx.replica.local(entry.path));
@@ -242,20 +268,23 @@ export class Puller {
           if (isNew) walk.made.add(entry.path);
         }
       });
+      if (placements.length > 0 && this.ctx.placeMany) {
+        placed.push({ entries: sliceEntries, results: this.ctx.placeMany(placements) });
+      }
       await yieldToLoop();
     }
-    if (placements.length === 0) return;
+    if (placed.length === 0) return;
     // This page's placements are recorded (one transaction) while the next page is fetched.
     const previous = walk.placing;
+    trace("walk page placements sent");
     walk.placing = (async () => {
-      const results = await Promise.all(placements.map((p) => p.placed));
+      const results = await Promise.all(placed.map((p) => p.results));
+      trace("walk page placements placed");
       await previous;
-      state.transaction(() => {
-        placedEntries(
-          this.ctx,
-          placements.map(({ entry }, i) => ({ entry, result: results[i] as PlaceResult })),
-        );
-      });
+      const outcomes = placed.flatMap((slice, i) =>
+        slice.entries.map((entry, j) => ({ entry, result: results[i]?.[j] as PlaceResult })),
+      );
+      state.transaction(() => placedEntries(this.ctx, outcomes));
     })();
   }
 
