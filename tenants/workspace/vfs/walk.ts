@@ -71,11 +71,18 @@ export function walk(store: Store, dirIno: number, dirPath: string, options: Wal
 
 /**
  * Every entry below a directory as the tree was at revision `rev`, with its full path, in
- * path order: `walk` over the row versions alive at `rev` (a live row born by then, or a
- * retired one that had not yet died), so `find` and `grep` read the past as they read the
- * present. One statement; each recursive step is an indexed lookup by parent in both tables.
+ * path order (after `after`, at most `limit`): `walk` over the row versions alive at `rev`
+ * (a live row born by then, or a retired one that had not yet died), so a recursive listing,
+ * `find` and `grep` read the past as they read the present. One statement; each recursive
+ * step is an indexed lookup by parent in both tables.
  */
-export function walkAt(store: Store, rev: number, dirIno: number, dirPath: string): WalkEntry[] {
+export function walkAt(
+  store: Store,
+  rev: number,
+  dirIno: number,
+  dirPath: string,
+  options: { after?: string; limit?: number } = {},
+): WalkEntry[] {
   const prefix = dirPath === "/" ? "" : dirPath;
   return store.sql
     .exec<WalkEntry>(
@@ -97,10 +104,12 @@ export function walkAt(store: Store, rev: number, dirIno: number, dirPath: strin
          SELECT ${INODE_COLUMNS} FROM inodes_hist WHERE born_rev <= ?3 AND died_rev > ?3
        )
        SELECT i.*, tree.name AS name, tree.parent AS parent, tree.path AS path
-       FROM tree JOIN inodes_at i ON i.ino = tree.ino ORDER BY tree.path`,
+       FROM tree JOIN inodes_at i ON i.ino = tree.ino WHERE tree.path > ?4 ORDER BY tree.path LIMIT ?5`,
       prefix,
       dirIno,
       rev,
+      options.after ?? "",
+      options.limit ?? -1,
     )
     .toArray();
 }

@@ -4,6 +4,7 @@ import { contentStream } from "../content.ts";
 import { type FsResult, fail } from "../errors.ts";
 import type { ReadOptions } from "../ops/read.ts";
 import type { Stat, Store } from "../store.ts";
+import { walkAt } from "../walk.ts";
 import { RevisionTree } from "./at.ts";
 
 export function readAt(
@@ -45,9 +46,12 @@ export function listAt(
   if (dir.inode.type !== "dir") return fail("ENOTDIR", `not a directory: ${path}`, path);
   const limit = Math.min(options.limit ?? workspaceLimits.listPageDefault, workspaceLimits.listPageMax);
   const prefix = dir.path === "/" ? "" : dir.path;
-  const rows = options.recursive
-    ? subtreeAt(store, rev, dir.ino, prefix, options.cursor ?? "", limit + 1)
-    : childrenAt(tree, dir.ino, prefix, options.cursor, limit + 1);
+  if (options.recursive) {
+    const rows = walkAt(store, rev, dir.ino, dir.path, { after: options.cursor ?? "", limit: limit + 1 });
+    const entries = rows.slice(0, limit).map((row) => store.stat(row.path, row));
+    return { ok: true, entries, nextCursor: rows.length > limit ? (entries.at(-1)?.path ?? null) : null };
+  }
+  const rows = childrenAt(tree, dir.ino, prefix, options.cursor, limit + 1);
   const entries: Stat[] = [];
   for (const row of rows.slice(0, limit)) {
     const inode = tree.inode(row.ino);
@@ -63,39 +67,4 @@ function childrenAt(tree: RevisionTree, dir: number, prefix: string, cursor: str
     .filter((entry) => entry.name > after)
     .slice(0, limit)
     .map((entry) => ({ ino: entry.ino, path: `${prefix}/${entry.name}` }));
-}
-
-/**
- * Every entry under `dir` at revision `rev` with its path, in path order after `after`: the
- * live walk's one recursive query (walk.ts), over the rows alive at `rev` in both tables,
- * each step an indexed lookup by parent.
- */
-function subtreeAt(store: Store, rev: number, dir: number, prefix: string, after: string, limit: number) {
-  return store.sql
-    .exec<{ ino: number; path: string }>(
-      `WITH RECURSIVE tree(ino, path) AS (
-         SELECT ino, ? || '/' || name FROM dirents WHERE parent = ? AND born_rev <= ?
-         UNION ALL
-         SELECT ino, ? || '/' || name FROM dirents_hist WHERE parent = ? AND born_rev <= ? AND died_rev > ?
-         UNION ALL
-         SELECT d.ino, tree.path || '/' || d.name FROM tree JOIN dirents d ON d.parent = tree.ino WHERE d.born_rev <= ?
-         UNION ALL
-         SELECT h.ino, tree.path || '/' || h.name FROM tree JOIN dirents_hist h ON h.parent = tree.ino
-         WHERE h.born_rev <= ? AND h.died_rev > ?
-       )
-       SELECT ino, path FROM tree WHERE path > ? ORDER BY path LIMIT ?`,
-      prefix,
-      dir,
-      rev,
-      prefix,
-      dir,
-      rev,
-      rev,
-      rev,
-      rev,
-      rev,
-      after,
-      limit,
-    )
-    .toArray();
 }
