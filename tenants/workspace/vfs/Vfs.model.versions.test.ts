@@ -78,6 +78,8 @@ class Versions implements SequenceVersions {
   private checks = 0;
   /** Forks made by every sequence so far: each block checks its seeds made some. */
   static forksMade = 0;
+  /** Packed chunks seen by the checks so far: each block checks some pinned reads rebuilt one. */
+  static packedSeen = 0;
   /** The workspace object the sequence runs in (set by runSequence), named as the gateway names one. */
   sourceName = "";
 
@@ -203,6 +205,9 @@ class Versions implements SequenceVersions {
       const problem = await this.checkForks();
       if (problem) return problem;
     }
+    Versions.packedSeen += vfs.store.sql
+      .exec<{ n: number }>("SELECT count(*) AS n FROM blobs WHERE base IS NOT NULL")
+      .one().n;
     for (const { id, nodes } of this.pinned) {
       const problem = await readsBack(vfs, id, nodes, `snapshot ${id}`);
       if (problem) return problem;
@@ -268,20 +273,48 @@ class Versions implements SequenceVersions {
   }
 }
 
+/**
+ * Edits as an agent makes them, a quarter of the steps: a file of a few KiB rewritten with
+ * a range replaced, inserted, deleted or appended, so the versions the past keeps are the
+ * ones maintenance packs against their successors (pack.ts) and then must read back.
+ */
+function withEdits(generator: Generator, seed: number): (model: FsModel) => ModelOp {
+  const random = mulberry32(seed ^ 0xed17);
+  const int = (n: number) => Math.floor(random() * n);
+  return (model) => {
+    if (random() >= 0.25) return generator.next(model);
+    const files = [...model.nodes].filter(([, node]) => node.type === "file" && node.content.byteLength >= 2_048);
+    const picked = files[int(files.length)];
+    if (!picked || random() < 0.2) {
+      const content = Uint8Array.from({ length: 2_048 + int(6_000) }, () => int(256));
+      return { op: "write", path: `/edited${int(3)}`, content };
+    }
+    const [path, node] = picked;
+    const old = (node as { content: Uint8Array }).content;
+    const at = int(old.byteLength);
+    const cut = int(Math.min(300, old.byteLength - at) + 1);
+    const added = Uint8Array.from({ length: int(3) === 0 ? 0 : 1 + int(300) }, () => int(256));
+    const content = new Uint8Array([...old.subarray(0, at), ...added, ...old.subarray(at + cut)]);
+    return { op: "write", path, content };
+  };
+}
+
 /** 8 blocks × 10 seeds × 30 steps, half of them with the history window on, forking as they go. */
 describe("Vfs versions against the model", () => {
   for (let block = 0; block < 8; block++) {
     const first = 10_000 + block * 10;
     it(`pinned versions and forks read back exactly, seeds ${first}–${first + 9}`, { timeout: 120_000 }, async () => {
       const forksBefore = Versions.forksMade;
+      const packedBefore = Versions.packedSeen;
       for (let seed = first; seed < first + 10; seed++) {
         const generator = new Generator(seed);
         const versions = new Versions(seed, seed % 2 === 0 ? 3_600_000 : 0, true);
-        const { ops, failure } = await runSequence(30, (model) => generator.next(model), versions);
+        const { ops, failure } = await runSequence(30, withEdits(generator, seed), versions);
         if (failure) expect.fail(report(`seed ${seed}`, ops, failure));
       }
       // The seeds are fixed, so this only guards against the forks silently dropping out.
       expect(Versions.forksMade - forksBefore).toBeGreaterThan(3);
+      expect(Versions.packedSeen - packedBefore).toBeGreaterThan(0);
     });
   }
 });

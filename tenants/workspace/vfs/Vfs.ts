@@ -41,6 +41,7 @@ import { lstat, readlink, stat } from "./ops/stat.ts";
 import { symlink } from "./ops/symlink.ts";
 import { truncate } from "./ops/truncate.ts";
 import { type WriteOptions, write } from "./ops/write.ts";
+import { packPast } from "./pack.ts";
 import { vfsSchema } from "./schema.ts";
 import { Store } from "./store.ts";
 import type { PreciseTime } from "./times.ts";
@@ -288,18 +289,22 @@ export class Vfs {
   };
   historyWindowMs = () => historyWindowMs(this.store);
 
-  /** One bounded GC, history pruning and compaction pass; `remaining` says whether to run again. */
+  /** One bounded GC, history pruning, packing and compaction pass; `remaining` says whether to run again. */
   maintain = () =>
     this.exclusive(() => {
       // Pruning first: the chunk references it gives back become garbage this same pass.
       const history = pruneHistory(this.store);
+      // Then what the past still holds is packed against what replaced it (pack.ts), which
+      // may leave a base nothing needs: garbage this same pass too.
+      const pack = packPast(this.store);
       const gc = collectGarbage(this.store);
       const compacted = compactChanges(this.store);
       return {
         deleted: gc.deleted,
         pruned: history.pruned,
+        packed: pack.packed,
         compacted,
-        remaining: gc.remaining || history.remaining,
+        remaining: gc.remaining || history.remaining || pack.remaining,
       };
     });
 

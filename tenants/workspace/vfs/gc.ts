@@ -1,7 +1,8 @@
 /**
  * Garbage collection of content chunks no file uses any more (`refs = 0`), a bounded
  * number per call so one alarm never holds the object long. Chunks still staged by an
- * upload in progress are skipped. Returns how many remain, so the caller re-arms.
+ * upload in progress are skipped. A packed chunk's base is garbage only once nothing is
+ * packed against it either. Returns how many remain, so the caller re-arms.
  */
 import { workspaceLimits } from "../limits.ts";
 import type { Store } from "./store.ts";
@@ -16,7 +17,13 @@ export function collectGarbage(
       max,
     )
     .toArray();
-  for (const { hash } of victims) store.sql.exec("DELETE FROM blobs WHERE hash = ? AND refs = 0", hash);
+  for (const { hash } of victims) {
+    // A packed chunk (pack.ts) gives up the reference it held on its base.
+    const gone = store.sql
+      .exec<{ base: string | null }>("DELETE FROM blobs WHERE hash = ? AND refs = 0 RETURNING base", hash)
+      .toArray()[0];
+    if (gone?.base) store.sql.exec("UPDATE blobs SET refs = refs - 1 WHERE hash = ?", gone.base);
+  }
   return { deleted: victims.length, remaining: hasGarbage(store) };
 }
 

@@ -25,6 +25,9 @@
  *   docs/vfs.md, "Forks".
  * - Names and runs (6): the run a snapshot was taken before, the version a restore went
  *   back to, and the revisions a run passed through (one history version per run per row).
+ * - Packing (7): a chunk only the past still holds is stored as its difference from the
+ *   chunk that replaced it, so an edit kept for a snapshot costs about the bytes it changed.
+ *   See docs/vfs.md, "Packing the past".
  */
 import { BOX_DEFAULT_OWNER } from "../../../container/wire/index.ts";
 import type { SqlSchema } from "../../sqlMigrations.ts";
@@ -219,6 +222,16 @@ export const MIGRATIONS: readonly string[][] = [
     `ALTER TABLE snapshots ADD COLUMN exec_id TEXT`,
     `ALTER TABLE changes ADD COLUMN restored_to TEXT`,
     `CREATE TABLE run_spans (actor TEXT PRIMARY KEY, from_rev INTEGER NOT NULL, to_rev INTEGER NOT NULL)`,
+  ],
+  // 7: the past, packed (store/pack.ts). A chunk may be stored as the bytes that differ from
+  // another, whole chunk (`base`): its first `base_head` bytes and last `base_tail` bytes are
+  // the base's, and `data` holds the rest. A packed chunk counts one reference on its base.
+  // `pack_*` in `meta` is how far maintenance has looked through `file_chunks_hist`.
+  [
+    `ALTER TABLE blobs ADD COLUMN base TEXT`,
+    `ALTER TABLE blobs ADD COLUMN base_head INTEGER`,
+    `ALTER TABLE blobs ADD COLUMN base_tail INTEGER`,
+    `CREATE INDEX blobs_base ON blobs (base) WHERE base IS NOT NULL`,
   ],
 ];
 

@@ -21,10 +21,8 @@ export type ChunkLender = (hashes: readonly string[]) => Promise<LentChunk[]>;
 export function lendChunks(store: Store, hashes: readonly string[]): LentChunk[] {
   const out: LentChunk[] = [];
   for (const hash of new Set(hashes)) {
-    const row = store.sql
-      .exec<{ data: ArrayBuffer }>("SELECT data FROM blobs WHERE hash = ? AND absent = 0", hash)
-      .toArray()[0];
-    if (row) out.push({ hash, data: new Uint8Array(row.data) });
+    const data = store.content.blobIfHere(hash);
+    if (data) out.push({ hash, data });
   }
   return out;
 }

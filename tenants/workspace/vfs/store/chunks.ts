@@ -3,6 +3,7 @@
  * blobs the lists name, each with a reference count (a reference counts a row version,
  * live or in history). A list is always replaced whole.
  */
+import { undelta } from "./delta.ts";
 import type { History } from "./history.ts";
 
 export class Chunks {
@@ -34,14 +35,29 @@ export class Chunks {
     );
   }
 
-  /** A chunk's bytes, which must be here: a fork's absent chunk is read with `Store.chunkBytes`. */
+  /**
+   * A chunk's bytes, which must be here: a fork's absent chunk is read with `Store.chunkBytes`.
+   * A packed chunk (pack.ts) is rebuilt from its base, which is always whole.
+   */
   blob(hash: string): Uint8Array {
     const row = this.sql
-      .exec<{ data: ArrayBuffer; absent: number }>("SELECT data, absent FROM blobs WHERE hash = ?", hash)
+      .exec<{ data: ArrayBuffer; absent: number; base: string | null; base_head: number; base_tail: number }>(
+        "SELECT data, absent, base, base_head, base_tail FROM blobs WHERE hash = ?",
+        hash,
+      )
       .toArray()[0];
     if (!row) throw new Error(`blob ${hash} is missing`);
     if (row.absent) throw new Error(`blob ${hash} has not arrived from the fork's source yet`);
-    return new Uint8Array(row.data);
+    const data = new Uint8Array(row.data);
+    if (row.base === null) return data;
+    return undelta(this.blob(row.base), { head: row.base_head, tail: row.base_tail, middle: data });
+  }
+
+  /** A chunk's bytes if they are here (not absent, not collected), else null. */
+  blobIfHere(hash: string): Uint8Array | null {
+    return this.sql.exec("SELECT 1 FROM blobs WHERE hash = ? AND absent = 0", hash).toArray().length > 0
+      ? this.blob(hash)
+      : null;
   }
 
   isAbsent(hash: string): boolean {

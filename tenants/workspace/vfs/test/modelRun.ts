@@ -218,9 +218,13 @@ export async function canonicalEtags(entries: readonly Stat[], model: FsModel): 
 /** Reference counts match the chunk lists, sizes match the chunks, and nothing is orphaned. */
 export function storageInvariants(vfs: Vfs): string | null {
   const checks: Record<string, string> = {
-    // A reference counts a row version, live or kept in history for a snapshot or the window.
+    // A reference counts a row version, live or kept in history for a snapshot or the window,
+    // and a chunk packed against this one (pack.ts).
     "blob refs differ from chunk uses": `SELECT count(*) AS n FROM blobs b WHERE refs !=
-       (SELECT count(*) FROM file_chunks f WHERE f.hash = b.hash) + (SELECT count(*) FROM file_chunks_hist h WHERE h.hash = b.hash)`,
+       (SELECT count(*) FROM file_chunks f WHERE f.hash = b.hash) + (SELECT count(*) FROM file_chunks_hist h WHERE h.hash = b.hash)
+       + (SELECT count(*) FROM blobs p WHERE p.base = b.hash)`,
+    "packed chunks rest on packed, absent or missing ones": `SELECT count(*) AS n FROM blobs p WHERE p.base IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.hash = p.base AND b.base IS NULL AND b.absent = 0)`,
     // What storage bills (schema.ts, 5): uses by live rows and by history a snapshot pins.
     "blob held counts differ from live and snapshot-pinned uses": `SELECT count(*) AS n FROM blobs b WHERE held !=
        (SELECT count(*) FROM file_chunks f WHERE f.hash = b.hash) + (SELECT count(*) FROM file_chunks_hist h
