@@ -104,7 +104,7 @@ export async function versionsBench(): Promise<string> {
       "",
       'Restore and diff ask for the changed rows set-wise (docs/vfs.md, "Restore"): a fixed number of statements whatever the number of changed rows. Before that change (one run, load average about 12) a restore of the 100 files took 214–309 ms at 1,000 files and 243–281 ms at 36,000; the diff 83.9 and 48.0 ms.',
       "",
-      "The snapshot keeps each edited file's old chunk: a file under 512 KiB is one chunk, so a 1 KiB edit keeps the whole old 29 KiB (about 100 × 29 KiB ≈ 2.9 MiB here); the row versions themselves are about 100 bytes each. Peers: E2B documents pause/resume snapshots of a whole VM taking seconds, and forks only through pause and resume; Daytona's fork is experimental; Daytona and Modal publish no per-file figures.",
+      "The snapshot keeps each edited file's old chunk. A file under 512 KiB is one chunk, so before packing (vfs/pack.ts) a 1 KiB edit kept the whole old 29 KiB, about 100 × 29 KiB ≈ 2.9 MiB here (2.75 MiB measured on 2026-12-02). Maintenance, which the measurement runs to completion, now stores each old chunk as the bytes it differs from its successor in; the row versions themselves are about 100 bytes each. Peers: E2B documents pause/resume snapshots of a whole VM taking seconds, and forks only through pause and resume; Daytona's fork is experimental; Daytona and Modal publish no per-file figures.",
     ].join("\n");
   } finally {
     await worker.stop();
