@@ -56,7 +56,7 @@ export async function versionsBench(): Promise<string> {
       ms(report.diffMeanMs),
       ms(report.patchMs),
       report.restoreMs.map(ms).join(", "),
-      mib(report.snapshotExtraBytes),
+      `${mib(report.snapshotExtraBytes)} (${mib(report.snapshotExtraChunkBytes)})`,
       `${ms(report.writeNoHistoryMs)} → ${ms(report.writeWithHistoryMs)}`,
     ]);
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -80,7 +80,7 @@ export async function versionsBench(): Promise<string> {
           "diff of 100 changes ms",
           "with patch ms",
           "restore of 100 files ms",
-          "extra storage of the snapshot MiB",
+          "extra storage of the snapshot MiB: database (chunk data)",
           "small write ms: no history → window on",
         ],
         rows,

@@ -145,6 +145,7 @@ export class BenchWorkspaceDO extends WorkspaceDO {
     }
     await drain(vfs);
     const withSnapshot = sqlDb.databaseSize;
+    const chunkDataWithSnapshot = chunkDataBytes(sqlDb);
 
     let start = await tick();
     const diffs = 10;
@@ -171,6 +172,7 @@ export class BenchWorkspaceDO extends WorkspaceDO {
     await vfs.deleteSnapshot(snap.id);
     await drain(vfs);
     const withoutSnapshot = sqlDb.databaseSize;
+    const chunkDataWithoutSnapshot = chunkDataBytes(sqlDb);
 
     // The write path: small new files with nothing kept, then with the history window on.
     const writes = 1_000;
@@ -196,6 +198,7 @@ export class BenchWorkspaceDO extends WorkspaceDO {
       patchMs,
       restoreMs,
       snapshotExtraBytes: withSnapshot - withoutSnapshot,
+      snapshotExtraChunkBytes: chunkDataWithSnapshot - chunkDataWithoutSnapshot,
       databaseBytes: { before: sizeBefore, withSnapshot, withoutSnapshot },
       writeNoHistoryMs,
       writeWithHistoryMs,
@@ -285,6 +288,8 @@ export interface VersionsReport {
   restoreMs: number[];
   /** Database bytes the snapshot kept after the edits: with it minus after it was deleted and collected. */
   snapshotExtraBytes: number;
+  /** The same, counting only the bytes the chunk rows hold (packed or whole), as a check on the database's size. */
+  snapshotExtraChunkBytes: number;
   databaseBytes: { before: number; withSnapshot: number; withoutSnapshot: number };
   /** Mean milliseconds per small write (half new files, half overwrites), without and with the history window. */
   writeNoHistoryMs: number;
@@ -292,6 +297,10 @@ export interface VersionsReport {
 }
 
 export const versionPath = (i: number) => `/v/d${Math.floor(i / 100)}/f${i}.bin`;
+
+function chunkDataBytes(sql: SqlStorage): number {
+  return sql.exec<{ n: number }>("SELECT coalesce(sum(length(data)), 0) AS n FROM blobs").one().n;
+}
 
 async function drain(vfs: WorkspaceDO["vfs"]): Promise<void> {
   for (let pass = 0; pass < 10_000; pass++) if (!(await vfs.maintain()).remaining) return;
