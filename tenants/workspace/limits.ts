@@ -42,12 +42,13 @@ export const workspaceLimits = {
   /** Retired row versions pruned per table per maintenance pass, for the same reason as `gcChunksPerAlarm`. */
   historyRowsPerPass: 2_000,
   /**
-   * Packing the past (vfs/pack.ts): kept chunk rows looked at per maintenance pass, for the
-   * same reason as `gcChunksPerAlarm`; chunks smaller than this stay whole (packing one
+   * Packing the past (vfs/pack.ts): kept chunk rows looked at, and chunk bytes read to pack
+   * them, per maintenance pass, for the same reason as `gcChunksPerAlarm`; chunks smaller than this stay whole (packing one
    * saves under half of it, about the size of its row); and how many chunks may be packed
    * against one before it is packed itself, since each must be repacked then.
    */
   packRowsPerPass: 256,
+  packBytesPerPass: 32 * 1024 * 1024,
   packChunkBytesMin: 2_048,
   packDependentsMax: 8,
   /** How often maintenance slides the history window while history exists, so it is pruned without writes. */

@@ -38,16 +38,24 @@ export function packPast(
     )
     .toArray();
   let packed = 0;
-  for (const row of rows) if (packChunk(store, row.ino, row.idx, row.hash)) packed++;
+  let spent = 0;
+  let seen = 0;
+  for (const row of rows) {
+    seen++;
+    const outcome = packChunk(store, row.ino, row.idx, row.hash);
+    if (outcome.packed) packed++;
+    spent += outcome.bytesRead;
+    if (spent >= workspaceLimits.packBytesPerPass) break;
+  }
   const bases = lonelyBases(store);
   for (const base of bases) rebase(store, base);
-  const last = rows.at(-1);
+  const last = rows[seen - 1];
   if (last) {
     const values = [last.died_rev, last.ino, last.born_rev, last.idx];
     for (const [i, key] of CURSOR_KEYS.entries())
       sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", key, values[i] as number);
   }
-  return { packed, remaining: rows.length === max || bases.length === LONELY_PER_PASS };
+  return { packed, remaining: rows.length === max || seen < rows.length || bases.length === LONELY_PER_PASS };
 }
 
 const LONELY_PER_PASS = 16;
@@ -87,22 +95,26 @@ function rebase(store: Store, lonely: string): void {
 
 type BlobRow = { size: number; absent: number; base: string | null };
 
-/** Packs one kept chunk against the chunk now at its place, if that saves at least half of it. */
-function packChunk(store: Store, ino: number, idx: number, hash: string): boolean {
+/**
+ * Packs one kept chunk against the chunk now at its place, if that saves at least half of
+ * it; says whether it did, and how many chunk bytes it read to decide.
+ */
+function packChunk(store: Store, ino: number, idx: number, hash: string): { packed: boolean; bytesRead: number } {
+  const no = { packed: false, bytesRead: 0 };
   const sql = store.sql;
   const blobRow = (of: string) =>
     sql.exec<BlobRow>("SELECT size, absent, base FROM blobs WHERE hash = ?", of).toArray()[0];
   const old = blobRow(hash);
-  if (!old || old.absent || old.base !== null || old.size < workspaceLimits.packChunkBytesMin) return false;
+  if (!old || old.absent || old.base !== null || old.size < workspaceLimits.packChunkBytesMin) return no;
   const next = sql
     .exec<{ hash: string }>("SELECT hash FROM file_chunks WHERE ino = ? AND idx = ?", ino, idx)
     .toArray()[0]?.hash;
-  if (!next || next === hash) return false;
+  if (!next || next === hash) return no;
   const successor = blobRow(next);
-  if (!successor || successor.absent) return false;
+  if (!successor || successor.absent) return no;
   // A restore brought a packed version back: the live one becomes whole, the past one packed.
   if (successor.base !== null) {
-    if (successor.base !== hash) return false;
+    if (successor.base !== hash) return no;
     storeWhole(store, next, store.content.blob(next));
   }
   const dependents = sql
@@ -112,10 +124,11 @@ function packChunk(store: Store, ino: number, idx: number, hash: string): boolea
       workspaceLimits.packDependentsMax + 1,
     )
     .toArray();
-  if (dependents.length > workspaceLimits.packDependentsMax) return false;
+  if (dependents.length > workspaceLimits.packDependentsMax) return no;
   const base = store.content.blob(next);
   const own = delta(store.content.blob(hash), base);
-  if (!worthIt(own, old.size)) return false;
+  const bytesRead = old.size + base.byteLength;
+  if (!worthIt(own, old.size)) return { packed: false, bytesRead };
   for (const dependent of dependents) {
     const bytes = store.content.blob(dependent.hash);
     const again = delta(bytes, base);
@@ -123,7 +136,7 @@ function packChunk(store: Store, ino: number, idx: number, hash: string): boolea
     else storeWhole(store, dependent.hash, bytes);
   }
   storePacked(store, hash, next, own);
-  return true;
+  return { packed: true, bytesRead: bytesRead + dependents.length * base.byteLength };
 }
 
 function worthIt(difference: Delta, size: number): boolean {
