@@ -35,11 +35,15 @@ export function hasGarbage(store: Store): boolean {
   );
 }
 
-/** Physical content: what the chunks here take, after deduplication (a fork's absent chunks are not here yet). */
+/**
+ * Physical content: what the chunks here take, after deduplication and packing (a packed
+ * chunk counts the bytes it keeps, pack.ts; a fork's absent chunks are not here yet).
+ */
 export function storedBytes(store: Store): { chunkCount: number; chunkBytes: number } {
   const row = store.sql
     .exec<{ n: number; bytes: number }>(
-      "SELECT count(*) AS n, coalesce(sum(size), 0) AS bytes FROM blobs WHERE absent = 0",
+      `SELECT count(*) AS n, coalesce(sum(CASE WHEN base IS NULL THEN size ELSE length(data) END), 0) AS bytes
+       FROM blobs WHERE absent = 0`,
     )
     .one();
   return { chunkCount: row.n, chunkBytes: row.bytes };

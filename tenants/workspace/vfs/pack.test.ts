@@ -29,9 +29,9 @@ async function maintainAll(vfs: Vfs): Promise<void> {
   throw new Error("maintenance does not converge");
 }
 
-/** Bytes the chunk rows hold: what the database stores for content, packed or whole. */
+/** Bytes the chunks take, as the workspace's stats count them: packed ones by what they keep. */
 function chunkRowBytes(vfs: Vfs): number {
-  return vfs.store.sql.exec<{ n: number }>("SELECT coalesce(sum(length(data)), 0) AS n FROM blobs").one().n;
+  return vfs.stats().chunkBytes;
 }
 
 async function readAll(vfs: Vfs, ref: string, path: string): Promise<Uint8Array> {
