@@ -75,14 +75,13 @@ static void answer_and_close(int fd, uint32_t response) {
 }
 
 /*
- * Marks the inode so its pre-content events stop coming. Evictable, so the mark does not
- * pin the inode in memory: if the kernel drops the inode, its next access costs one more
- * event and an xattr lookup, then the mark is back. It survives writes (FAN_MARK_IGNORE_SURV).
+ * Takes the placeholder's mark off its inode (place.c puts it on), so its pre-content events
+ * stop: a file opened after this is not watched at all. Only placeholders carry a mark, so a
+ * file the box makes never raises an event and never pins its inode in memory.
  */
-static void ignore_inode(int fd) {
-  unsigned flags = FAN_MARK_ADD | FAN_MARK_IGNORE_SURV | FAN_MARK_EVICTABLE;
-  if (fanotify_mark(H.pre_fd, flags, FAN_PRE_ACCESS, fd, NULL) < 0)
-    warnx_("ignore mark: %s", strerror(errno));
+static void stop_watching(int fd) {
+  if (fanotify_mark(H.pre_fd, FAN_MARK_REMOVE, FAN_PRE_ACCESS, fd, NULL) < 0 && errno != ENOENT)
+    warnx_("removing a placeholder's mark: %s", strerror(errno));
 }
 
 static struct pending *find_by_ino(ino_t ino) {
@@ -113,7 +112,7 @@ static bool add_waiter(struct pending *p, int fd) {
 /* Answers every waiter of the entry at `index`, closes their fds and forgets the entry. */
 static void finish(int index, uint32_t response) {
   struct pending *p = pending[index];
-  if (response == FAN_ALLOW) ignore_inode(p->fds[0]);
+  if (response == FAN_ALLOW) stop_watching(p->fds[0]);
   for (int i = 0; i < p->fd_count; i++) answer_and_close(p->fds[i], response);
   waiting_count -= p->fd_count;
   if (p->source_fd >= 0) close(p->source_fd);
@@ -160,16 +159,16 @@ static void on_event(const struct fanotify_event_metadata *m) {
   if (!(m->mask & FAN_PRE_ACCESS) || m->pid == H.self_pid || m->pid == H.allow_pid)
     return answer_and_close(m->fd, FAN_ALLOW);
   /*
-   * Almost every event is a file's first access that is no placeholder (every file a
-   * command creates raises one on its first write), and the writer waits for this answer:
-   * the xattr alone decides it, before anything else. A placeholder being filled keeps its
-   * xattr until its content is all in, so a reader that finds none reads the content.
+   * Only placeholders carry a mark, so a file without the xattr is one whose content just
+   * went in (a reader that was already past the open) or whose mark outlived it: the xattr
+   * alone decides, first. A placeholder being filled keeps its xattr until its content is
+   * all in, so a reader that finds none reads the content.
    */
   ssize_t key_len = fgetxattr(m->fd, PLACEHOLDER_XATTR, key, sizeof key);
   if (key_len < 0 && errno == ENODATA) {
-    /* The reader goes first; an access racing in before the mark just repeats this. */
+    /* The reader goes first; an access racing in before the mark is gone just repeats this. */
     respond(m->fd, FAN_ALLOW);
-    ignore_inode(m->fd);
+    stop_watching(m->fd);
     close(m->fd);
     return;
   }
@@ -199,7 +198,7 @@ static void on_event(const struct fanotify_event_metadata *m) {
      */
     if (fremovexattr(m->fd, PLACEHOLDER_XATTR) < 0 && errno != ENODATA)
       warnx_("dropping an emptied placeholder: %s", strerror(errno));
-    ignore_inode(m->fd);
+    stop_watching(m->fd);
     answer_and_close(m->fd, FAN_ALLOW);
     out_text("{\"t\":\"dropped\",\"ino\":");
     out_uint(st.st_ino);

@@ -62,6 +62,8 @@ enum {
   COPY_BOUNCE_BYTES = 1 << 20,
   /* Directory handles resolved per batch before the cache starts over (each costs open_by_handle_at + readlink). */
   HANDLE_CACHE_SLOTS = 512,
+  /* Directories deep the start-up walk for existing placeholders goes (one fd each); a workspace path is at most 4,096 bytes, so 2,048 deep. */
+  WATCH_DEPTH_MAX = 2048,
 };
 
 /* What the whole process shares. Set once in main() before any event is read. */
@@ -75,9 +77,15 @@ struct helper {
   int pre_fd;         /* FAN_CLASS_PRE_CONTENT group */
   int journal_fd;     /* FAN_CLASS_NOTIF group */
   int place_fd;       /* where placements resolve their paths: the private mount, else mount_fd (place.c) */
-  bool place_quiet;   /* place_fd is the private mount, whose accesses raise no pre-content event */
+  int control_in;     /* --control: fd 3, computerd's synchronous `watch` requests; else -1 */
+  int control_out;    /* --control: fd 4, one answer line per request */
 };
 extern struct helper H;
+
+/* fanotify.c: puts the pre-content mark on a placeholder's inode. */
+int watch_placeholder(int fd);
+/* place.c: the same for the file at `path` (relative to the mount root, no symlinks); 0 or an errno. */
+int watch_path(const char *path);
 
 /* pipes.c: buffered, non-blocking stdout (computerd must never be able to stall us). */
 void out_text(const char *text);
@@ -87,6 +95,8 @@ size_t out_pending(void);
 int out_flush(void);
 /* pipes.c: stdin, split into lines; returns 0 at end of input, -1 on error. */
 int in_read(void (*on_line)(char *line));
+/* pipes.c: the same for any fd, with the caller's buffer (cap bytes, lines up to cap / 2). */
+int lines_read(int fd, char *buf, size_t cap, size_t *len, void (*on_line)(char *line));
 bool parse_uint(const char *s, uint64_t *value);
 unsigned char *hex_decode(const char *hex, size_t *len);
 unsigned char *pct_decode(const char *text, size_t *len);

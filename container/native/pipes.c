@@ -100,22 +100,26 @@ static char in_buf[INPUT_LINE_BYTES_MAX * 2];
 static size_t in_len;
 
 int in_read(void (*on_line)(char *line)) {
-  ssize_t n = read(STDIN_FILENO, in_buf + in_len, sizeof in_buf - in_len - 1);
+  return lines_read(STDIN_FILENO, in_buf, sizeof in_buf, &in_len, on_line);
+}
+
+int lines_read(int fd, char *buf, size_t cap, size_t *len, void (*on_line)(char *line)) {
+  ssize_t n = read(fd, buf + *len, cap - *len - 1);
   if (n == 0) return 0;
   if (n < 0) return errno == EAGAIN || errno == EINTR ? 1 : -1;
-  in_len += (size_t)n;
+  *len += (size_t)n;
   size_t start = 0;
   for (;;) {
-    char *nl = memchr(in_buf + start, '\n', in_len - start);
+    char *nl = memchr(buf + start, '\n', *len - start);
     if (!nl) break;
     *nl = '\0';
-    on_line(in_buf + start);
-    start = (size_t)(nl - in_buf) + 1;
+    on_line(buf + start);
+    start = (size_t)(nl - buf) + 1;
   }
-  memmove(in_buf, in_buf + start, in_len - start);
-  in_len -= start;
-  if (in_len >= INPUT_LINE_BYTES_MAX) {
-    warnx_("input line longer than %d bytes", INPUT_LINE_BYTES_MAX);
+  memmove(buf, buf + start, *len - start);
+  *len -= start;
+  if (*len >= cap / 2) {
+    warnx_("input line longer than %zu bytes", cap / 2);
     return -1;
   }
   return 1;

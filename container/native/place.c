@@ -44,35 +44,24 @@ static int open_beneath(const char *dir) {
 }
 
 /*
- * Sets the unnamed file's size and writes its first block without a pre-content event. Both
- * raise one even here (the hook is path-based), and answering it means a hand-off to the main
- * thread and back, which cost more than everything else a placement does (measured: 36,000
- * placements took 6.5 s that way). Through the private mount (fanotify.c, open_place_mount)
- * the event is ignored by that mount's mark. Otherwise an ignore mark on the inode for the
- * calls' duration skips it: the file has no name yet, so no other process can reach it
- * meanwhile, and the mark is gone again before the file is linked, so its first reader is
- * held as it must be.
+ * Sets the unnamed file's size and writes its first block. No pre-content event is raised:
+ * the file has no mark until `build` is done (only placeholders carry one, and only once
+ * complete), so the helper never has to answer itself.
  */
 static int set_size(int fd, uint64_t size) {
   if (size == 0) return 0;
-  if (!H.place_quiet && fanotify_mark(H.pre_fd, FAN_MARK_ADD | FAN_MARK_IGNORE_SURV, FAN_PRE_ACCESS, fd, NULL) < 0)
-    return -1;
-  int result = ftruncate(fd, (off_t)size);
-  // Its first block is data, not hole (PLACEHOLDER_DATA_BYTES), written under the same mark.
+  if (ftruncate(fd, (off_t)size) < 0) return -1;
+  // Its first block is data, not hole (PLACEHOLDER_DATA_BYTES).
   static const char zeros[PLACEHOLDER_DATA_BYTES];
   size_t head = size < sizeof zeros ? (size_t)size : sizeof zeros;
-  if (result == 0 && pwrite(fd, zeros, head, 0) != (ssize_t)head) result = -1;
-  int err = errno;
-  if (!H.place_quiet && fanotify_mark(H.pre_fd, FAN_MARK_REMOVE | FAN_MARK_IGNORE, FAN_PRE_ACCESS, fd, NULL) < 0)
-    return -1;
-  errno = err;
-  return result;
+  return pwrite(fd, zeros, head, 0) == (ssize_t)head ? 0 : -1;
 }
 
 /*
- * The unnamed file, complete: owner, size, key, mode, times. It is made with its mode (the
- * umask is 0, main() sets it), and fchown keeps every bit but set-uid and set-gid, so only
- * those need a second chmod.
+ * The unnamed file, complete: owner, size, key, mode, times, and last the mark that holds
+ * its first reader (an inode mark, before the file has a name, so no process can reach it
+ * unwatched). It is made with its mode (the umask is 0, main() sets it), and fchown keeps
+ * every bit but set-uid and set-gid, so only those need a second chmod.
  */
 static int build(struct placement *p, int dir) {
   int fd = openat(dir, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, p->mode & 0777);
@@ -80,7 +69,7 @@ static int build(struct placement *p, int dir) {
   struct timespec times[2] = {p->mtime, p->mtime};
   if (fchown(fd, p->uid, p->gid) < 0 || set_size(fd, p->size) < 0 ||
       fsetxattr(fd, PLACEHOLDER_XATTR, p->key, p->key_len, 0) < 0 ||
-      ((p->mode & ~0777u) && fchmod(fd, p->mode) < 0) || futimens(fd, times) < 0) {
+      ((p->mode & ~0777u) && fchmod(fd, p->mode) < 0) || futimens(fd, times) < 0 || watch_placeholder(fd) < 0) {
     int err = errno;
     close(fd);
     errno = err;
@@ -129,6 +118,30 @@ static void place_job(struct job *job) {
     close(fd);
   }
   close(dir);
+}
+
+int watch_path(const char *path) {
+  char *copy = strdup(path);
+  if (!copy) return ENOMEM;
+  char *slash = strrchr(copy, '/');
+  const char *name = slash ? slash + 1 : copy;
+  if (slash) *slash = '\0';
+  int result = 0;
+  int dir = open_beneath(slash ? copy : "");
+  if (dir < 0) {
+    result = errno;
+  } else {
+    /* Opening reads nothing, so raises no event; fanotify_mark refuses an O_PATH fd. */
+    int fd = *name ? openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) : -1;
+    struct stat st;
+    if (fd < 0) result = *name ? errno : EINVAL;
+    else if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) result = fd >= 0 && !S_ISREG(st.st_mode) ? EINVAL : errno;
+    else if (watch_placeholder(fd) < 0) result = errno;
+    if (fd >= 0) close(fd);
+    close(dir);
+  }
+  free(copy);
+  return result;
 }
 
 static void place_done(struct job *job) {

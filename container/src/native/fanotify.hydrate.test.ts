@@ -105,6 +105,18 @@ describe("a placeholder", () => {
     expect((await h.sh("cat busy.txt")).stdout).toBe("later");
   });
 
+  it("made by a helper that has since stopped is held for its first read by the next one", async () => {
+    // A computer's image outlives its helper (computerd restarts on the same replica); marks do not.
+    const shallow = await h.placeholder("/before-restart.txt", "placed by the first helper");
+    await h.sh("mkdir -p deep/er/still");
+    const deep = await h.placeholder("/deep/er/still/file.txt", "deep, and placed before the restart");
+    await h.restart();
+    expect((await h.sh("cat before-restart.txt deep/er/still/file.txt")).stdout).toBe(
+      "placed by the first helper" + "deep, and placed before the restart",
+    );
+    expect([requestsFor(shallow), requestsFor(deep)]).toEqual([1, 1]);
+  });
+
   it("moved before its first read is still fetched by the key it was made with", async () => {
     const key = await h.placeholder("/moved-from.txt", "travels with the inode");
     expect((await h.sh("mkdir -p sub && mv moved-from.txt sub/moved-to.txt && cat sub/moved-to.txt")).stdout).toBe(

@@ -23,8 +23,10 @@
  *   would not resolve): compare the whole tree with the index.
  * - `drain()` resolves once every change queued before it was called has reached onChange.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { constants } from "node:os";
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:child_process";
+import { closeSync, constants as fsConstants, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { constants, tmpdir } from "node:os";
+import { join } from "node:path";
 import { nativeLimits } from "./limits.ts";
 import {
   type Change,
@@ -99,6 +101,12 @@ export interface FanotifyHelper {
    * walk's 36,000 placements each cost a promise, a map entry and a write of their own.
    */
   placeMany(placements: readonly Placement[], under?: string): Promise<PlaceResult[]>;
+  /**
+   * Puts the placeholder mark on the regular file at `path` (relative to the mount root, no
+   * symlinks), blocking until the helper answers: for a placeholder computerd made itself, at
+   * a name no process can reach yet, before it moves it into place. Returns 0 or an errno.
+   */
+  watchSync(path: string): number;
   drain(): Promise<void>;
   stop(): Promise<HelperExit>;
   readonly exited: Promise<HelperExit>;
@@ -123,6 +131,59 @@ export async function startFanotify(options: FanotifyOptions): Promise<FanotifyH
   return helper;
 }
 
+interface ControlPipes {
+  /** The helper's ends, passed as its fds 3 and 4, closed here once it has them. */
+  helperRequests: number;
+  helperAnswers: number;
+  /** Ours: blocking, so a watch request is one write and one read with nothing in between. */
+  requests: number;
+  answers: number;
+  handedOver(): void;
+  close(): void;
+}
+
+/**
+ * Two FIFOs for `watchSync`, which must not return before its answer (writePlaceholder in
+ * sync/apply.ts is synchronous): Node's child-process pipes are non-blocking, a FIFO opened
+ * without O_NONBLOCK is not. Opened so that each end has exactly one holder: the helper's
+ * exit gives computerd EOF on the answers and EPIPE on the requests, never a hang. The FIFOs'
+ * names are removed at once.
+ */
+function openControlPipes(): ControlPipes {
+  const dir = mkdtempSync(join(tmpdir(), "cubicle-control-"));
+  try {
+    const requestsPath = join(dir, "requests");
+    const answersPath = join(dir, "answers");
+    execFileSync("mkfifo", ["-m", "600", requestsPath, answersPath]);
+    const { O_RDONLY, O_WRONLY, O_NONBLOCK } = fsConstants;
+    const helperRequests = openSync(requestsPath, O_RDONLY | O_NONBLOCK);
+    const requests = openSync(requestsPath, O_WRONLY);
+    const waitingAnswers = openSync(answersPath, O_RDONLY | O_NONBLOCK);
+    const helperAnswers = openSync(answersPath, O_WRONLY);
+    const answers = openSync(answersPath, O_RDONLY);
+    closeSync(waitingAnswers);
+    let open = true;
+    return {
+      helperRequests,
+      helperAnswers,
+      requests,
+      answers,
+      handedOver() {
+        closeSync(helperRequests);
+        closeSync(helperAnswers);
+      },
+      close() {
+        if (!open) return;
+        open = false;
+        closeSync(requests);
+        closeSync(answers);
+      },
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** One running cubicle-fanotify and the state of the conversation with it. */
 class HelperProcess implements FanotifyHelper {
   readonly exited: Promise<HelperExit>;
@@ -144,9 +205,15 @@ class HelperProcess implements FanotifyHelper {
 
   constructor(options: FanotifyOptions) {
     this.options = options;
-    this.child = spawn(options.binary, [options.mountRoot, "--allow-pid", String(options.allowPid)], {
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const control = openControlPipes();
+    try {
+      this.child = spawn(options.binary, [options.mountRoot, "--allow-pid", String(options.allowPid), "--control"], {
+        stdio: ["pipe", "pipe", "pipe", control.helperRequests, control.helperAnswers],
+      }) as ChildProcessWithoutNullStreams;
+    } finally {
+      control.handedOver();
+    }
+    this.control = control;
     // The helper's pipe breaks when it exits; the exit itself is reported through `exited`.
     this.child.stdin.on("error", () => {});
     this.exited = new Promise<HelperExit>((resolve) => {
@@ -162,6 +229,7 @@ class HelperProcess implements FanotifyHelper {
     void this.exited.then((exit) => {
       // Placements it never answered failed.
       this.gone = true;
+      this.control.close();
       for (const batch of this.placing.splice(0)) {
         for (let i = 0; i < batch.results.length; i++) batch.results[i] ??= { ok: false, errno: EIO };
         batch.resolve(batch.results);
@@ -183,6 +251,26 @@ class HelperProcess implements FanotifyHelper {
 
   get pid(): number {
     return this.child.pid ?? 0;
+  }
+
+  private readonly control: ControlPipes;
+
+  watchSync(path: string): number {
+    if (this.gone) return EIO;
+    try {
+      writeSync(this.control.requests, `watch ${Buffer.from(path).toString("hex")}\n`);
+      // A few bytes: the helper answers each request before reading the next.
+      const answer = Buffer.alloc(16);
+      let length = 0;
+      while (!answer.subarray(0, length).includes(10)) {
+        const n = readSync(this.control.answers, answer, length, answer.byteLength - length, null);
+        if (n === 0 || length + n >= answer.byteLength) return EIO; // the helper is gone, or confused
+        length += n;
+      }
+      return Number.parseInt(answer.subarray(0, length).toString("latin1"), 10) || 0;
+    } catch {
+      return EIO;
+    }
   }
 
   stats(): FanotifyStats {

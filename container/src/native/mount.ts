@@ -17,7 +17,7 @@ import type { Dirent } from "node:fs";
 import { lstatSync, readdirSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { constants } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import type { SyncContext } from "../sync/context.ts";
 import type { Hydrator } from "../sync/hydrate.ts";
 import type { NativeDisk } from "./disk.ts";
@@ -82,6 +82,8 @@ export class NativeMount {
     const helper = this.helper;
     // The helper's paths start at the filesystem's root, where the workspace is `ws`.
     this.ctx.placeMany = (placements) => helper.placeMany(placements, "/ws");
+    const root = this.disk.root;
+    this.ctx.watchPlaceholder = (local) => helper.watchSync(relative(root, local));
     // What changed while no daemon was listening (a SIGKILLed predecessor).
     this.rescan(this.ctx.state.cleanMs());
   }
@@ -102,6 +104,7 @@ export class NativeMount {
 
   async stop(): Promise<void> {
     delete this.ctx.placeMany;
+    delete this.ctx.watchPlaceholder;
     await this.helper?.stop();
     this.helper = null;
     await this.disk.unmount();

@@ -255,7 +255,16 @@ function writePlaceholder(ctx: SyncContext, path: string, entry: RemoteEntry, ex
     fs.closeSync(fd);
   }
   applyOwnerAndTime(ctx, target, entry, null);
-  if (ctx.native && entry.size > 0) markPlaceholder(target, { etag: entry.etag ?? "", path });
+  if (ctx.native && entry.size > 0) {
+    markPlaceholder(target, { etag: entry.etag ?? "", path });
+    // The helper's mark holds the first reader; without it the box would read the zeros.
+    // (Unset only where no helper runs: tests of the sync logic on a plain directory.)
+    const errno = ctx.watchPlaceholder ? ctx.watchPlaceholder(target) : 0;
+    if (errno !== 0) {
+      fs.rmSync(target, { force: true });
+      throw Object.assign(new Error(`marking the placeholder for ${path}: errno ${errno}`), { errno });
+    }
+  }
   if (exists) fs.renameSync(target, local);
   else if (aside && !installNew(target, local)) return;
   // An empty file has nothing to download.

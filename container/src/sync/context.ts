@@ -44,4 +44,10 @@ export interface SyncContext {
    * unset under FUSE.
    */
   placeMany?: (placements: readonly Placement[]) => Promise<PlaceResult[]>;
+  /**
+   * Native mode: puts the placeholder mark on a file computerd made itself at `local` (a
+   * host path on the workspace filesystem), blocking until it is on (native/fanotify.ts
+   * `watchSync`); 0 or an errno. Only a marked placeholder holds its first reader.
+   */
+  watchPlaceholder?: (local: string) => number;
 }

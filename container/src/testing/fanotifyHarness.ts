@@ -34,6 +34,8 @@ export interface NativeHarness {
   placeholder(path: string, content: string | Buffer, options?: { mode?: number; mtimeNs?: bigint }): Promise<string>;
   /** Runs `sh -c script` in the mount root as a child process. */
   sh(script: string): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** Stops the helper and starts another on the same filesystem, as computerd does when it restarts. */
+  restart(): Promise<void>;
   /** Absolute path on the host of a workspace path. */
   host(path: string): string;
   dispose(): Promise<void>;
@@ -63,8 +65,9 @@ export async function startNativeHarness(overrides: Partial<FanotifyOptions> = {
     remote: new Map<string, Buffer | number>(),
     hold: null as Promise<void> | null,
   } as NativeHarness;
+  let options: FanotifyOptions;
   try {
-    h.helper = await startFanotify({
+    options = {
       binary: built.path,
       mountRoot: fs.mnt,
       allowPid: process.pid,
@@ -85,12 +88,17 @@ export async function startNativeHarness(overrides: Partial<FanotifyOptions> = {
       onRescan: (reason) => h.rescans.push(reason),
       onDropped: (placeholder) => h.dropped.push(placeholder),
       ...overrides,
-    });
+    };
+    h.helper = await startFanotify(options);
   } catch (error) {
     await fs.dispose();
     throw error;
   }
   h.host = (path) => join(fs.mnt, path);
+  h.restart = async () => {
+    await h.helper.stop();
+    h.helper = await startFanotify(options);
+  };
   h.placeholder = async (path, content, options = {}) => {
     const bytes = Buffer.from(content);
     const key = `etag-${h.remote.size} ${path}`;
