@@ -8,23 +8,12 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { workspaceLimits } from "../limits.ts";
 import type { WorkspaceDO } from "../WorkspaceDO.ts";
+import { ok, randomBytes } from "./test/values.ts";
 import type { Vfs } from "./Vfs.ts";
 
 const MIB = 1024 * 1024;
 const FILE_BYTES = 4 * MIB;
 const CHUNKS_PER_FILE = FILE_BYTES / workspaceLimits.chunkBytes;
-
-function randomBytes(size: number): Uint8Array {
-  const bytes = new Uint8Array(size);
-  // getRandomValues fills at most 64 KiB per call.
-  for (let offset = 0; offset < size; offset += 65_536) crypto.getRandomValues(bytes.subarray(offset, offset + 65_536));
-  return bytes;
-}
-
-function ok<T extends { ok: boolean }>(result: T): T & { ok: true } {
-  if (!result.ok) throw new Error(`expected success, got ${JSON.stringify(result)}`);
-  return result as T & { ok: true };
-}
 
 /** Runs `maintain` until nothing remains; returns how many chunks each pass deleted. */
 async function collectAll(vfs: Vfs): Promise<number[]> {

@@ -9,20 +9,10 @@ import { describe, expect, it } from "vitest";
 import { workspaceLimits } from "../limits.ts";
 import type { WorkspaceDO } from "../WorkspaceDO.ts";
 import { delta, undelta } from "./store/delta.ts";
+import { ok, randomBytes } from "./test/values.ts";
 import type { Vfs } from "./Vfs.ts";
 
 const KiB = 1024;
-
-function randomBytes(size: number): Uint8Array {
-  const bytes = new Uint8Array(size);
-  for (let offset = 0; offset < size; offset += 65_536) crypto.getRandomValues(bytes.subarray(offset, offset + 65_536));
-  return bytes;
-}
-
-function ok<T extends { ok: boolean }>(result: T): T & { ok: true } {
-  if (!result.ok) throw new Error(`expected success, got ${JSON.stringify(result)}`);
-  return result as T & { ok: true };
-}
 
 async function maintainAll(vfs: Vfs): Promise<void> {
   for (let pass = 0; pass < 1_000; pass++) if (!(await vfs.maintain()).remaining) return;
