@@ -21,7 +21,6 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/xattr.h>
 #include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -125,12 +124,8 @@ static void watch_existing(int dir, int depth) {
       continue;
     }
     if (e->d_type != DT_REG) continue;
-    /* Opening reads nothing, so raises no event; fanotify_mark refuses an O_PATH fd. */
-    int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) continue;
-    if (fgetxattr(fd, PLACEHOLDER_XATTR, NULL, 0) >= 0 && watch_placeholder(fd) < 0)
-      warnx_("marking an existing placeholder: %s", strerror(errno));
-    close(fd);
+    int err = watch_file_at(dirfd(d), e->d_name, true);
+    if (err && err != ENODATA) warnx_("marking an existing placeholder: %s", strerror(err));
   }
   closedir(d);
 }

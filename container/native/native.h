@@ -84,7 +84,9 @@ extern struct helper H;
 
 /* fanotify.c: puts the pre-content mark on a placeholder's inode. */
 int watch_placeholder(int fd);
-/* place.c: the same for the file at `path` (relative to the mount root, no symlinks); 0 or an errno. */
+/* place.c: the same for the regular file `name` in `dir` (with only_placeholder, only if it has the
+ * placeholder xattr: else ENODATA), or at `path` (relative to the mount root, no symlinks); 0 or an errno. */
+int watch_file_at(int dir, const char *name, bool only_placeholder);
 int watch_path(const char *path);
 
 /* pipes.c: buffered, non-blocking stdout (computerd must never be able to stall us). */

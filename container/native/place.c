@@ -120,26 +120,29 @@ static void place_job(struct job *job) {
   close(dir);
 }
 
+int watch_file_at(int dir, const char *name, bool only_placeholder) {
+  /* Opening reads nothing, so raises no event; fanotify_mark refuses an O_PATH fd. */
+  int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return errno;
+  struct stat st;
+  int result = 0;
+  if (fstat(fd, &st) < 0) result = errno;
+  else if (!S_ISREG(st.st_mode)) result = EINVAL;
+  else if (only_placeholder && fgetxattr(fd, PLACEHOLDER_XATTR, NULL, 0) < 0) result = errno;
+  else if (watch_placeholder(fd) < 0) result = errno;
+  close(fd);
+  return result;
+}
+
 int watch_path(const char *path) {
   char *copy = strdup(path);
   if (!copy) return ENOMEM;
   char *slash = strrchr(copy, '/');
   const char *name = slash ? slash + 1 : copy;
   if (slash) *slash = '\0';
-  int result = 0;
-  int dir = open_beneath(slash ? copy : "");
-  if (dir < 0) {
-    result = errno;
-  } else {
-    /* Opening reads nothing, so raises no event; fanotify_mark refuses an O_PATH fd. */
-    int fd = *name ? openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) : -1;
-    struct stat st;
-    if (fd < 0) result = *name ? errno : EINVAL;
-    else if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) result = fd >= 0 && !S_ISREG(st.st_mode) ? EINVAL : errno;
-    else if (watch_placeholder(fd) < 0) result = errno;
-    if (fd >= 0) close(fd);
-    close(dir);
-  }
+  int dir = *name ? open_beneath(slash ? copy : "") : -1;
+  int result = !*name ? EINVAL : dir < 0 ? errno : watch_file_at(dir, name, false);
+  if (dir >= 0) close(dir);
   free(copy);
   return result;
 }

@@ -267,7 +267,9 @@ class HelperProcess implements FanotifyHelper {
         if (n === 0 || length + n >= answer.byteLength) return EIO; // the helper is gone, or confused
         length += n;
       }
-      return Number.parseInt(answer.subarray(0, length).toString("latin1"), 10) || 0;
+      const errno = Number.parseInt(answer.subarray(0, length).toString("latin1"), 10);
+      // An answer that is no number is no mark: the placeholder would read as zeros.
+      return Number.isInteger(errno) && errno >= 0 ? errno : EIO;
     } catch {
       return EIO;
     }
