@@ -4,8 +4,10 @@
  * to a 30 KiB file kept 30 KiB. Maintenance packs such a chunk: it is stored as its
  * difference from the chunk that replaced it (store/delta.ts), found at the same place
  * (inode and chunk index) in the live file, and holds a reference on that base so GC keeps
- * it. Live chunks are never touched, so writes and live reads cost what they did; reading
- * the past rebuilds a packed chunk with one more row read and one copy.
+ * it. Only chunks history keeps are looked at, so writes and live reads cost what they did
+ * (a kept chunk whose bytes another live file also holds is packed too: that file's reads
+ * then rebuild it, since finding other uses would need an index by hash that every write
+ * would pay for); reading the past rebuilds a packed chunk with one more row read and one copy.
  *
  * A base is always whole, so rebuilding is never a chain: a chunk that other chunks are
  * packed against is packed only if those (at most `packDependentsMax`) can be re-packed
