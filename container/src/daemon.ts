@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { getSystemErrorName } from "node:util";
 import type {
   ComputerdHealth,
   ContainerExecRequest,
@@ -147,8 +148,12 @@ export class Daemon {
     // The FUSE ops use paths relative to the replica's root, so a path keeps all of PATH_MAX.
     process.chdir(this.ctx.replica.root);
     this.ctx.ids = fuseIds(this.config.boxUidBase);
+    const addon = loadFuseAddon();
+    const view = addon.cubicle_quiet_view(this.ctx.replica.root);
+    if (view >= 0) this.ctx.replica.readQuietlyThrough(`/proc/self/fd/${view}`);
+    else this.ctx.log(`no noatime view of the replica (${getSystemErrorName(view)}): syncing may move access times`);
     const links = new LinkNames();
-    const ops = makeOps(this.ctx, this.hydrator, owner, loadFuseAddon(), links);
+    const ops = makeOps(this.ctx, this.hydrator, owner, addon, links);
     this.mounted = await mountFuse(this.config.mount, ops, links);
     await boxReady;
     this.mode = "fuse";

@@ -96,6 +96,14 @@ describe("times", () => {
     });
   });
 
+  it("keeps the times set on a symlink made by the same command, whose push reads the link", async () => {
+    // The link is new, so its push must read its target: through the replica's noatime view,
+    // or the read would stamp the push's time over the access time just set (utimensat/05.t).
+    await ok("mkdir -p newlink && cd newlink && ln -s target l && touch -h -d @1000000000 l");
+    expect(await ok("sleep 1.2 && stat -c '%X %Y' newlink/l")).toBe("1000000000 1000000000\n");
+    expect(fixture.twin.entry("/newlink/l")).toMatchObject({ type: "symlink", target: "target" });
+  });
+
   it("lets make see which file is newer", async () => {
     const out = await ok(
       "mkdir -p mk && cd mk && printf 'out: in\\n\\tcp in out\\n' > Makefile && echo 1 > in && make -s && (make -q && echo fresh) && touch -m -d '2000-01-01' out && (make -q || echo stale) && make -s && make -q && echo fresh",

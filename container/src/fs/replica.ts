@@ -13,10 +13,13 @@ import { join } from "node:path";
 export class Replica {
   readonly root: string;
   readonly tmpDir: string;
+  /** Where computerd's own reads of links and directories go: `root`, or a view of it (quiet). */
+  private quietRoot: string;
 
   constructor(root: string, tmpDir: string) {
     this.root = root;
     this.tmpDir = tmpDir;
+    this.quietRoot = root;
   }
 
   /** The FUSE mode's replica: a directory of the state dir, with its temporaries beside it. */
@@ -33,6 +36,22 @@ export class Replica {
 
   local(path: string): string {
     return path === "/" ? this.root : this.root + path;
+  }
+
+  /**
+   * `path` as computerd reads it to push, pull and scan. readlink and readdir have no
+   * O_NOATIME, so on the box's own view they would move the access time the box sees (a
+   * link's times set by the box, then its push read: pjdfstest utimensat/05.t). The FUSE
+   * mode reads through a view on which no read moves one (readQuietlyThrough); the native
+   * mode's replica already lies on such a mount (native/disk.ts).
+   */
+  quiet(path: string): string {
+    return path === "/" ? this.quietRoot : this.quietRoot + path;
+  }
+
+  /** Sends quiet() through `view`, the same tree as `root` seen from a noatime mount. */
+  readQuietlyThrough(view: string): void {
+    this.quietRoot = view;
   }
 
   tmpPath(): string {
@@ -62,7 +81,7 @@ export class Replica {
   async *subtree(dir: string): AsyncGenerator<{ path: string; isDir: boolean; boxOnly: boolean }> {
     let names: import("node:fs").Dirent[];
     try {
-      names = await readdir(this.local(dir), { withFileTypes: true });
+      names = await readdir(this.quiet(dir), { withFileTypes: true });
     } catch {
       return;
     }

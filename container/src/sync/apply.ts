@@ -71,7 +71,7 @@ export function applyEntry(ctx: SyncContext, path: string, entry: RemoteEntry | 
     return;
   }
   if (entry.type === "symlink") {
-    if (existing?.isSymbolicLink() && fs.readlinkSync(local) === entry.target) {
+    if (existing?.isSymbolicLink() && fs.readlinkSync(replica.quiet(path)) === entry.target) {
       applyOwnerAndTime(ctx, local, entry, existing);
       state.putSynced(entry);
       return;
@@ -135,8 +135,9 @@ function pruneExceptDirty(ctx: SyncContext, dir: string): void {
     }
     // A directory kept only for what is pending under it; those keep their own bases.
     state.forgetSynced(path, false);
-    const local = replica.local(path);
-    if (lstatOrNull(local)?.isDirectory()) for (const name of fs.readdirSync(local)) visit(`${path}/${name}`);
+    if (lstatOrNull(replica.local(path))?.isDirectory()) {
+      for (const name of fs.readdirSync(replica.quiet(path))) visit(`${path}/${name}`);
+    }
   };
   visit(dir);
 }

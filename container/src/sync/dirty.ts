@@ -42,8 +42,9 @@ export class DirtySet {
    * Records that only `path`'s owner or times are about to change (chown, utimens): a
    * symlink changed so still has the target it was synced with, which its push then takes
    * from its base instead of reading the link. Reading moves the link's access time
-   * (readlink has no O_NOATIME), which would undo the very times just set. Any other change
-   * of the path (touch) forgets this. Kept in memory only: after a restart the link is read.
+   * (readlink has no O_NOATIME) wherever the replica has no noatime view (Replica.quiet),
+   * which would undo the very times just set. Any other change of the path (touch) forgets
+   * this. Kept in memory only: after a restart the link is read.
    */
   touchAttributes(path: string): void {
     const pending = this.paths.has(path);

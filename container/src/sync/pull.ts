@@ -238,7 +238,7 @@ export class Puller {
     const { replica, state, dirty } = this.ctx;
     if (dirty.hasAtOrUnder(dir) || state.hasSyncedUnder(dir)) return false;
     try {
-      return readdirSync(replica.local(dir)).length === 0;
+      return readdirSync(replica.quiet(dir)).length === 0;
     } catch {
       return false;
     }

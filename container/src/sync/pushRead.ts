@@ -119,7 +119,7 @@ export class PushReader {
     if (st.isSymbolicLink()) {
       // A link whose owner or times alone changed keeps its synced target (dirty.ts says why).
       const kept = this.ctx.dirty.onlyAttributes(path) && base?.type === "symlink" ? base.target : null;
-      return [item({ op: "symlink", path, target: kept ?? readlinkSync(local), ...attrs })];
+      return [item({ op: "symlink", path, target: kept ?? readlinkSync(replica.quiet(path)), ...attrs })];
     }
     // A FIFO, socket or device node stays on the box; where it replaced what the object
     // had, that goes (the object cannot hold the new thing, and must not keep the old).

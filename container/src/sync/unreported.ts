@@ -77,7 +77,7 @@ export function claimUnreportedUnder(ctx: SyncContext, dir: string): void {
     const st = lstatOrNull(ctx.replica.local(path));
     if (!st || isBoxOnly(st)) return;
     if (path !== dir && madeSinceDrain(ctx, path, st)) return;
-    if (st.isDirectory()) for (const name of fs.readdirSync(ctx.replica.local(path))) visit(`${path}/${name}`);
+    if (st.isDirectory()) for (const name of fs.readdirSync(ctx.replica.quiet(path))) visit(`${path}/${name}`);
   };
   visit(dir);
 }

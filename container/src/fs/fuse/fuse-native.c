@@ -38,6 +38,13 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/syscall.h>
+#include <linux/mount.h>
+
+// fcntl.h declares it only under _GNU_SOURCE, which the rest of this file does without.
+#ifndef AT_EMPTY_PATH
+#define AT_EMPTY_PATH 0x1000
+#endif
 
 static int IS_ARRAY_BUFFER_DETACH_SUPPORTED = 0;
 
@@ -993,6 +1000,29 @@ NAPI_METHOD(cubicle_utimensat) {
   NAPI_RETURN_INT32(result)
 }
 
+// quietView(path): a file descriptor for a private, detached copy of the mount at `path`
+// on which reading never moves an access time (MOUNT_ATTR_NOATIME), or -errno. computerd
+// reads the replica through it to push and scan: readlink and readdir have no O_NOATIME,
+// and a push's readlink would otherwise stamp its own time on a link whose times the box
+// had just set (pjdfstest utimensat/05.t). The copy is attached nowhere, so no other
+// process sees it and it goes when the descriptor closes, with the process at the latest.
+// glibc 2.36 has no wrappers for open_tree and mount_setattr, hence syscall(2).
+NAPI_METHOD(cubicle_quiet_view) {
+  NAPI_ARGV(1)
+  NAPI_ARGV_UTF8_MALLOC(path, 0)
+  int fd = (int) syscall(SYS_open_tree, AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+  int32_t result = fd >= 0 ? fd : -errno;
+  free(path);
+  if (fd >= 0) {
+    struct mount_attr attr = { .attr_set = MOUNT_ATTR_NOATIME, .attr_clr = MOUNT_ATTR__ATIME };
+    if (syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH, &attr, sizeof attr) != 0) {
+      result = -errno;
+      close(fd);
+    }
+  }
+  NAPI_RETURN_INT32(result)
+}
+
 // invalidatePath(thread, path, done): drops the kernel's cached attributes (and pages) of
 // the node the mount has for `path`, so its next stat asks again, then calls `done()`. The
 // high-level API gives each name of a hard-linked file a node of its own, so a change made
@@ -1067,6 +1097,7 @@ NAPI_INIT() {
   NAPI_EXPORT_FUNCTION(cubicle_mknod)
   NAPI_EXPORT_FUNCTION(cubicle_utimensat)
   NAPI_EXPORT_FUNCTION(cubicle_invalidate_path)
+  NAPI_EXPORT_FUNCTION(cubicle_quiet_view)
   NAPI_EXPORT_FUNCTION(fuse_native_unmount)
 
   NAPI_EXPORT_FUNCTION(fuse_native_signal_getattr)

@@ -24,6 +24,8 @@ export interface FuseAddon {
   cubicle_mknod(path: string, mode: number, dev: number): number;
   /** Nanoseconds may be UTIME_NOW or UTIME_OMIT; never follows a symlink. */
   cubicle_utimensat(path: string, atimeSec: number, atimeNsec: number, mtimeSec: number, mtimeNsec: number): number;
+  /** A descriptor for a detached, noatime copy of the mount at `path` (or -errno). */
+  cubicle_quiet_view(path: string): number;
 }
 
 declare class Fuse {
