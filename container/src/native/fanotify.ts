@@ -23,10 +23,9 @@
  *   would not resolve): compare the whole tree with the index.
  * - `drain()` resolves once every change queued before it was called has reached onChange.
  */
-import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:child_process";
-import { closeSync, constants as fsConstants, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
-import { constants, tmpdir } from "node:os";
-import { join } from "node:path";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { constants } from "node:os";
+import { type ControlChannel, openControlChannel } from "./control.ts";
 import { nativeLimits } from "./limits.ts";
 import {
   type Change,
@@ -131,63 +130,11 @@ export async function startFanotify(options: FanotifyOptions): Promise<FanotifyH
   return helper;
 }
 
-interface ControlPipes {
-  /** The helper's ends, passed as its fds 3 and 4, closed here once it has them. */
-  helperRequests: number;
-  helperAnswers: number;
-  /** Ours: blocking, so a watch request is one write and one read with nothing in between. */
-  requests: number;
-  answers: number;
-  handedOver(): void;
-  close(): void;
-}
-
-/**
- * Two FIFOs for `watchSync`, which must not return before its answer (writePlaceholder in
- * sync/apply.ts is synchronous): Node's child-process pipes are non-blocking, a FIFO opened
- * without O_NONBLOCK is not. Opened so that each end has exactly one holder: the helper's
- * exit gives computerd EOF on the answers and EPIPE on the requests, never a hang. The FIFOs'
- * names are removed at once.
- */
-function openControlPipes(): ControlPipes {
-  const dir = mkdtempSync(join(tmpdir(), "cubicle-control-"));
-  try {
-    const requestsPath = join(dir, "requests");
-    const answersPath = join(dir, "answers");
-    execFileSync("mkfifo", ["-m", "600", requestsPath, answersPath]);
-    const { O_RDONLY, O_WRONLY, O_NONBLOCK } = fsConstants;
-    const helperRequests = openSync(requestsPath, O_RDONLY | O_NONBLOCK);
-    const requests = openSync(requestsPath, O_WRONLY);
-    const waitingAnswers = openSync(answersPath, O_RDONLY | O_NONBLOCK);
-    const helperAnswers = openSync(answersPath, O_WRONLY);
-    const answers = openSync(answersPath, O_RDONLY);
-    closeSync(waitingAnswers);
-    let open = true;
-    return {
-      helperRequests,
-      helperAnswers,
-      requests,
-      answers,
-      handedOver() {
-        closeSync(helperRequests);
-        closeSync(helperAnswers);
-      },
-      close() {
-        if (!open) return;
-        open = false;
-        closeSync(requests);
-        closeSync(answers);
-      },
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 /** One running cubicle-fanotify and the state of the conversation with it. */
 class HelperProcess implements FanotifyHelper {
   readonly exited: Promise<HelperExit>;
   private readonly options: FanotifyOptions;
+  private readonly control: ControlChannel;
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly counters: FanotifyStats = { requests: 0, fills: 0, denials: 0, changes: 0, rescans: 0, stale: 0 };
   /** Answered with content, waiting for `filled`: what to release and report then. */
@@ -205,7 +152,7 @@ class HelperProcess implements FanotifyHelper {
 
   constructor(options: FanotifyOptions) {
     this.options = options;
-    const control = openControlPipes();
+    const control = openControlChannel();
     try {
       this.child = spawn(options.binary, [options.mountRoot, "--allow-pid", String(options.allowPid), "--control"], {
         stdio: ["pipe", "pipe", "pipe", control.helperRequests, control.helperAnswers],
@@ -253,26 +200,8 @@ class HelperProcess implements FanotifyHelper {
     return this.child.pid ?? 0;
   }
 
-  private readonly control: ControlPipes;
-
   watchSync(path: string): number {
-    if (this.gone) return EIO;
-    try {
-      writeSync(this.control.requests, `watch ${Buffer.from(path).toString("hex")}\n`);
-      // A few bytes: the helper answers each request before reading the next.
-      const answer = Buffer.alloc(16);
-      let length = 0;
-      while (!answer.subarray(0, length).includes(10)) {
-        const n = readSync(this.control.answers, answer, length, answer.byteLength - length, null);
-        if (n === 0 || length + n >= answer.byteLength) return EIO; // the helper is gone, or confused
-        length += n;
-      }
-      const errno = Number.parseInt(answer.subarray(0, length).toString("latin1"), 10);
-      // An answer that is no number is no mark: the placeholder would read as zeros.
-      return Number.isInteger(errno) && errno >= 0 ? errno : EIO;
-    } catch {
-      return EIO;
-    }
+    return this.gone ? EIO : this.control.watch(path);
   }
 
   stats(): FanotifyStats {
