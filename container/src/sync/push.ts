@@ -62,7 +62,6 @@ export class Pusher {
     this.conflicts = this.landing.conflicts;
     ctx.session.onSession(() => {
       this.landing.refused.clear();
-      this.landing.refused.clear();
       this.resuming = new Promise((resolve) => {
         this.resumeEnded = resolve;
       });
