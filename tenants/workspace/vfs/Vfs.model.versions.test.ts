@@ -8,6 +8,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { workspaceLimits } from "../limits.ts";
 import type { WorkspaceDO } from "../WorkspaceDO.ts";
+import { BILLED_BYTES } from "./schema.ts";
 import type { Stat } from "./store.ts";
 import { FsModel, type ModelNode, type ModelOp } from "./test/model.ts";
 import { Generator, mulberry32 } from "./test/modelGen.ts";
@@ -264,9 +265,11 @@ class Versions implements SequenceVersions {
       .exec<{ n: number }>("SELECT count(*) AS n FROM blobs WHERE hash NOT IN (SELECT hash FROM file_chunks)")
       .one().n;
     if (orphans !== 0) return `${orphans} blobs outlive every version that used them`;
-    // Unique bytes (what storage bills) are the live tree's distinct chunks, and nothing more.
+    // Unique bytes (what storage bills) are what the live tree's distinct chunks keep, and nothing more.
     const unique = vfs.store.sql
-      .exec<{ n: number }>("SELECT coalesce(sum(size), 0) AS n FROM blobs WHERE hash IN (SELECT hash FROM file_chunks)")
+      .exec<{ n: number }>(
+        `SELECT coalesce(sum(${BILLED_BYTES}), 0) AS n FROM blobs WHERE hash IN (SELECT hash FROM file_chunks)`,
+      )
       .one().n;
     if (vfs.uniqueBytes() !== unique) return `unique bytes are ${vfs.uniqueBytes()}, the live chunks hold ${unique}`;
     return storageInvariants(vfs);

@@ -5,6 +5,7 @@
  * packed against it either. Returns how many remain, so the caller re-arms.
  */
 import { workspaceLimits } from "../limits.ts";
+import { BILLED_BYTES } from "./schema.ts";
 import type { Store } from "./store.ts";
 
 export function collectGarbage(
@@ -42,7 +43,7 @@ export function hasGarbage(store: Store): boolean {
 export function storedBytes(store: Store): { chunkCount: number; chunkBytes: number } {
   const row = store.sql
     .exec<{ n: number; bytes: number }>(
-      `SELECT count(*) AS n, coalesce(sum(CASE WHEN base IS NULL THEN size ELSE length(data) END), 0) AS bytes
+      `SELECT count(*) AS n, coalesce(sum(${BILLED_BYTES}), 0) AS bytes
        FROM blobs WHERE absent = 0`,
     )
     .one();

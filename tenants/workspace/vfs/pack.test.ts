@@ -68,11 +68,15 @@ describe("packing the past", () => {
         i % 2 === 0 ? edited(bytes, 1_000 * i, 1 * KiB, randomBytes(KiB)) : edited(bytes, 500, 0, randomBytes(KiB)),
       );
       for (const [i, bytes] of edits.entries()) ok(await vfs.write(`/src/f${i}`, bytes));
-      // Unpacked, the snapshot keeps every old 30 KiB chunk whole.
+      // Unpacked, the snapshot keeps every old 30 KiB chunk whole, and storage bills them so.
       expect(chunkRowBytes(vfs) - before).toBeGreaterThan(files * 29 * KiB);
+      const liveBytes = edits.reduce((sum, bytes) => sum + bytes.byteLength, 0);
+      expect(vfs.uniqueBytes() - liveBytes).toBeGreaterThan(files * 29 * KiB);
       await maintainAll(vfs);
-      // Packed, it keeps about what each edit changed (1 KiB), not the 30 KiB around it.
+      // Packed, it keeps about what each edit changed (1 KiB), not the 30 KiB around it, and
+      // storage bills what it keeps: the live files whole, the snapshot's past as packed.
       expect(chunkRowBytes(vfs) - before).toBeLessThan(files * 2 * KiB);
+      expect(vfs.uniqueBytes() - liveBytes).toBeLessThan(files * 2 * KiB);
       for (const [i, bytes] of originals.entries()) expect(await readAll(vfs, snap.id, `/src/f${i}`)).toEqual(bytes);
       for (const [i, bytes] of edits.entries()) expect(await readAll(vfs, "live", `/src/f${i}`)).toEqual(bytes);
 
@@ -94,6 +98,7 @@ describe("packing the past", () => {
         .one();
       expect(left).toEqual({ n: files, packed: 0 });
       expect(chunkRowBytes(vfs)).toBe(files * 30 * KiB);
+      expect(vfs.uniqueBytes()).toBe(files * 30 * KiB);
     });
   });
 

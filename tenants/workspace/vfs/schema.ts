@@ -28,11 +28,24 @@
  * - Packing (7): a chunk only the past still holds is stored as its difference from the
  *   chunk that replaced it, so an edit kept for a snapshot costs about the bytes it changed.
  *   See docs/vfs.md, "Packing the past".
+ * - Billing packed chunks (8): storage counts a packed chunk by the bytes it keeps.
  */
 import { BOX_DEFAULT_OWNER } from "../../../container/wire/index.ts";
 import type { SqlSchema } from "../../sqlMigrations.ts";
 
 export const ROOT_INO = 1;
+
+/**
+ * The bytes a `blobs` row keeps, which storage bills and the stats count: a whole chunk's
+ * size, or a packed chunk's difference from its base (schema step 7). A chunk a fork has not
+ * copied yet (`absent`) is never packed, so it counts its whole size. `row` qualifies the
+ * columns (a trigger's NEW or OLD); bare for a plain query over `blobs`.
+ */
+export function billed(row?: string): string {
+  const col = (name: string) => (row ? `${row}.${name}` : name);
+  return `CASE WHEN ${col("base")} IS NULL THEN ${col("size")} ELSE length(${col("data")}) END`;
+}
+export const BILLED_BYTES = billed();
 
 /**
  * Who owns what the workspace makes, in the box's terms: its default user and group (the
@@ -232,6 +245,18 @@ export const MIGRATIONS: readonly string[][] = [
     `ALTER TABLE blobs ADD COLUMN base_head INTEGER`,
     `ALTER TABLE blobs ADD COLUMN base_tail INTEGER`,
     `CREATE INDEX blobs_base ON blobs (base) WHERE base IS NOT NULL`,
+  ],
+  // 8: storage bills a packed chunk by the bytes it keeps (BILLED_BYTES), not its whole size:
+  // what a snapshot costs after small edits is about what they changed. The held trigger
+  // counts the billed size, a second one follows a held chunk being packed or made whole.
+  [
+    `DROP TRIGGER blobs_unique_bytes`,
+    `CREATE TRIGGER blobs_unique_bytes AFTER UPDATE OF held ON blobs WHEN (OLD.held > 0) <> (NEW.held > 0)
+     BEGIN UPDATE meta SET value = value + CASE WHEN NEW.held > 0 THEN ${billed("NEW")} ELSE -${billed("NEW")} END
+     WHERE key = 'unique_bytes'; END`,
+    `CREATE TRIGGER blobs_unique_bytes_packed AFTER UPDATE OF base, data ON blobs WHEN OLD.held > 0 AND NEW.held > 0
+     BEGIN UPDATE meta SET value = value + ${billed("NEW")} - ${billed("OLD")} WHERE key = 'unique_bytes'; END`,
+    `UPDATE meta SET value = (SELECT coalesce(sum(${BILLED_BYTES}), 0) FROM blobs WHERE held > 0) WHERE key = 'unique_bytes'`,
   ],
 ];
 

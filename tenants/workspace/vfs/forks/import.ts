@@ -16,7 +16,7 @@
  * revision and holds every change and run until the import is done (forks.ts), so the
  * fork is never seen half-imported.
  */
-import { insertRoot, ROOT_INO } from "../schema.ts";
+import { BILLED_BYTES, insertRoot, ROOT_INO } from "../schema.ts";
 import type { Store } from "../store.ts";
 import { type ForkCursor, type ForkPage, TABLE_SHAPES } from "./export.ts";
 
@@ -150,7 +150,7 @@ function finishImport(store: Store): void {
      SELECT hash, max(size), count(*), count(*), x'', 1 FROM file_chunks GROUP BY hash`,
   );
   store.sql.exec(
-    "UPDATE meta SET value = (SELECT coalesce(sum(size), 0) FROM blobs WHERE held > 0) WHERE key = 'unique_bytes'",
+    `UPDATE meta SET value = (SELECT coalesce(sum(${BILLED_BYTES}), 0) FROM blobs WHERE held > 0) WHERE key = 'unique_bytes'`,
   );
   const totals = store.sql
     .exec<{ inodes: number; files: number; bytes: number }>(

@@ -7,6 +7,7 @@ import { env } from "cloudflare:workers";
 import { workspaceLimits } from "../../limits.ts";
 import type { WorkspaceDO } from "../../WorkspaceDO.ts";
 import { type ChunkRef, chunkHash, contentEtag } from "../content.ts";
+import { BILLED_BYTES } from "../schema.ts";
 import type { Stat } from "../store.ts";
 import { type PreciseTime, parseNs } from "../times.ts";
 import type { Vfs } from "../Vfs.ts";
@@ -229,8 +230,8 @@ export function storageInvariants(vfs: Vfs): string | null {
     "blob held counts differ from live and snapshot-pinned uses": `SELECT count(*) AS n FROM blobs b WHERE held !=
        (SELECT count(*) FROM file_chunks f WHERE f.hash = b.hash) + (SELECT count(*) FROM file_chunks_hist h
        WHERE h.hash = b.hash AND EXISTS (SELECT 1 FROM snapshots s WHERE s.rev >= h.born_rev AND s.rev < h.died_rev))`,
-    "unique bytes differ from the held chunks' sizes": `SELECT count(*) AS n FROM meta WHERE key = 'unique_bytes'
-       AND value != (SELECT coalesce(sum(size), 0) FROM blobs WHERE held > 0)`,
+    "unique bytes differ from what the held chunks keep": `SELECT count(*) AS n FROM meta WHERE key = 'unique_bytes'
+       AND value != (SELECT coalesce(sum(${BILLED_BYTES}), 0) FROM blobs WHERE held > 0)`,
     "kept chunks point at missing blobs":
       "SELECT count(*) AS n FROM file_chunks_hist f WHERE f.hash NOT IN (SELECT hash FROM blobs)",
     "chunks point at missing blobs":
