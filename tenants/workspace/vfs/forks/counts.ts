@@ -19,9 +19,17 @@ export function countsAt(store: Store, rev: number): ForkCounts {
       : `SELECT ${columns} FROM ${table} WHERE born_rev <= ?1
          UNION ALL SELECT ${columns} FROM ${hist} WHERE born_rev <= ?1 AND died_rev > ?1`;
   const params = live ? [] : [rev];
-  // With no retired chunk-list row kept, `blobs.held` counts live uses alone: the live
-  // tree's unique bytes are `meta.unique_bytes`, with no pass over the chunk lists.
-  const noHistory = live && store.sql.exec("SELECT 1 FROM file_chunks_hist LIMIT 1").toArray().length === 0;
+  // With no retired chunk-list row kept, `blobs.held` counts live uses alone, and with no
+  // packed chunk (which the fork gets whole, and the source bills as packed) the live tree's
+  // unique bytes are `meta.unique_bytes`, with no pass over the chunk lists.
+  const noHistory =
+    live &&
+    store.sql
+      .exec(
+        `SELECT 1 WHERE EXISTS (SELECT 1 FROM file_chunks_hist)
+         OR EXISTS (SELECT 1 FROM blobs WHERE base IS NOT NULL)`,
+      )
+      .toArray().length === 0;
   const unique = noHistory
     ? store.sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'unique_bytes'").one().value
     : store.sql
