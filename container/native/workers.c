@@ -31,14 +31,10 @@ static void *worker(void *unused) {
     pthread_mutex_unlock(&lock);
     job->run(job);
     pthread_mutex_lock(&lock);
-    /* Only the first job into an empty list wakes the main thread: it drains the pipe before
-       it takes the list, so whatever joins the list meanwhile goes with it. A burst of 36,000
-       placements wrote a byte (and woke the main thread) per job. */
-    bool wake = !finished;
     job->next = finished;
     finished = job;
     char one = 1;
-    if (wake && write(wake_pipe[1], &one, 1) < 0 && errno != EAGAIN) warnx_("waking the main thread: %s", strerror(errno));
+    if (write(wake_pipe[1], &one, 1) < 0 && errno != EAGAIN) warnx_("waking the main thread: %s", strerror(errno));
   }
   return NULL;
 }
