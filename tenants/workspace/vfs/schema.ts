@@ -254,7 +254,10 @@ export const MIGRATIONS: readonly string[][] = [
     `CREATE TRIGGER blobs_unique_bytes AFTER UPDATE OF held ON blobs WHEN (OLD.held > 0) <> (NEW.held > 0)
      BEGIN UPDATE meta SET value = value + CASE WHEN NEW.held > 0 THEN ${billed("NEW")} ELSE -${billed("NEW")} END
      WHERE key = 'unique_bytes'; END`,
-    `CREATE TRIGGER blobs_unique_bytes_packed AFTER UPDATE OF base, data ON blobs WHEN OLD.held > 0 AND NEW.held > 0
+    // Only packing and unpacking move the kept bytes: a fork's copy filling an absent chunk's
+    // data (never packed) leaves them alone, and fires nothing.
+    `CREATE TRIGGER blobs_unique_bytes_packed AFTER UPDATE OF base, data ON blobs
+     WHEN OLD.held > 0 AND NEW.held > 0 AND (OLD.base IS NOT NULL OR NEW.base IS NOT NULL)
      BEGIN UPDATE meta SET value = value + ${billed("NEW")} - ${billed("OLD")} WHERE key = 'unique_bytes'; END`,
     `UPDATE meta SET value = (SELECT coalesce(sum(${BILLED_BYTES}), 0) FROM blobs WHERE held > 0) WHERE key = 'unique_bytes'`,
   ],

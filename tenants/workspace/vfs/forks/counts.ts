@@ -22,7 +22,7 @@ export function countsAt(store: Store, rev: number): ForkCounts {
   // With no retired chunk-list row kept, `blobs.held` counts live uses alone, and with no
   // packed chunk (which the fork gets whole, and the source bills as packed) the live tree's
   // unique bytes are `meta.unique_bytes`, with no pass over the chunk lists.
-  const noHistory =
+  const metaIsExact =
     live &&
     store.sql
       .exec(
@@ -30,7 +30,7 @@ export function countsAt(store: Store, rev: number): ForkCounts {
          OR EXISTS (SELECT 1 FROM blobs WHERE base IS NOT NULL)`,
       )
       .toArray().length === 0;
-  const unique = noHistory
+  const unique = metaIsExact
     ? store.sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'unique_bytes'").one().value
     : store.sql
         .exec<{ bytes: number }>(
