@@ -114,6 +114,7 @@ export class Daemon {
       flush: () => this.flush(),
       conflicts: this.pusher.conflicts,
       activity: () => this.activity(),
+      log: (line) => this.ctx.log(line),
     });
     session.onSession(() => void this.puller.request());
   }
@@ -189,7 +190,7 @@ export class Daemon {
    */
   private helperLost(exit: HelperExit): void {
     this.ctx.log(`native: the fanotify helper exited unasked (${exit.signal ?? exit.code}): ${exit.stderr}`);
-    this.runner.killAll();
+    void this.runner.killAll();
     process.exit(daemonExitCodes.helperLost);
   }
 
@@ -284,7 +285,7 @@ export class Daemon {
   }
 
   async stop(): Promise<void> {
-    this.runner.killAll();
+    await this.runner.killAll();
     if (this.mounted) await this.mounted.unmount();
     this.mounted = null;
     await this.native?.stop();

@@ -42,6 +42,18 @@ export const daemonLimits = {
   conflictsKeptMax: 1_000,
 } as const;
 
+/** The box launched ahead of the next command (exec/spare.ts). */
+export const spareLimits = {
+  /**
+   * Longest working directory, command and environment a spare box takes. Its bash reads the
+   * message a byte per system call (a pipe cannot be read ahead and given back): 1.4 ms per
+   * KiB here (800 KiB in 1.1 s), so a usual message (a command and the default environment,
+   * under 1 KiB) costs about a millisecond, and 8 KiB a third of a fresh launch. Longer ones
+   * are launched fresh.
+   */
+  messageBytesMax: 8 * 1024,
+} as const;
+
 /** Exit codes computerd ends with on its own, so a supervisor's log says why. */
 export const daemonExitCodes = {
   /** The native mode's fanotify helper died: placeholders were unguarded, so the daemon stopped its commands and itself. */

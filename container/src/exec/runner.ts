@@ -5,7 +5,9 @@
  * pushed before the outcome is returned, so the caller sees them on the object.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { constants as osConstants } from "node:os";
+import type { Writable } from "node:stream";
 import {
   type ContainerExecOutcome,
   type ContainerExecRequest,
@@ -14,12 +16,13 @@ import {
 } from "../../wire/index.ts";
 import type { EgressRun } from "../egress/run.ts";
 import { boxLimits, daemonLimits } from "../limits.ts";
-import type { Box } from "../sandbox/box.ts";
+import type { Box, BoxLaunch } from "../sandbox/box.ts";
 import type { CommandCgroup, LimitHit } from "../sandbox/cgroup.ts";
 import type { ConflictLog } from "../sync/conflicts.ts";
 import { trace } from "../trace.ts";
 import { commandEnv } from "./env.ts";
 import { forwardOutput } from "./output.ts";
+import { SpareBox, spareKey, spareMessage } from "./spare.ts";
 
 export interface RunnerOptions {
   mount: string;
@@ -35,6 +38,13 @@ export interface RunnerOptions {
   conflicts: ConflictLog;
   /** Called whenever a command starts, ends or produces output (for idleMs). */
   activity: () => void;
+  log?: (line: string) => void;
+}
+
+interface StartedBox {
+  child: ChildProcessWithoutNullStreams;
+  cgroup: CommandCgroup | null;
+  egress: EgressRun | null;
 }
 
 interface Running {
@@ -45,9 +55,18 @@ interface Running {
 export class ExecRunner {
   private readonly opts: RunnerOptions;
   private readonly running = new Map<string, Running>();
+  /** The box launched for the next command (./spare.ts), or the launch of it. */
+  private spare: Promise<SpareBox | null> | null = null;
+  private closed = false;
+  /** Commands that ran in a spare box (tests read it). */
+  sparesUsed = 0;
 
   constructor(opts: RunnerOptions) {
     this.opts = opts;
+  }
+
+  private log(line: string): void {
+    this.opts.log?.(line);
   }
 
   get count(): number {
@@ -73,9 +92,13 @@ export class ExecRunner {
     }
   }
 
-  /** SIGKILLs every running command's process group (daemon shutdown). */
-  killAll(): void {
+  /** SIGKILLs every running command's process group and the spare box (daemon shutdown); resolves once the spare is gone. */
+  killAll(): Promise<void> {
+    this.closed = true;
     for (const r of this.running.values()) r.cancel();
+    const spare = this.spare;
+    this.spare = null;
+    return spare ? spare.then((s) => s?.discard()) : Promise.resolve();
   }
 
   /**
@@ -86,6 +109,7 @@ export class ExecRunner {
   async run(request: ContainerExecRequest, sink: OutputSinkApi): Promise<ContainerExecOutcome> {
     const mark = this.opts.conflicts.mark();
     const outcome = await this.runCommand(request, sink);
+    this.prepareSpare(request);
     return { ...outcome, conflicts: this.opts.conflicts.since(mark) };
   }
 
@@ -123,48 +147,10 @@ export class ExecRunner {
 
     const cwd = boxLimits.workspace + request.cwd.slice(this.opts.mount.length);
     if (request.resources) await box.resize(request.resources.tmpBytesMax);
-    // A command is never run without the limits its computer has: no cgroups, no run.
-    let cgroup: CommandCgroup | null;
-    try {
-      cgroup = await this.opts.cgroupFor(request.execId, request);
-    } catch (error) {
-      return failed(
-        `the command's resource limits could not be set up: ${(error as Error).message}`,
-        exitCodes.refused,
-      );
-    }
-    const egress = request.egress ? await this.opts.egressFor(request.execId, request) : null;
-    const user = request.user ?? "user";
-    const launch = box.launch({
-      cwd,
-      command: request.command,
-      env: { ...commandEnv(cwd, request.env, user), ...egress?.env },
-      egressSocket: egress?.socketPath ?? null,
-      egressBridge: egress?.bridge ?? null,
-      cgroupProcs: cgroup?.procsFiles ?? [],
-      user,
-    });
-    const [file, ...args] = launch.argv;
-    // Pipes for stdio, seccomp and bwrap's arguments; the user namespace's descriptor as fd 5.
-    const child = spawn(file as string, args, {
-      cwd: "/",
-      env: launch.env,
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe", "pipe", "pipe", launch.usernsFd],
-    }) as ChildProcessWithoutNullStreams;
-    const spawned = await new Promise<Error | null>((resolve) => {
-      child.once("spawn", () => resolve(null));
-      child.once("error", (err) => resolve(err));
-    });
-    if (spawned || child.pid === undefined) {
-      await egress?.close();
-      await cgroup?.remove();
-      return failed(`spawn failed: ${spawned?.message ?? "no pid"}`, 127);
-    }
-    trace("exec spawned");
-    feed(child.stdio[3], this.opts.seccomp);
-    feed(child.stdio[4], launch.bwrapArgs);
-    const pgid = child.pid;
+    const started = await this.startBox(box, request, cwd);
+    if ("error" in started) return failed(started.error, started.exitCode);
+    const { child, cgroup, egress } = started;
+    const pgid = child.pid as number;
 
     let reason: "timeout" | "cancel" | LimitHit | null = null;
     let killTimer: NodeJS.Timeout | null = null;
@@ -239,6 +225,97 @@ export class ExecRunner {
     const exitCode = exit.code ?? 128 + signalNumber(exit.signal);
     return { status: exitCode === 0 ? "completed" : "failed", exitCode, ...base };
   }
+
+  /**
+   * This command's box, started: the spare when one fits (./spare.ts), else a fresh launch
+   * with its own cgroups and, when asked, its egress proxy.
+   */
+  private async startBox(
+    box: Box,
+    request: ContainerExecRequest,
+    cwd: string,
+  ): Promise<StartedBox | { error: string; exitCode: number }> {
+    const user = request.user ?? "user";
+    const env = commandEnv(cwd, request.env, user);
+    const message = request.egress ? null : spareMessage(cwd, request.command, env);
+    const spare = await this.takeSpare(spareKey(request));
+    if (spare && message) {
+      spare.start(message);
+      this.sparesUsed++;
+      trace("exec started in a spare box");
+      return { child: spare.child, cgroup: spare.cgroup, egress: null };
+    }
+    if (spare) this.spare = Promise.resolve(spare);
+    // A command is never run without the limits its computer has: no cgroups, no run.
+    let cgroup: CommandCgroup | null;
+    try {
+      cgroup = await this.opts.cgroupFor(request.execId, request);
+    } catch (error) {
+      const reason = `the command's resource limits could not be set up: ${(error as Error).message}`;
+      return { error: reason, exitCode: exitCodes.refused };
+    }
+    const egress = request.egress ? await this.opts.egressFor(request.execId, request) : null;
+    const launch = box.launch({
+      cwd,
+      command: request.command,
+      env: { ...env, ...egress?.env },
+      egressSocket: egress?.socketPath ?? null,
+      egressBridge: egress?.bridge ?? null,
+      cgroupProcs: cgroup?.procsFiles ?? [],
+      user,
+    });
+    const child = await spawnBox(launch, this.opts.seccomp, false);
+    if (child instanceof Error) {
+      await egress?.close();
+      await cgroup?.remove();
+      return { error: `spawn failed: ${child.message}`, exitCode: 127 };
+    }
+    trace("exec spawned");
+    return { child, cgroup, egress };
+  }
+
+  /**
+   * The spare, if there is one for this key and it is alive; one for another key is
+   * discarded, since a fresh launch may change the computer's limits under it.
+   */
+  private async takeSpare(key: string): Promise<SpareBox | null> {
+    const pending = this.spare;
+    this.spare = null;
+    const spare = pending ? await pending : null;
+    if (!spare) return null;
+    if (spare.key === key && spare.alive) return spare;
+    void spare.discard();
+    return null;
+  }
+
+  /** Launches the box for the next command like this one, after this one has answered. */
+  private prepareSpare(request: ContainerExecRequest): void {
+    const box = this.opts.box;
+    if (!box || this.spare || this.closed) return;
+    const user = request.user ?? "user";
+    const key = spareKey(request);
+    const made = new Promise<void>((resolve) => setImmediate(resolve)).then(async (): Promise<SpareBox | null> => {
+      if (this.closed) return null;
+      const id = `spare-${randomUUID()}`;
+      const cgroup = await this.opts.cgroupFor(id, { ...request, execId: id });
+      const launch = box.launchSpare({ cgroupProcs: cgroup?.procsFiles ?? [], user });
+      const child = await spawnBox(launch, this.opts.seccomp, true);
+      if (child instanceof Error) {
+        await cgroup?.remove();
+        return null;
+      }
+      const spare = new SpareBox(key, child, cgroup, (child.stdio as unknown[])[6] as Writable);
+      if (this.closed) {
+        await spare.discard();
+        return null;
+      }
+      return spare;
+    });
+    this.spare = made.catch((error: Error) => {
+      this.log(`exec: the next command's box could not be launched ahead: ${error.message}`);
+      return null;
+    });
+  }
 }
 
 const limitMessage: Record<LimitHit, string> = {
@@ -248,6 +325,33 @@ const limitMessage: Record<LimitHit, string> = {
 
 function signalNumber(signal: NodeJS.Signals | null): number {
   return signal ? (osConstants.signals[signal] ?? 0) : 0;
+}
+
+/**
+ * Spawns a launch detached (its own process group): pipes for stdio, the seccomp program
+ * (fd 3) and bwrap's arguments (fd 4), the user namespace as fd 5, and for a spare the pipe
+ * its message arrives on (fd 6). Answers the child once it runs, or why it did not.
+ */
+async function spawnBox(
+  launch: BoxLaunch,
+  seccomp: Uint8Array,
+  spare: boolean,
+): Promise<ChildProcessWithoutNullStreams | Error> {
+  const [file, ...args] = launch.argv;
+  const child = spawn(file as string, args, {
+    cwd: "/",
+    env: launch.env,
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe", "pipe", "pipe", launch.usernsFd, ...(spare ? ["pipe" as const] : [])],
+  }) as ChildProcessWithoutNullStreams;
+  const spawned = await new Promise<Error | null>((resolve) => {
+    child.once("spawn", () => resolve(null));
+    child.once("error", (err) => resolve(err));
+  });
+  if (spawned || child.pid === undefined) return spawned ?? new Error("no pid");
+  feed(child.stdio[3], seccomp);
+  feed(child.stdio[4], launch.bwrapArgs);
+  return child;
 }
 
 /** Writes a launch input (bwrap reads it to EOF) into one of the child's extra pipes. */

@@ -83,6 +83,17 @@ export interface BoxCommand {
 
 export type BoxUser = "user" | "root";
 
+/** A launch: the argv and environment to spawn, and what goes on descriptors 3 to 5 (`Box.launch`). */
+export interface BoxLaunch {
+  argv: string[];
+  env: Record<string, string>;
+  bwrapArgs: Uint8Array;
+  usernsFd: number;
+}
+
+/** What starts a command in its box, in both kinds of launch: `$1` the directory, `$2` the command. */
+const startCommand = `umask 022; cd -- "$1" || exit ${exitCodes.refused}; exec /bin/sh -c "$2"`;
+
 export class Box {
   readonly staging: string;
   private readonly opts: BoxOptions;
@@ -170,7 +181,41 @@ export class Box {
    * arguments from the descriptor, so the box's pid 1 shows `bwrap --args 4 -- <the command>`
    * and no host path or variable.
    */
-  launch(cmd: BoxCommand): { argv: string[]; env: Record<string, string>; bwrapArgs: Uint8Array; usernsFd: number } {
+  launch(cmd: BoxCommand): BoxLaunch {
+    const env = Object.entries(cmd.env).flatMap(([k, v]) => ["--setenv", k, v]);
+    // The command starts once the bridge listens (a socket in LISTEN state, 0A, in the box's
+    // own /proc/net/tcp), so its first request finds the proxy; the wait is bounded.
+    const bridge = cmd.egressBridge
+      ? `${cmd.egressBridge.map(shellQuote).join(" ")} >/dev/null 2>&1 & for i in $(seq 200); do grep -q ' 0A ' /proc/net/tcp && break; sleep 0.01; done; `
+      : "";
+    const inner = `${closeInheritedFds(2)} ${bridge}${startCommand}`;
+    return this.launchWith(cmd, env, inner, [cmd.cwd, cmd.command], 5);
+  }
+
+  /**
+   * A box launched before its command is known (../exec/spare.ts). Everything up to the box's
+   * bash is made now, as `launch` makes it; that bash then waits on fd 6 for the working
+   * directory, the command and the environment (NUL-terminated, until EOF) and starts them
+   * exactly as `launch` would have: a bash with exactly that environment that changes
+   * directory and execs /bin/sh. Spawn it with a pipe as fd 6 beside what `launch` takes.
+   */
+  launchSpare(spare: Pick<BoxCommand, "cgroupProcs" | "user">): BoxLaunch {
+    const inner = [
+      `IFS= read -r -d '' cwd <&6 && IFS= read -r -d '' command <&6 || exit ${exitCodes.refused};`,
+      `vars=(); while IFS= read -r -d '' kv <&6; do vars+=("$kv"); done;`,
+      closeInheritedFds(2),
+      `exec /usr/bin/env -i -- "\${vars[@]}" /bin/bash --norc --noprofile -c ${shellQuote(startCommand)} sh "$cwd" "$command"`,
+    ].join(" ");
+    return this.launchWith({ ...spare, egressSocket: null }, [], inner, [], 6);
+  }
+
+  private launchWith(
+    cmd: Pick<BoxCommand, "cgroupProcs" | "user" | "egressSocket">,
+    env: string[],
+    inner: string,
+    innerArgs: string[],
+    launcherKeepsFds: number,
+  ): BoxLaunch {
     if (!this.userns) throw new Error("the box is not prepared");
     const uid = String(this.userHostUid);
     // Writable: /workspace, /tmp, home and /dev/shm (POSIX shared memory, which Python's
@@ -193,13 +238,6 @@ export class Box {
       ["--remount-ro", "/run"],
       this.opts.trustStore ? ["--ro-bind", this.opts.trustStore, boxLimits.trustStore] : [],
     ].flat();
-    const env = Object.entries(cmd.env).flatMap(([k, v]) => ["--setenv", k, v]);
-    // The command starts once the bridge listens (a socket in LISTEN state, 0A, in the box's
-    // own /proc/net/tcp), so its first request finds the proxy; the wait is bounded.
-    const bridge = cmd.egressBridge
-      ? `${cmd.egressBridge.map(shellQuote).join(" ")} >/dev/null 2>&1 & for i in $(seq 200); do grep -q ' 0A ' /proc/net/tcp && break; sleep 0.01; done; `
-      : "";
-    const inner = `${closeInheritedFds(2)} ${bridge}umask 022; cd -- "$1" || exit ${exitCodes.refused}; exec /bin/sh -c "$2"`;
     // The user namespace is the computer's (--userns 5), made once with its whole uid range;
     // every other namespace is the command's own. --disable-userns needs a namespace bwrap
     // makes itself, so the computer's namespace carries that limit instead (./userns.ts).
@@ -226,9 +264,10 @@ export class Box {
       "3",
     ];
     // The host side joins the cgroups as root, before setpriv gives root up. Descriptors 3,
-    // 4 and 5 are bwrap's (the seccomp program, the arguments, the user namespace); the box's
-    // own bash closes whatever of them is still open before the command starts.
-    const launcher = `${closeInheritedFds(5)} for f in $CUBICLE_CGROUP_PROCS; do echo $$ > "$f" || exit ${exitCodes.notStarted}; done; exec "$@"`;
+    // 4 and 5 are bwrap's (the seccomp program, the arguments, the user namespace), 6 a spare
+    // box's message; the box's own bash closes whatever of them is still open before the
+    // command starts.
+    const launcher = `${closeInheritedFds(launcherKeepsFds)} for f in $CUBICLE_CGROUP_PROCS; do echo $$ > "$f" || exit ${exitCodes.notStarted}; done; exec "$@"`;
     // --norc: Node's stdio pipes are socket pairs, and bash reads ~/.bashrc when its input
     // is a socket (it takes that for rshd). The device-node launcher, when this computer has
     // its supervisor, runs between setpriv and bwrap: its filter then covers everything the
@@ -259,8 +298,7 @@ export class Box {
       "-c",
       inner,
       "sh",
-      cmd.cwd,
-      cmd.command,
+      ...innerArgs,
     ];
     return {
       argv,

@@ -1,0 +1,83 @@
+/**
+ * A box launched before its command: the next command skips its cgroups, the spawn and the
+ * box's launch chain (bash → setpriv → bwrap → the namespaces, mounts and seccomp), which
+ * together were most of a warm `echo hi` in a container (docs/container-sandbox.md, "A box
+ * ready before its command").
+ *
+ * The runner keeps at most one, made after a command has answered, for a command like the
+ * one before: the same user and the same resources. Its box's bash waits on fd 6
+ * (../sandbox/box.ts, `launchSpare`); `start` writes the working directory, the command
+ * and the environment there and closes it, and the box starts them exactly as a fresh
+ * launch would. A command with egress (its socket is bound into the box at launch), a
+ * different user or resources, names the box's bash cannot set, or a message too long for
+ * bash's byte-at-a-time `read` is launched fresh, as is any command while no spare is alive.
+ */
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import type { Writable } from "node:stream";
+import type { ContainerExecRequest } from "../../wire/index.ts";
+import { spareLimits } from "../limits.ts";
+import type { CommandCgroup } from "../sandbox/cgroup.ts";
+
+const encoder = new TextEncoder();
+/** What `env -i NAME=value` sets as given; other names go through bwrap's --setenv, a fresh launch. */
+const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Which spare a command can use: its user and the resources its cgroups were made with. */
+export function spareKey(request: Pick<ContainerExecRequest, "user" | "resources">): string {
+  return JSON.stringify([request.user ?? "user", request.resources ?? null]);
+}
+
+/** The message a spare's bash reads, or null when this command must be launched fresh. */
+export function spareMessage(cwd: string, command: string, env: Record<string, string>): Uint8Array | null {
+  if (!Object.keys(env).every((name) => PLAIN_NAME.test(name))) return null;
+  const parts = [cwd, command, ...Object.entries(env).map(([name, value]) => `${name}=${value}`)];
+  const message = encoder.encode(parts.map((part) => `${part}\0`).join(""));
+  return message.byteLength <= spareLimits.messageBytesMax ? message : null;
+}
+
+export class SpareBox {
+  readonly key: string;
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly cgroup: CommandCgroup | null;
+  private readonly control: Writable;
+  private exited = false;
+
+  constructor(key: string, child: ChildProcessWithoutNullStreams, cgroup: CommandCgroup | null, control: Writable) {
+    this.key = key;
+    this.child = child;
+    this.cgroup = cgroup;
+    this.control = control;
+    child.once("exit", () => {
+      this.exited = true;
+    });
+    control.on("error", () => {});
+  }
+
+  /** Whether its box is still waiting: one that died (a failed launch, a kill) is never handed out. */
+  get alive(): boolean {
+    return !this.exited && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Hands the box its command; from here it is that command's, as a fresh launch would be. */
+  start(message: Uint8Array): void {
+    this.control.end(message);
+  }
+
+  /**
+   * Kills its box, waits for its launch to exit (its mount namespace holds the workspace's
+   * mount until then) and removes its cgroups.
+   */
+  async discard(): Promise<void> {
+    this.control.destroy();
+    const exited = this.alive ? new Promise((resolve) => this.child.once("exit", resolve)) : null;
+    if (this.child.pid !== undefined) {
+      try {
+        process.kill(-this.child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }
+    await exited;
+    await this.cgroup?.remove();
+  }
+}
