@@ -3,8 +3,10 @@
  * exactly what it would have seen in a box launched for it, and the commands a spare cannot
  * serve are launched fresh. The daemon's trace (COMPUTERD_TRACE=1) says which way each ran.
  */
+import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { useDaemon } from "./testing/harness.ts";
+import { eventually, useDaemon } from "./testing/harness.ts";
 
 const fixture = useDaemon(undefined, { COMPUTERD_TRACE: "1" });
 const sh: typeof fixture.sh = (command, opts) => fixture.sh(command, opts);
@@ -99,12 +101,31 @@ describe("a box launched ahead of its command", () => {
     expect([withEgress.stdout, after.stdout]).toEqual(["proxy\n", "none\n"]);
   });
 
-  it("is ended with its command: a kill and a timeout reach what it runs", async () => {
+  it("is ended with its command: a timeout and a kill reach everything it started", async () => {
+    /** Pids of host processes whose command line starts with `pattern`, one per line. */
+    const host = (pattern: string) => {
+      try {
+        return execFileSync("pgrep", ["-f", `^${pattern}`])
+          .toString()
+          .trim();
+      } catch {
+        return ""; // pgrep exits 1 when nothing matches
+      }
+    };
     await sh("true");
-    const timedOut = await launched("sleep 30", { timeoutMs: 300 });
+    // A duration no other test sleeps for, so the host's process list shows only these.
+    const marker = `30${Math.random().toFixed(6).slice(1)}`;
+    const timedOut = await launched(`sleep ${marker} & sleep ${marker}; wait`, { timeoutMs: 300 });
     expect(timedOut.way).toBe("spare");
     expect(timedOut.outcome).toMatchObject({ status: "timed_out", exitCode: 124 });
-    const next = await launched("ps -e -o comm= | grep -c sleep || true");
-    expect(next.stdout).toBe("0\n");
+    expect(await eventually(() => host(`sleep ${marker}`) === "")).toBe(true);
+    const execId = randomUUID();
+    const pending = launched(`setsid sleep ${marker} & sleep ${marker}; wait`, { execId });
+    await eventually(() => host(`sleep ${marker}`).split("\n").length === 2);
+    await fixture.session.computer.kill(execId);
+    const killed = await pending;
+    expect(killed.way).toBe("spare");
+    expect(killed.outcome).toMatchObject({ status: "cancelled", exitCode: 137 });
+    expect(await eventually(() => host(`sleep ${marker}`) === "")).toBe(true);
   });
 });

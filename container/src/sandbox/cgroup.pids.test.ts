@@ -27,9 +27,9 @@ describe("pids limit", () => {
     const ended = await run.exited;
     expect(ended.signal ?? ended.code).toBe("SIGKILL");
     expect(command.pidsLimitEvents()).toBeGreaterThan(0);
-    expect(await command.limitHit()).toBe("pids_limit");
+    expect(command.limitHit()).toBe("pids_limit");
     expect(Number(readFileSync(join(dir, "pids.peak"), "utf8"))).toBeLessThanOrEqual(16);
-    expect(await listPids([dir])).toEqual([]);
+    expect(listPids([dir])).toEqual([]);
   });
 
   it("kills a real fork bomb through the freezer, leaving its cgroup empty", async () => {
@@ -41,8 +41,8 @@ describe("pids limit", () => {
     await hit;
     await command.kill();
     await run.exited;
-    expect(await listPids(command.procsFiles.map((f) => f.replace(/\/cgroup\.procs$/, "")))).toEqual([]);
-    expect(await command.limitHit()).toBe("pids_limit");
+    expect(listPids(command.procsFiles.map((f) => f.replace(/\/cgroup\.procs$/, "")))).toEqual([]);
+    expect(command.limitHit()).toBe("pids_limit");
     const freezer = command.procsFiles.find((f) => f.includes("/freezer/")) as string;
     expect(readFileSync(freezer.replace("cgroup.procs", "freezer.state"), "utf8").trim()).toBe("THAWED");
     // The bomb's cgroup can go at once: nothing is left in it.
@@ -63,7 +63,7 @@ describe("pids limit", () => {
     const run = await launch(command.procsFiles, "for i in 1 2 3 4; do sleep 0.1 & done; wait; echo ok").exited;
     expect(run).toMatchObject({ code: 0, stdout: "ok\n" });
     expect(command.pidsLimitEvents()).toBe(0);
-    expect(await command.limitHit()).toBeNull();
+    expect(command.limitHit()).toBeNull();
     expect(readFileSync(join(pidsDir(command.procsFiles), "pids.max"), "utf8").trim()).toBe("16");
   });
 });

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import type { ExecStopReason } from "../../wire/index.ts";
 import { cgroupLimits } from "../limits.ts";
-import { killAll, readKeyed, readKeyedSync, removeCgroupDir } from "./cgroupfs.ts";
+import { killAll, readKeyedSync, removeCgroupDir } from "./cgroupfs.ts";
 import type { V1Dirs } from "./cgroupLimitsV1.ts";
 
 /** Which limit ended a command, as the exec outcome reports it. */
@@ -53,9 +53,9 @@ export class CommandCgroup {
    * kill ended a process, a refused fork only failed a call. Either counts limits hit by the
    * command itself or by the computer as a whole while this command asked for more.
    */
-  async limitHit(): Promise<LimitHit | null> {
+  limitHit(): LimitHit | null {
     if (this.v1.memory) {
-      const oomKills = await readKeyed(join(this.v1.memory, "memory.oom_control"), "oom_kill");
+      const oomKills = readKeyedSync(join(this.v1.memory, "memory.oom_control"), "oom_kill");
       if (oomKills !== null && oomKills > this.baseline.oomKills) return "memory_limit";
     }
     return this.pidsLimitEvents() > 0 ? "pids_limit" : null;
@@ -78,17 +78,13 @@ export class CommandCgroup {
 
   /** Like `watch`, for the pids limit only: a command that hit it is killed (a fork bomb otherwise spins until its timeout). */
   watchPids(onHit: () => void): () => void {
-    return this.poll(async () => (this.pidsLimitEvents() > 0 ? "pids_limit" : null), onHit);
+    return this.poll(() => (this.pidsLimitEvents() > 0 ? "pids_limit" : null), onHit);
   }
 
-  private poll(check: () => Promise<LimitHit | null>, onHit: (hit: LimitHit) => void): () => void {
+  private poll(check: () => LimitHit | null, onHit: (hit: LimitHit) => void): () => void {
     let stopped = false;
-    let busy = false;
-    const timer = setInterval(async () => {
-      if (busy) return;
-      busy = true;
-      const hit = await check().catch(() => null);
-      busy = false;
+    const timer = setInterval(() => {
+      const hit = check();
       if (hit && !stopped) {
         stop();
         onHit(hit);
