@@ -58,8 +58,6 @@ export class ExecRunner {
   /** The box launched for the next command (./spare.ts), or the launch of it. */
   private spare: Promise<SpareBox | null> | null = null;
   private closed = false;
-  /** Commands that ran in a spare box (tests read it). */
-  sparesUsed = 0;
 
   constructor(opts: RunnerOptions) {
     this.opts = opts;
@@ -244,7 +242,6 @@ export class ExecRunner {
     const spare = await this.takeSpare(spareKey(request));
     if (spare && message) {
       spare.start(message);
-      this.sparesUsed++;
       trace("exec started in a spare box");
       return { child: spare.child, cgroup: spare.cgroup, egress: null };
     }
