@@ -245,7 +245,10 @@ export class ExecRunner {
       trace("exec started in a spare box");
       return { child: spare.child, cgroup: spare.cgroup, egress: null };
     }
-    if (spare) this.spare = Promise.resolve(spare);
+    // Kept for the next command, unless another command's answer made a spare while this one
+    // waited: one slot, so the later is dropped rather than left running unseen.
+    if (spare && this.spare) void spare.discard();
+    else if (spare) this.spare = Promise.resolve(spare);
     // A command is never run without the limits its computer has: no cgroups, no run.
     let cgroup: CommandCgroup | null;
     try {

@@ -9,7 +9,7 @@
  * (../sandbox/box.ts, `launchSpare`); `start` writes the working directory, the command
  * and the environment there and closes it, and the box starts them exactly as a fresh
  * launch would. A command with egress (its socket is bound into the box at launch), a
- * different user or resources, names the box's bash cannot set, or a message too long for
+ * different user or resources, names `env` cannot set, or a message too long for
  * bash's byte-at-a-time `read` is launched fresh, as is any command while no spare is alive.
  */
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
