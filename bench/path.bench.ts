@@ -12,7 +12,8 @@
  * Three reference rows, without targets, add one hop at a time, so the table itself says
  * where an exec's time goes: `GET /healthz` (no credential, no storage: the local edge and
  * wrangler's proxy, which every row pays), `GET /v1/workspaces/{id}` (admission plus the D1
- * workspace lookup every workspace route makes) and a stat (that plus one call to the
+ * read of the workspace's row, which only the routes that show or change it make) and a stat
+ * (admission, which says whether the workspace exists, plus one call to the
  * workspace's object, which a file write or an exec also makes).
  */
 import { execFile } from "node:child_process";
@@ -202,9 +203,11 @@ export async function pathBench(): Promise<string> {
       `when the run began: ${loadAtStart}.`,
       "",
       "The reference rows add one hop at a time: `GET /healthz` is what every row pays before the",
-      "Worker's own work (locally, the edge and wrangler's proxy); the workspace read adds the D1",
-      "lookup of the workspace to admission; the stat adds one call to the workspace's object. An",
-      "exec adds to the stat the run's admission and slot (`TenantDO.startRun`, one call) and the",
+      "Worker's own work (locally, the edge and wrangler's proxy); the workspace read adds to",
+      "admission the D1 read of the workspace's row (only the routes that show or change it read",
+      "it); the stat adds to admission, which says whether the workspace exists, one call to the",
+      "workspace's object. An exec adds to the stat the run's admission and slot",
+      "(`TenantDO.startRun`, one call, which also says whether the workspace exists) and the",
       "run itself: the shell guest's `run` in its warm Dynamic Worker, a fresh Dynamic Worker",
       'for each javascript module, the capnweb session for the container (docs/rooms.md, "The',
       'path of a shell exec, hop by hop").',

@@ -6,7 +6,6 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { RateHeaders } from "../../tenants/account/rpc.ts";
 import type { Principal } from "../../tenants/account/scopes.ts";
-import type { Workspace } from "../../tenants/workspace/workspaces.ts";
 import type { Services } from "./services.ts";
 
 /** A claimed `Idempotency-Key`, settled by `settleIdempotency()` (middleware/idempotency.ts) once the handler has answered. */
@@ -37,11 +36,10 @@ export interface Variables {
   /** Set by a handler that claimed an `Idempotency-Key`; settled after it answers (middleware/idempotency.ts). */
   idempotencyClaim?: IdempotencyClaim;
   /**
-   * The workspace named in the URL as this credential sees it (null: missing, another
-   * tenant's, or outside the credential's workspaces), looked up once per request by
-   * `loadWorkspace` (workspaceAccess.ts), whether admission or the route asks first.
+   * The workspace named in the URL, when this credential may reach it, and whether the
+   * tenant has it: set by `admit()` from the tenant object's answer (workspaceAccess.ts).
    */
-  workspaceLookup?: { id: string; workspace: Workspace | null };
+  admittedWorkspace?: { id: string; live: boolean };
   /** Set by `admit()` for a route that admits as `exec`; see DeferredAdmission. */
   deferredAdmission?: DeferredAdmission;
 }

@@ -23,7 +23,7 @@ export function services(env: Env) {
     /** The JWT signing keys: scoped tokens, share links and dashboard sessions. */
     signingKeys,
     tokens: new Tokens(signingKeys, apiKeys),
-    workspaces: new Workspaces(db, env.WORKSPACE),
+    workspaces: new Workspaces(db, env.WORKSPACE, env.TENANT),
     usage: new Usage(env.TENANT, db),
     artifacts: new Artifacts(db, env.ARTIFACTS),
     shares: new Shares(db, signingKeys, apiKeys),

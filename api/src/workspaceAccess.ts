@@ -2,31 +2,57 @@
  * The one way a route gets at a workspace named in its URL: the tenant comes from the
  * verified credential, a key restricted to other workspaces sees nothing, and every miss
  * is the same 404 whether the workspace is missing, deleted or another tenant's.
+ *
+ * Whether it exists comes with the request's admission, from the tenant's object
+ * (TenantDO.admit, account/workspaceRegistry.ts), so a route that only needs the workspace's
+ * object reads no D1. The index row (name, labels, counters) is read only by the routes
+ * that show or change it (`loadWorkspace`).
  */
 import { canAccessWorkspace } from "../../tenants/account/scopes.ts";
 import type { Workspace } from "../../tenants/workspace/workspaces.ts";
 import type { AppContext } from "./context.ts";
 import { ApiError } from "./errors.ts";
 
+/** The workspace's index row, or 404. */
 export async function loadWorkspace(c: AppContext, workspaceId: string): Promise<Workspace> {
   const workspace = await findWorkspace(c, workspaceId);
-  if (!workspace) throw new ApiError("not_found", `no workspace ${workspaceId}`);
+  if (!workspace) throw missing(workspaceId);
   return workspace;
 }
 
-/**
- * The workspace if this credential may name it, else null; one D1 read per request, shared
- * by admission (which tags the request's usage event with it, and only then) and the route.
- */
+/** The workspace's index row if this credential may name it, else null. */
 export async function findWorkspace(c: AppContext, workspaceId: string): Promise<Workspace | null> {
-  const cached = c.get("workspaceLookup");
-  if (cached?.id === workspaceId) return cached.workspace;
   const principal = c.get("principal");
-  const workspace = canAccessWorkspace(principal, workspaceId)
-    ? await c.var.services.workspaces.get(principal.tenantId, workspaceId)
-    : null;
-  c.set("workspaceLookup", { id: workspaceId, workspace });
-  return workspace;
+  if (!canAccessWorkspace(principal, workspaceId)) return null;
+  return c.var.services.workspaces.get(principal.tenantId, workspaceId);
+}
+
+/**
+ * 404 unless this credential may reach the workspace and the tenant has it: from the
+ * request's admission when it named this workspace, else (a workspace named in the body, an
+ * app built without admission) from the index.
+ */
+export async function requireWorkspace(c: AppContext, workspaceId: string): Promise<void> {
+  const admitted = c.get("admittedWorkspace");
+  if (admitted?.id !== workspaceId) {
+    await loadWorkspace(c, workspaceId);
+    return;
+  }
+  if (!admitted.live) throw missing(workspaceId);
+}
+
+/**
+ * 404 unless this credential may reach the workspace; whether the tenant has it is left to
+ * an exec's run, whose slot the tenant's object grants only for a workspace it has
+ * (TenantDO.startRun). Without a run to leave it to, as `requireWorkspace`.
+ */
+export async function requireWorkspaceForRun(c: AppContext, workspaceId: string): Promise<void> {
+  if (!c.get("deferredAdmission")) return requireWorkspace(c, workspaceId);
+  if (!canAccessWorkspace(c.get("principal"), workspaceId)) throw missing(workspaceId);
+}
+
+function missing(workspaceId: string): ApiError {
+  return new ApiError("not_found", `no workspace ${workspaceId}`);
 }
 
 /**

@@ -37,6 +37,7 @@ describe("container run resources", () => {
   it("go from the tenant's grant to computerd with the exec", async () => {
     const ledger = env.TENANT.getByName(`ten_test_${crypto.randomUUID()}`);
     await ledger.changePlan("pro");
+    await ledger.addWorkspace("ws");
     const execId = `ex_${crypto.randomUUID().replaceAll("-", "")}`;
     const grant = await ledger.startRun({
       execId,

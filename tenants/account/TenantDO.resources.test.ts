@@ -15,11 +15,16 @@ const run = (executor: "shell" | "container", execId = `ex_${crypto.randomUUID()
   keyId: null,
 });
 
-const ledger = () => env.TENANT.getByName(`ten_test_${crypto.randomUUID()}`);
+/** A tenant's object that has the workspace `ws`. */
+async function ledger() {
+  const stub = env.TENANT.getByName(`ten_test_${crypto.randomUUID()}`);
+  await stub.addWorkspace("ws");
+  return stub;
+}
 
 describe("container run grants", () => {
   it("carry the plan's computer limits for container runs only", async () => {
-    const stub = ledger();
+    const stub = await ledger();
     expect(await stub.startRun(run("container", "ex_c"))).toMatchObject({ ok: true, resources: PLANS.free.container });
     // The same run asked again (a retried request) gets the same answer.
     expect(await stub.startRun(run("container", "ex_c"))).toMatchObject({ resources: PLANS.free.container });
@@ -28,13 +33,13 @@ describe("container run grants", () => {
   });
 
   it("follow a plan change from the next run on", async () => {
-    const stub = ledger();
+    const stub = await ledger();
     expect(await stub.changePlan("pro")).toMatchObject({ ok: true });
     expect(await stub.startRun(run("container"))).toMatchObject({ ok: true, resources: PLANS.pro.container });
   });
 
   it("give an account whose stored plan has no limits yet those of the public plan it names", async () => {
-    const stub = ledger();
+    const stub = await ledger();
     const { container: _, ...older } = PLANS.scale;
     await stub.setPlan(older as unknown as Plan);
     expect(await stub.startRun(run("container"))).toMatchObject({ resources: PLANS.scale.container });

@@ -12,6 +12,7 @@ import type { TenantDO } from "./TenantDO.ts";
 async function tenantOn(plan: Plan) {
   const stub = env.TENANT.getByName(`ten_test_${crypto.randomUUID()}`);
   await stub.setPlan(plan);
+  await stub.addWorkspace("ws_a");
   return stub;
 }
 

@@ -236,6 +236,7 @@ describe("run slots", () => {
   it("admit exactly the plan's concurrency, return on finish, and expire after a crash", async () => {
     const t = tenant();
     await t.install();
+    await t.stub.addWorkspace("ws");
     const plan: Plan = { ...PLANS.free, concurrency: { shell: 3, javascript: 1, container: 1 } };
     await t.stub.setPlan(plan);
     const run = startShellRun(t.stub);
@@ -265,6 +266,7 @@ describe("run slots", () => {
   it("cut a run's timeout to the hard quota left after the runs in flight", async () => {
     const t = tenant();
     await t.install();
+    await t.stub.addWorkspace("ws");
     const plan: Plan = {
       ...PLANS.free,
       meters: { ...PLANS.free.meters, shell_ms: { included: 25_000, overage: null } },

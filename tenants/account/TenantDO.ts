@@ -7,27 +7,27 @@
  * This class is the RPC shell; each job lives in its own module beside it: the policy
  * (admission.ts, pure), run slots (leases.ts), the account and its plan rules
  * (ledger/account.ts), events and totals (ledger/events.ts), storage integration
- * (ledger/storage.ts), invoices (ledger/invoice.ts) and the D1 rollup (ledger/rollup.ts).
- * The alarm integrates storage hour by hour, closes ended periods into invoices, and rolls
- * events into D1's hourly rows exactly once. The clock and crash points come from hooks.ts.
+ * (ledger/storage.ts), invoices (ledger/invoice.ts), the D1 rollup (ledger/rollup.ts) and the
+ * tenant's live workspaces (workspaceRegistry.ts). The alarm integrates storage hour by hour,
+ * closes ended periods into invoices, and rolls events into D1's hourly rows exactly once.
+ * The clock and crash points come from hooks.ts.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { ContainerResources } from "../../container/wire/index.ts";
 import { type Db, database } from "../db.ts";
-import { requestDecision, runDecision, type Standing, useDecision } from "./admission.ts";
+import { requestDecision, type Standing, useDecision } from "./admission.ts";
 import { type TenantHooks, tenantHooks } from "./hooks.ts";
 import { Leases } from "./leases.ts";
 import {
   type Account,
   changePlan,
-  closePeriod,
   createAccount,
   invoiceOf,
   readAccount,
   spendCapRefusal,
   writeAccount,
 } from "./ledger/account.ts";
-import { mirrorPlan, storeInvoice } from "./ledger/d1.ts";
+import { closeEndedPeriods, mirrorPlan } from "./ledger/d1.ts";
 import { type EventQuery, Events, type LedgerEvent } from "./ledger/events.ts";
 import { type InvoiceBody, openingFee } from "./ledger/invoice.ts";
 import { ledgerLimits } from "./ledger/limits.ts";
@@ -40,14 +40,16 @@ import { TokenBucket } from "./ledger/tokenBucket.ts";
 import type { Meter } from "./meters.ts";
 import { containerResources, PLANS, type Plan, publicPlan, type VersionTerms, versionTerms } from "./plans.ts";
 import type { Admission, AdmitRequest, BillingState, Denial, Quotas, RunEnd, RunGrant, RunRequest } from "./rpc.ts";
+import { missingWorkspace, WorkspaceRegistry } from "./workspaceRegistry.ts";
 
 export class TenantDO extends DurableObject<Env> {
-  private readonly hooks: TenantHooks;
-  private readonly events: Events;
+  private readonly hooks = tenantHooks(this.ctx.id.name ?? "");
+  private readonly events = new Events(this.ctx.storage.sql);
+  private readonly leases = new Leases(this.ctx.storage.sql);
+  private readonly workspaces = new WorkspaceRegistry(this.ctx.storage.sql);
+  private readonly db = database(this.env.DB);
+  private readonly rollup = new Rollup(this.events, this.db, this.ctx.id.name ?? "", this.hooks);
   private readonly storage: StorageMeter;
-  private readonly leases: Leases;
-  private readonly rollup: Rollup;
-  private readonly db: Db;
   private account: Account | null = null;
   private bucket: TokenBucket | null = null;
   private loading: Promise<void> | null = null;
@@ -56,12 +58,8 @@ export class TenantDO extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     migrateLedger(ctx.storage);
-    this.hooks = tenantHooks(ctx.id.name ?? "");
-    this.events = new Events(ctx.storage.sql);
+    // The only part that reads its tables as it is made, so after the migration.
     this.storage = new StorageMeter(ctx.storage.sql);
-    this.leases = new Leases(ctx.storage.sql);
-    this.db = database(env.DB);
-    this.rollup = new Rollup(this.events, this.db, ctx.id.name ?? "", this.hooks);
   }
 
   // ── admission ───────────────────────────────────────────────────────────────────────────
@@ -69,13 +67,17 @@ export class TenantDO extends DurableObject<Env> {
   /**
    * Admits one API request or says why not, and counts it: the rate bucket, the monthly
    * request quota (plans without overage), the spend cap, and for writes and execs the
-   * storage cap. An admitted request is recorded as `api_requests` under its request id.
+   * storage cap. An admitted request is recorded as `api_requests` under its request id,
+   * tagged with its workspace when the tenant has one by that id; whether it has is in the
+   * answer, so the gateway needs no other lookup to answer 404.
    */
   async admit(request: AdmitRequest): Promise<Admission> {
     return this.admitIn(await this.load(), this.hooks.now(), request);
   }
 
   private admitIn(account: Account, now: number, request: AdmitRequest): Admission {
+    const live = request.workspaceId !== null && this.workspaces.has(request.workspaceId);
+    const named = request.workspaceId === null ? {} : { workspaceLive: live };
     const standing = this.standing(account, now);
     const rate = this.bucketFor(account, now).take(now);
     const denial = requestDecision(standing, request.need, rate, this.storage.totalBytes);
@@ -85,20 +87,20 @@ export class TenantDO extends DurableObject<Env> {
         meter: "api_requests",
         quantity: 1,
         atMs: now,
-        workspaceId: request.workspaceId,
+        workspaceId: live ? request.workspaceId : null,
         keyId: request.keyId,
         executor: null,
       });
     }
-    return { ...(denial ?? { ok: true }), rate: this.rateHeaders(account, standing.period, now) };
+    return { ...(denial ?? { ok: true }), rate: this.rateHeaders(account, standing.period, now), ...named };
   }
 
   /**
-   * Takes a concurrency slot for a run (leases.ts). On plans with a hard cap on the
-   * executor's time, the run's timeout is cut to what is left after the runs in flight, so
-   * the cap is exact rather than overshot by the runs already running. A repeat of the same
-   * exec id answers the grant it already holds. With `run.request`, the API request is
-   * admitted first, as `admit` would with need `exec`, in the same step (no await between).
+   * Takes a concurrency slot for a run (leases.ts), for a workspace the tenant has (else
+   * `not_found`). On plans with a hard cap on the executor's time, the run's timeout is cut to
+   * what is left after the runs in flight, so the cap is exact. A repeat of the same exec id
+   * answers the grant it already holds. With `run.request`, the API request is admitted
+   * first, as `admit` would with need `exec`, in the same step (no await between).
    */
   async startRun(run: RunRequest): Promise<RunGrant> {
     const account = await this.load();
@@ -108,24 +110,17 @@ export class TenantDO extends DurableObject<Env> {
     const existing = this.leases.find(run.execId);
     if (existing) return { ok: true, timeoutMs: existing.reservedMs || run.timeoutMs, ...resources };
     if (run.request) {
-      const { workspaceId, keyId } = run;
-      const admission = this.admitIn(account, now, { ...run.request, workspaceId, keyId, need: "exec" });
+      const { workspaceLive: _, ...admission } = this.admitIn(account, now, { ...run, ...run.request, need: "exec" });
       if (!admission.ok) return admission;
-      const granted = this.grantRun(account, now, run, resources);
-      return { ...granted, rate: admission.rate };
+      return { ...this.grantRun(account, now, run, resources), rate: admission.rate };
     }
     return this.grantRun(account, now, run, resources);
   }
 
   private grantRun(account: Account, now: number, run: RunRequest, resources: { resources?: ContainerResources }) {
-    this.leases.expire(now);
-    const decision = runDecision(this.standing(account, now), run, {
-      runs: this.leases.runs(run.executor),
-      reservedMs: this.leases.reservedMs(`${run.executor}_ms`),
-    });
-    if (!decision.ok) return decision;
-    this.leases.open(run.execId, run.executor, decision.timeoutMs, decision.reservedMs, now);
-    return { ok: true as const, timeoutMs: decision.timeoutMs, ...resources };
+    if (!this.workspaces.has(run.workspaceId)) return missingWorkspace(run.workspaceId);
+    const granted = this.leases.grant(this.standing(account, now), run);
+    return granted.ok ? { ...granted, ...resources } : granted;
   }
 
   /** Records a finished run's time and storage, and frees its slot, in one transaction; a repeat changes nothing. */
@@ -155,13 +150,31 @@ export class TenantDO extends DurableObject<Env> {
     return this.leases.runsByExecutor(this.hooks.now());
   }
 
+  // ── the tenant's workspaces (workspaceRegistry.ts) ──────────────────────────────────────
+
+  /** A new workspace (or fork), before its index row is written. */
+  async addWorkspace(workspaceId: string): Promise<void> {
+    await this.load();
+    this.workspaces.add(workspaceId);
+  }
+
+  /** A workspace going away, before its index row is deleted: from now on every request for it is a 404. */
+  async removeWorkspace(workspaceId: string): Promise<void> {
+    await this.load();
+    this.workspaces.remove(workspaceId);
+  }
+
+  async hasWorkspace(workspaceId: string): Promise<boolean> {
+    await this.load();
+    return this.workspaces.has(workspaceId);
+  }
+
   // ── metering ────────────────────────────────────────────────────────────────────────────
 
   /**
-   * Whether `quantity` more units of a metered resource that is not a run (a Workers AI
-   * image) may be used now. The caller records the use with `record` once it succeeded, so
-   * a failed use is never billed; uses in flight at the same moment may pass a hard cap by
-   * their number.
+   * Whether `quantity` more units of a metered resource that is not a run (a Workers AI image)
+   * may be used now. The caller records the use with `record` once it succeeded, so a failed
+   * use is never billed; uses in flight at the same moment may pass a hard cap by their number.
    */
   async allowUse(meter: Meter, quantity: number): Promise<{ ok: true } | Denial> {
     const account = await this.load();
@@ -252,7 +265,11 @@ export class TenantDO extends DurableObject<Env> {
     const account = await this.load();
     const now = this.hooks.now();
     this.storage.advanceAll(now, this.recordStorage(account, now));
-    await this.closePeriods(account, now);
+    await closeEndedPeriods(this.db, account, now, {
+      invoiceFor: (period) => this.invoiceFor(account, period),
+      planChanged: () => this.bucket?.setRate(account.plan.rate),
+      save: () => this.saveAccount(account),
+    });
     await this.rollup.run();
     await this.rollup.sweep(now);
     this.schedule(now);
@@ -262,20 +279,6 @@ export class TenantDO extends DurableObject<Env> {
   async flush(): Promise<number> {
     await this.load();
     return this.rollup.run();
-  }
-
-  /** Writes an immutable invoice for every period that has ended, oldest first. */
-  private async closePeriods(account: Account, now: number): Promise<void> {
-    for (;;) {
-      const period = periodAt(account.anchorMs, account.closedThroughMs);
-      if (period.endMs > now) return;
-      await storeInvoice(this.db, account.tenantId, period, this.invoiceFor(account, period), now);
-      if (closePeriod(account, period)) {
-        this.bucket?.setRate(account.plan.rate);
-        await mirrorPlan(this.db, account.tenantId, account.plan.id);
-      }
-      this.saveAccount(account);
-    }
   }
 
   /**
@@ -365,12 +368,9 @@ export class TenantDO extends DurableObject<Env> {
     if (this.account) return this.account;
     this.loading ??= this.ctx.blockConcurrencyWhile(async () => {
       const stored = readAccount(this.ctx.storage.sql);
-      if (stored) {
-        this.account = stored;
-        this.alarmAtMs = await this.ctx.storage.getAlarm();
-        return;
-      }
-      this.account = await createAccount(this.ctx.storage.sql, this.db, this.tenantId(), this.hooks.now());
+      if (stored) this.alarmAtMs = await this.ctx.storage.getAlarm();
+      this.account = stored ?? (await createAccount(this.ctx.storage.sql, this.db, this.tenantId(), this.hooks.now()));
+      if (!this.workspaces.filled()) await this.workspaces.fill(this.db, this.tenantId());
     });
     await this.loading;
     this.loading = null;

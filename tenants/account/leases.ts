@@ -7,7 +7,9 @@
  */
 
 import type { ExecutorName } from "../../executors/contract.ts";
+import { type RunAsk, runDecision, type Standing } from "./admission.ts";
 import { ledgerLimits } from "./ledger/limits.ts";
+import type { Denial } from "./rpc.ts";
 
 export interface Lease {
   reservedMs: number;
@@ -43,6 +45,21 @@ export class Leases {
       this.sql.exec<{ n: number | null }>("SELECT sum(reserved_ms) AS n FROM leases WHERE meter = ?", meter).one().n ??
       0
     );
+  }
+
+  /**
+   * The policy's answer to a run (admission.ts) over the leases held at `standing.nowMs`,
+   * expired ones dropped first, and the run's lease when it is granted.
+   */
+  grant(standing: Standing, run: RunAsk & { execId: string }): { ok: true; timeoutMs: number } | Denial {
+    this.expire(standing.nowMs);
+    const decision = runDecision(standing, run, {
+      runs: this.runs(run.executor),
+      reservedMs: this.reservedMs(`${run.executor}_ms`),
+    });
+    if (!decision.ok) return decision;
+    this.open(run.execId, run.executor, decision.timeoutMs, decision.reservedMs, standing.nowMs);
+    return { ok: true, timeoutMs: decision.timeoutMs };
   }
 
   open(execId: string, executor: ExecutorName, timeoutMs: number, reservedMs: number, nowMs: number): void {

@@ -12,7 +12,7 @@ export type AdmissionNeed = "request" | "write" | "exec";
 
 export type Denial = {
   ok: false;
-  code: "rate_limited" | "quota_exceeded" | "spend_cap_reached" | "forbidden";
+  code: "rate_limited" | "quota_exceeded" | "spend_cap_reached" | "forbidden" | "not_found";
   detail: string;
   retryAfterSeconds?: number;
 };
@@ -23,7 +23,11 @@ export interface RateHeaders {
   limit: string;
 }
 
-export type Admission = ({ ok: true } | Denial) & { rate: RateHeaders };
+export type Admission = ({ ok: true } | Denial) & {
+  rate: RateHeaders;
+  /** When the request named a workspace: whether the tenant has it (a missing one is a 404). */
+  workspaceLive?: boolean;
+};
 
 export interface AdmitRequest {
   requestId: string;

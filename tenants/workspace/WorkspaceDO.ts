@@ -18,16 +18,16 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { type Access, actorOf, type Caller, type Prefix, prefixOf } from "./callers.ts";
-import { type ExecRefusal, ExecRunner, type StartExec, type StartedRun } from "./execs/ExecRunner.ts";
-import { type ExecRecord, ExecRecords, migrateExecs } from "./execs/records.ts";
-import { RunExecutors } from "./execs/runExecutors.ts";
-import { releaseSlots, runLedger } from "./execs/runLedger.ts";
-import { type ForkRefusal, WorkspaceForks } from "./forks.ts";
+import type { ExecRefusal, ExecRunner, StartExec, StartedRun } from "./execs/ExecRunner.ts";
+import type { ExecRecord } from "./execs/records.ts";
+import type { ForkRefusal, WorkspaceForks } from "./forks.ts";
 import { type ImageModel, imageModelFrom } from "./images.ts";
-import { WorkspaceMaintenance } from "./maintenance.ts";
-import { ownerOf, parseWorkspaceObjectName, type WorkspaceOwner } from "./names.ts";
+import type { WorkspaceMaintenance } from "./maintenance.ts";
+import { ownerOf, type WorkspaceOwner } from "./names.ts";
+import { buildParts, hasTables, type Parts } from "./parts.ts";
 import { type ShareRequest, WorkspacePublishing } from "./publishing.ts";
-import { snapshotQuotaRefusal, tenantVersionTerms, versionTermsMaxAgeMs } from "./versionTerms.ts";
+import type { Reported, WorkspaceStats } from "./stats.ts";
+import { snapshotQuotaRefusal, tenantVersionTerms } from "./versionTerms.ts";
 import { ConfinedVfs, type VfsOps } from "./vfs/ConfinedVfs.ts";
 import type { FsFailure, FsResult } from "./vfs/errors.ts";
 import type { ForkCursor } from "./vfs/forks/export.ts";
@@ -41,80 +41,52 @@ import type { ReadOptions } from "./vfs/ops/read.ts";
 import type { RemoveOptions } from "./vfs/ops/remove.ts";
 import type { WriteOptions } from "./vfs/ops/write.ts";
 import type { PreciseTime } from "./vfs/times.ts";
-import { Vfs } from "./vfs/Vfs.ts";
+import type { Vfs } from "./vfs/Vfs.ts";
 import type { Snapshot } from "./vfs/versions/snapshots.ts";
 
-export type { Caller, ForkRefusal };
+export type { Caller, ForkRefusal, Reported, WorkspaceStats };
 
-export interface WorkspaceStats {
-  sizeBytes: number;
-  fileCount: number;
-  /** What storage bills: the unique bytes the tree and the snapshots reach (docs/billing.md). */
-  uniqueBytes: number;
-  /** The filesystem revision these counters are as of, so late reports can be told from new ones. */
-  revision: number;
-}
-
-type WithStats<T> = ({ ok: true } & T & { stats: WorkspaceStats }) | FsFailure;
+type WithStats<T> = ({ ok: true } & T & Reported) | FsFailure;
 
 export class WorkspaceDO extends DurableObject<Env> {
-  readonly vfs: Vfs;
-  readonly execs: ExecRunner;
-  readonly forks: WorkspaceForks;
-  private readonly maintenance: WorkspaceMaintenance;
-
   /**
    * The deployment's text-to-image model for `ws:ai` (images.ts), or null. A field, so the
    * tests can stand a fake binding in for Workers AI, which cannot run on their machine.
    */
   imageModel: ImageModel | null = imageModelFrom(this.env as Env & { AI_IMAGE_MODEL?: string });
 
+  private parts: Parts | null = null;
+  get vfs(): Vfs {
+    return this.built().vfs;
+  }
+  get execs(): ExecRunner {
+    return this.built().execs;
+  }
+  get forks(): WorkspaceForks {
+    return this.built().forks;
+  }
+  private get maintenance(): WorkspaceMaintenance {
+    return this.built().maintenance;
+  }
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.vfs = new Vfs(ctx.storage.sql, (fn) => ctx.storage.transactionSync(fn));
-    // The plan's history window applies before this instance records any change (Vfs.keepHistoryFor).
-    this.vfs.keepHistoryFor(async () => (await this.versionTerms()).historyWindowMs, versionTermsMaxAgeMs);
-    // Whoever changed the tree (the API, a run, a container's push), what the change left
-    // behind (garbage, kept versions) is collected and pruned by the alarm.
-    this.vfs.onChange(() =>
-      ctx.waitUntil(this.maintenance.arm().catch((error) => console.error("arming maintenance", error))),
-    );
-    migrateExecs(ctx.storage);
-    const records = new ExecRecords(ctx.storage.sql);
-    // Runs recorded as running belong to an instance that is gone: end them honestly.
-    const abandoned = records.abandonRunning();
-    if (abandoned.length > 0) ctx.waitUntil(releaseSlots(env, parseWorkspaceObjectName(ctx.id.name), abandoned));
-    const executors = new RunExecutors({
-      ctx,
-      env,
-      vfs: this.vfs,
+    // An object that has stored nothing stays so until it is used: an exec for a workspace
+    // the tenant does not have must not leave tables behind (see `exec`).
+    if (hasTables(ctx.storage.sql)) this.built();
+  }
+
+  private built(): Parts {
+    this.parts ??= buildParts({
+      ctx: this.ctx,
+      env: this.env,
+      historyWindowMs: async () => (await this.versionTerms()).historyWindowMs,
       owner: () => this.owner(),
       publishing: () => this.publishing(),
       imageModel: () => this.imageModel,
+      counters: () => this.counters(),
     });
-    this.execs = new ExecRunner(
-      records,
-      (start) => executors.executor(start),
-      runLedger(
-        env,
-        () => this.owner(),
-        () => this.counters(),
-      ),
-      (work) => ctx.waitUntil(work),
-    );
-    this.forks = new WorkspaceForks({ ctx, env, vfs: this.vfs, armMaintenance: () => this.maintenance.arm() });
-    // A fork's changes, from any caller, wait until its rows have all arrived (forks.ts).
-    this.vfs.holdChangesDuringImport(() => this.forks.ready());
-    this.maintenance = new WorkspaceMaintenance({
-      ctx,
-      env,
-      vfs: this.vfs,
-      forks: this.forks,
-      owner: () => this.owner(),
-    });
-    // A fork still lacking chunks reads them through from its source (vfs/forks/).
-    const origin = this.vfs.forkOrigin();
-    if (origin) this.vfs.borrowFrom(this.forks.lenderFor(origin.source));
+    return this.parts;
   }
 
   // ── execution ───────────────────────────────────────────────────────────────────────────
@@ -127,7 +99,15 @@ export class WorkspaceDO extends DurableObject<Env> {
   async exec(
     start: StartExec,
     options: { snapshot?: "before" } = {},
-  ): Promise<ExecRefusal | (StartedRun & { stats: WorkspaceStats; snapshotId?: string })> {
+  ): Promise<ExecRefusal | (StartedRun & Reported & { snapshotId?: string })> {
+    // The gateway leaves the question of whether the workspace exists to the run's slot
+    // (TenantDO.startRun). An object with nothing stored asks first, so that an id the
+    // tenant never had (or deleted) leaves no tables behind.
+    if (!hasTables(this.ctx.storage.sql)) {
+      const { tenantId, workspaceId } = this.owner();
+      const known = await this.env.TENANT.getByName(tenantId).hasWorkspace(workspaceId);
+      if (!known) return { ok: false, code: "not_found", message: `no workspace ${workspaceId}` };
+    }
     // A run reads and writes this workspace's own rows: a fork's must all be here first.
     await this.forks.ready();
     let snapshotId: string | undefined;
@@ -143,7 +123,7 @@ export class WorkspaceDO extends DurableObject<Env> {
     };
     const result = await this.execs.start(start, options.snapshot === "before" ? snapshot : undefined);
     if ("ok" in result) return result;
-    return { ...result, stats: this.counters(), ...(snapshotId ? { snapshotId } : {}) };
+    return { ...result, ...this.report(), ...(snapshotId ? { snapshotId } : {}) };
   }
   execRecord(execId: string) {
     const record = this.execs.records.get(execId);
@@ -224,6 +204,14 @@ export class WorkspaceDO extends DurableObject<Env> {
   /** The exact size and file count (cheap; what the index mirrors). */
   counters(): WorkspaceStats {
     return { ...this.vfs.counters(), uniqueBytes: this.vfs.uniqueBytes(), revision: this.vfs.revision() };
+  }
+
+  private lastReported: WorkspaceStats | null = null;
+  /** The counters now, with the ones last answered; the next answer compares with these. */
+  private report(): Reported {
+    const previous = this.lastReported;
+    this.lastReported = this.counters();
+    return { stats: this.lastReported, previous };
   }
   stats() {
     return this.forks.whole(() => this.vfs.stats());
@@ -395,6 +383,6 @@ export class WorkspaceDO extends DurableObject<Env> {
     const result = await pending;
     if (!result.ok) return result;
     await this.maintenance.arm();
-    return { ...result, stats: this.counters() };
+    return { ...result, ...this.report() };
   }
 }

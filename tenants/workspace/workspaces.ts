@@ -2,9 +2,14 @@
  * The workspace index in D1 (who owns which workspace, its name and labels) and the way
  * to its Durable Object. Every method takes the tenant id first and filters on it, so a
  * workspace id from another tenant behaves exactly like one that does not exist.
+ *
+ * The tenant's object lists its live workspaces too (account/workspaceRegistry.ts), which is
+ * how requests learn that theirs exists without reading D1: a workspace joins that list
+ * before its index row is written and leaves it before the row is deleted.
  */
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { workspaces } from "../account/schema.ts";
+import type { TenantDO } from "../account/TenantDO.ts";
 import { type Db, nowIso } from "../db.ts";
 import { newId } from "../ids.ts";
 import { workspaceObjectName } from "./names.ts";
@@ -36,6 +41,7 @@ export class Workspaces {
   constructor(
     private readonly db: Db,
     private readonly namespace: DurableObjectNamespace<import("./WorkspaceDO.ts").WorkspaceDO>,
+    private readonly tenants: DurableObjectNamespace<TenantDO>,
   ) {}
 
   async create(
@@ -54,8 +60,23 @@ export class Workspaces {
       forkedFrom: null,
       forkedRevision: null,
     };
-    await this.db.insert(workspaces).values(row);
+    await this.listed(tenantId, row.id, () => this.db.insert(workspaces).values(row));
     return toWorkspace(row);
+  }
+
+  /**
+   * Writes a new workspace's index row with `write`, the tenant's object knowing it first;
+   * if the write fails, the tenant's object forgets it again.
+   */
+  private async listed<T>(tenantId: string, workspaceId: string, write: () => Promise<T>): Promise<T> {
+    const tenant = this.tenants.getByName(tenantId);
+    await tenant.addWorkspace(workspaceId);
+    try {
+      return await write();
+    } catch (error) {
+      await tenant.removeWorkspace(workspaceId).catch(() => {});
+      throw error;
+    }
   }
 
   /** How many workspaces forked from `sourceId` exist: the plan's `forksPerWorkspaceMax` counts them. */
@@ -71,7 +92,7 @@ export class Workspaces {
    * Forks `sourceId` at `ref` (a snapshot id, a revision or `live`) into a new workspace of
    * the same tenant (docs/vfs.md, "Forks"). The new object records its source and the
    * version's counters (its rows follow in the background), and only then is the workspace
-   * added to the index: a fork that failed midway is never listed. Both object names embed the tenant id of the
+   * added to the tenant's object and the index: a fork that failed midway is never listed. Both object names embed the tenant id of the
    * caller's credential, so no fork reaches another tenant's workspace.
    */
   async fork(
@@ -96,7 +117,7 @@ export class Workspaces {
       forkedRevision: forked.rev,
     };
     try {
-      await this.db.insert(workspaces).values(row);
+      await this.listed(tenantId, id, () => this.db.insert(workspaces).values(row));
     } catch (error) {
       // Unpublished, the new object would only hold its source's pin: let it go.
       await this.object(tenantId, id)
@@ -155,8 +176,13 @@ export class Workspaces {
     return row ? toWorkspace(row) : null;
   }
 
-  /** Removes the index row first (the workspace disappears at once), then its storage. */
+  /**
+   * The tenant's object forgets the workspace first (every request for it is a 404 at
+   * once), then the index row goes, then its storage. A delete that fails midway is
+   * repeated the same way: the row is still listed until it is gone.
+   */
   async delete(tenantId: string, workspaceId: string): Promise<boolean> {
+    await this.tenants.getByName(tenantId).removeWorkspace(workspaceId);
     const deleted = await this.db
       .delete(workspaces)
       .where(and(eq(workspaces.tenantId, tenantId), eq(workspaces.id, workspaceId)))

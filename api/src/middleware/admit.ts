@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from "hono";
 import type { RateHeaders } from "../../../tenants/account/rpc.ts";
+import { canAccessWorkspace } from "../../../tenants/account/scopes.ts";
 import { BASE32_CHARS } from "../../../tenants/ids.ts";
 import type { AppContext, AppEnv, DeferredAdmission } from "../context.ts";
 import { ApiError, type ErrorCode } from "../errors.ts";
-import { findWorkspace } from "../workspaceAccess.ts";
 import { type AdmissionNeed, declaredAdmission } from "./admits.ts";
 
 /**
@@ -49,18 +49,19 @@ export function admit(): MiddlewareHandler<AppEnv> {
 /** Admits the request now; throws the refusal (with its rate headers) as an ApiError. */
 async function admitNow(c: AppContext, need: AdmissionNeed): Promise<RateHeaders> {
   const principal = c.get("principal");
-  const match = WORKSPACE_PATH.exec(c.req.path);
-  // The event names a workspace only when it is the caller's own (and within its reach):
-  // an id from the URL alone could be anyone's, and would tag this bill with it.
-  const named = match?.[1];
-  const workspace = named ? await findWorkspace(c, named) : null;
+  const named = WORKSPACE_PATH.exec(c.req.path)?.[1];
+  // The tenant's object answers whether it has the workspace, and tags the event with it
+  // only then: an id from the URL alone could be anyone's. The route reads the answer
+  // (workspaceAccess.ts), so finding the workspace costs no call of its own.
+  const workspaceId = named && canAccessWorkspace(principal, named) ? named : null;
   const admission = await c.var.services.usage.admit(principal.tenantId, {
     requestId: c.get("requestId"),
     keyId: principal.keyId,
-    workspaceId: workspace?.id ?? null,
+    workspaceId,
     need,
   });
   if (!admission.ok) throw refusal(admission, admission.rate);
+  if (workspaceId) c.set("admittedWorkspace", { id: workspaceId, live: admission.workspaceLive === true });
   return admission.rate;
 }
 

@@ -73,7 +73,7 @@ export function registerExecCreate(app: App) {
     const principal = c.get("principal");
     const cwd = execCwd(body.cwd, principal.pathPrefix);
     const egress = egressPolicy(body.egress);
-    const { object, mirrorStats } = await workspaceObject(c, workspaceId);
+    const { object, mirrorStats } = await workspaceObject(c, workspaceId, { forRun: true });
     const stream = wantsEventStream(c);
     // Every check above runs before a stored answer is replayed.
     const replay = await replayOrClaim(c, "exec", body);
@@ -109,7 +109,7 @@ export function registerExecCreate(app: App) {
       const retry = retryAfterSeconds === undefined ? {} : { headers: { "retry-after": String(retryAfterSeconds) } };
       throw new ApiError(code, detail, retry);
     }
-    const { stats, rate: _, ...result } = started;
+    const { stats, previous, rate: _, ...result } = started;
     const execId = result.id;
     if (stream) {
       const { snapshotId } = result;
@@ -121,7 +121,7 @@ export function registerExecCreate(app: App) {
     }
     // A run may have written files: mirror the counters the index shows in lists (the ledger
     // already has the size, from the run's own metering).
-    if (!body.background) await mirrorStats(stats);
+    if (!body.background) await mirrorStats({ stats, previous });
     return c.json(withResult(result), body.background ? 202 : 200);
   });
 }

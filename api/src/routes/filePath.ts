@@ -3,10 +3,10 @@ import { z } from "@hono/zod-openapi";
 import { workspaceLimits } from "../../../tenants/workspace/limits.ts";
 import { pathPatterns } from "../../../tenants/workspace/pathPatterns.ts";
 import { normalizePath } from "../../../tenants/workspace/paths.ts";
-import type { Caller, WorkspaceStats } from "../../../tenants/workspace/WorkspaceDO.ts";
+import type { Caller, Reported, WorkspaceStats } from "../../../tenants/workspace/WorkspaceDO.ts";
 import type { AppContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { keyActor, loadWorkspace } from "../workspaceAccess.ts";
+import { keyActor, requireWorkspace, requireWorkspaceForRun } from "../workspaceAccess.ts";
 
 /**
  * The route of a file's URL. `[\s\S]+`, not `.+`: a dot stops at line terminators, so a
@@ -43,19 +43,16 @@ export function workspacePath(raw: string, { allowRoot = false } = {}): string {
 }
 
 /**
- * The workspace object for a route's `{workspaceId}`, after the access check; the path
- * prefix the credential is confined to, which every path-taking call passes on to the
- * object (it refuses paths outside with EACCES, 403 here); and the principal's tenant, for
- * mirroring counters into the index afterwards.
+ * The workspace object for a route's `{workspaceId}`, after the access check (an exec's, with
+ * `forRun`, leaves whether the workspace exists to its run); the path prefix the credential
+ * is confined to, which every path-taking call passes on to the object (it refuses paths
+ * outside with EACCES, 403 here); and the principal's tenant, for mirroring counters into
+ * the index afterwards.
  */
-export async function workspaceObject(c: AppContext, workspaceId: string) {
-  const indexed = await loadWorkspace(c, workspaceId);
+export async function workspaceObject(c: AppContext, workspaceId: string, { forRun = false } = {}) {
+  await (forRun ? requireWorkspaceForRun(c, workspaceId) : requireWorkspace(c, workspaceId));
   const { tenantId, pathPrefix } = c.get("principal");
   const { workspaces } = c.var.services;
-  const moved = (stats: WorkspaceStats) =>
-    stats.sizeBytes !== indexed.sizeBytes ||
-    stats.fileCount !== indexed.fileCount ||
-    stats.uniqueBytes !== indexed.storageBytes;
   const caller: Caller = { prefix: pathPrefix, actor: keyActor(c.get("principal").keyId) };
   return {
     object: workspaces.object(tenantId, workspaceId),
@@ -64,15 +61,15 @@ export async function workspaceObject(c: AppContext, workspaceId: string) {
     caller,
     /**
      * Mirrors a mutation's exact counters into the D1 index (lists read them from there)
-     * and a size change into the tenant's storage meter; nothing when they did not move,
-     * so a mutation that changed nothing costs no write.
+     * and a size change into the tenant's storage meter; nothing when they did not move
+     * since the object's previous answer, so a mutation that changed nothing costs no write.
      */
-    recordStats: async (stats: WorkspaceStats) => {
-      if (!moved(stats)) return;
+    recordStats: async ({ stats, previous }: { stats: WorkspaceStats; previous?: WorkspaceStats | null }) => {
+      if (!moved(stats, previous)) return;
       await Promise.all([
         workspaces.recordStats(tenantId, workspaceId, stats),
         // Storage is billed by the byte-hour of unique bytes (docs/billing.md) from the moment they changed.
-        stats.uniqueBytes === indexed.storageBytes
+        previous && stats.uniqueBytes === previous.uniqueBytes
           ? null
           : c.var.services.usage.storageChanged(tenantId, workspaceId, stats.uniqueBytes, stats.revision),
       ]);
@@ -82,8 +79,21 @@ export async function workspaceObject(c: AppContext, workspaceId: string) {
      * size to the tenant's ledger itself, with the run's time. Nothing when they did not move,
      * so a read-only run costs no write.
      */
-    mirrorStats: async (stats: WorkspaceStats) => {
-      if (moved(stats)) await workspaces.recordStats(tenantId, workspaceId, stats);
+    mirrorStats: async ({ stats, previous }: Reported) => {
+      if (moved(stats, previous)) await workspaces.recordStats(tenantId, workspaceId, stats);
     },
   };
+}
+
+/**
+ * Whether the index's counters may be behind: they moved since the object last answered, or
+ * this is its instance's first answer (the index may have missed a write before it).
+ */
+function moved(stats: WorkspaceStats, previous: WorkspaceStats | null | undefined): boolean {
+  return (
+    !previous ||
+    stats.sizeBytes !== previous.sizeBytes ||
+    stats.fileCount !== previous.fileCount ||
+    stats.uniqueBytes !== previous.uniqueBytes
+  );
 }

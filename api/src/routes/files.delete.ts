@@ -45,7 +45,7 @@ export function registerFilesDelete(app: App) {
         workspace.caller,
       ),
     );
-    await workspace.recordStats(result.stats);
+    await workspace.recordStats(result);
     return c.json({ removed: result.removed }, 200);
   });
 }

@@ -83,7 +83,7 @@ export function registerFilesPut(app: App) {
         workspace.caller,
       ),
     );
-    await workspace.recordStats(result.stats);
+    await workspace.recordStats(result);
     c.header("etag", result.stat.etag);
     return c.json(result.stat, 200);
   });

@@ -6,7 +6,7 @@
  */
 import { createRoute, type z } from "@hono/zod-openapi";
 import type { Scope } from "../../../tenants/account/scopes.ts";
-import type { Caller, WorkspaceDO, WorkspaceStats } from "../../../tenants/workspace/WorkspaceDO.ts";
+import type { Caller, Reported, WorkspaceDO } from "../../../tenants/workspace/WorkspaceDO.ts";
 import type { App } from "../context.ts";
 import { orThrow } from "../fsErrors.ts";
 import { type AdmissionNeed, admits } from "../middleware/admits.ts";
@@ -69,10 +69,8 @@ export function registerFsOp<B extends z.ZodObject, R extends z.ZodType>(app: Ap
     const body = valid("json") as z.infer<B>;
     const whole = def.wholeWorkspace?.(body);
     if (whole) requireWholeWorkspace(c, whole);
-    const result = orThrow(await def.run(workspace.object, body, workspace.caller)) as {
-      stats?: WorkspaceStats;
-    };
-    if (result.stats) await workspace.recordStats(result.stats);
+    const result = orThrow(await def.run(workspace.object, body, workspace.caller)) as Partial<Reported>;
+    if (result.stats) await workspace.recordStats({ stats: result.stats, previous: result.previous ?? null });
     // biome-ignore lint/suspicious/noExplicitAny: each op's respond() narrows its own result type.
     return c.json(def.respond(result as never) as any, 200);
   });

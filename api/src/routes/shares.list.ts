@@ -3,7 +3,7 @@ import type { App } from "../context.ts";
 import { admits } from "../middleware/admits.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, PageQuery, page, WorkspaceParams } from "../schemas.ts";
-import { loadWorkspace } from "../workspaceAccess.ts";
+import { requireWorkspace } from "../workspaceAccess.ts";
 import { reachOf, Share } from "./artifactsShared.ts";
 
 const route = createRoute({
@@ -27,7 +27,7 @@ export function registerSharesList(app: App) {
   app.openapi(route, async (c) => {
     const { workspaceId } = c.req.valid("param");
     const { limit, cursor } = c.req.valid("query");
-    await loadWorkspace(c, workspaceId);
+    await requireWorkspace(c, workspaceId);
     const { tenantId } = c.get("principal");
     return c.json(await c.var.services.shares.list(tenantId, workspaceId, reachOf(c), limit, cursor), 200);
   });

@@ -149,7 +149,7 @@ export function registerSnapshots(app: App) {
     if (!(await workspace.object.deleteSnapshot(snapshotId)))
       throw new ApiError("not_found", `no snapshot ${snapshotId}`);
     // What only the snapshot reached is no longer billed (docs/billing.md).
-    await workspace.recordStats(await workspace.object.counters());
+    await workspace.recordStats({ stats: await workspace.object.counters() });
     return c.body(null, 204);
   });
 }

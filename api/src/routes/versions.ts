@@ -228,7 +228,7 @@ export function registerVersions(app: App) {
     const body = c.req.valid("json");
     const ref = body.snapshotId ?? String(body.revision);
     const result = orThrow(await workspace.object.restore(ref, workspace.caller.actor));
-    await workspace.recordStats(result.stats);
+    await workspace.recordStats(result);
     return c.json({ revision: result.revision, changedPaths: result.changedPaths, restoredTo: result.restoredTo }, 200);
   });
   app.openapi(diffRoute, async (c) => {

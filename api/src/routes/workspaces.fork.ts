@@ -16,7 +16,7 @@ import { admits } from "../middleware/admits.ts";
 import { replayOrClaim } from "../middleware/idempotency.ts";
 import { requireScope } from "../middleware/requireScope.ts";
 import { errorResponses, IdempotencyHeaders, Metadata, Name, Workspace, WorkspaceParams } from "../schemas.ts";
-import { keyActor, loadWorkspace, requireNewWorkspacesAllowed, requireWholeWorkspace } from "../workspaceAccess.ts";
+import { keyActor, requireNewWorkspacesAllowed, requireWholeWorkspace, requireWorkspace } from "../workspaceAccess.ts";
 
 const ForkRequest = z
   .object({
@@ -66,7 +66,7 @@ const route = createRoute({
 export function registerWorkspacesFork(app: App) {
   app.openapi(route, async (c) => {
     const { workspaceId } = c.req.valid("param");
-    await loadWorkspace(c, workspaceId);
+    await requireWorkspace(c, workspaceId);
     requireWholeWorkspace(c, "forking the workspace");
     const principal = c.get("principal");
     requireNewWorkspacesAllowed(c);

@@ -3,7 +3,7 @@
  * (tenants/sqlMigrations.ts).
  * v1 was the first ledger (events only); v2 adds the account, period totals, run leases,
  * storage integration and rollup batches, and tags events with their period and batch;
- * v3 keeps the period's fee in parts.
+ * v3 keeps the period's fee in parts; v4 lists the tenant's workspaces (workspaceRegistry.ts).
  */
 import { migrateSchema, type SqlStatement } from "../../sqlMigrations.ts";
 
@@ -59,6 +59,8 @@ export const LEDGER_STEPS: readonly (readonly SqlStatement[])[] = [
   ],
   // v3: the open period's fee part by part (JSON), so an invoice can tell a prorated upgrade from a whole fee.
   ["ALTER TABLE account ADD COLUMN period_fees TEXT"],
+  // v4: the tenant's live workspaces; objects made before it copy them from D1 once (workspaceRegistry.ts).
+  ["CREATE TABLE workspaces (id TEXT PRIMARY KEY)"],
 ];
 
 export function migrateLedger(storage: DurableObjectStorage): void {

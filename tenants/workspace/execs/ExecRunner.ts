@@ -77,7 +77,8 @@ export interface ExecRefusal {
     | "rate_limited"
     | "quota_exceeded"
     | "spend_cap_reached"
-    | "forbidden";
+    | "forbidden"
+    | "not_found";
   message: string;
   /** When asking again makes sense. */
   retryAfterSeconds?: number;

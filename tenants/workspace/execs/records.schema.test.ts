@@ -13,6 +13,7 @@ const shape = (sql: SqlStorage) =>
 
 /** Drops the exec tables and their version, as before the object's first start. */
 function wipe(sql: SqlStorage): void {
+  sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)");
   sql.exec("DROP TABLE IF EXISTS exec_output");
   sql.exec("DROP TABLE IF EXISTS execs");
   sql.exec("DELETE FROM meta WHERE key = 'exec_schema_version'");

@@ -3,11 +3,13 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { execLimits } from "../../../executors/limits.ts";
 import type { WorkspaceDO } from "../WorkspaceDO.ts";
-import { ExecRecords } from "./records.ts";
+import { ExecRecords, migrateExecs } from "./records.ts";
 
 async function withRecords<T>(fn: (records: ExecRecords, clock: { nowMs: number }) => T): Promise<T> {
   const stub = env.WORKSPACE.getByName(`records-${crypto.randomUUID()}`);
   return runInDurableObject(stub, (_instance: WorkspaceDO, state) => {
+    // An object that has stored nothing builds its tables on first use (WorkspaceDO): here, now.
+    migrateExecs(state.storage);
     const clock = { nowMs: Date.now() };
     return fn(new ExecRecords(state.storage.sql, () => clock.nowMs), clock);
   });
