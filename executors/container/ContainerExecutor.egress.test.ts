@@ -7,6 +7,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ContainerExecOutcome, ContainerExecRequest } from "../../container/wire/index.ts";
+import { ledgerEvents } from "../../test/ledger.ts";
 import type { ExecRequest } from "../contract.ts";
 import { runEgressRecorder } from "../egress/usage.ts";
 import type { ComputerLink } from "./ComputerLink.ts";
@@ -46,13 +47,7 @@ function tenantLedger() {
     allow,
     record: runEgressRecorder(ledger, { execId, workspaceId: "ws_net", keyId: "key_net", executor: "container" }),
   });
-  const events = () =>
-    ledger.listEvents({
-      fromIso: "2000-01-01T00:00:00.000Z",
-      toIso: "2100-01-01T00:00:00.000Z",
-      meter: "egress_bytes",
-      limit: 100,
-    });
+  const events = () => ledgerEvents(ledger, "egress_bytes");
   return { egressFor, events };
 }
 

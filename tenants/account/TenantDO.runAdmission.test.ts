@@ -6,6 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { ledgerEvents } from "../../test/ledger.ts";
 import { PLANS, type Plan } from "./plans.ts";
 import type { TenantDO } from "./TenantDO.ts";
 
@@ -28,12 +29,7 @@ const runWithRequest = (stub: DurableObjectStub<TenantDO>, i: number, execId = `
   });
 
 async function requestsCounted(stub: DurableObjectStub<TenantDO>) {
-  const events = await stub.listEvents({
-    fromIso: "2000-01-01T00:00:00.000Z",
-    toIso: "2100-01-01T00:00:00.000Z",
-    meter: "api_requests",
-    limit: 1_000,
-  });
+  const events = await ledgerEvents(stub, "api_requests");
   return events.map((event) => ({ id: event.id, workspaceId: event.workspaceId, keyId: event.keyId }));
 }
 

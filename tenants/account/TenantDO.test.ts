@@ -7,8 +7,10 @@
 import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { ledgerEvents } from "../../test/ledger.ts";
 import { installTenantHooks } from "./hooks.ts";
 import { HOUR_MS } from "./ledger/periods.ts";
+import type { Meter } from "./meters.ts";
 import { PLANS, type Plan } from "./plans.ts";
 import type { TenantDO } from "./TenantDO.ts";
 
@@ -44,13 +46,8 @@ async function d1Rollups(tenantId: string) {
   return results;
 }
 
-async function ledgerSum(stub: DurableObjectStub<TenantDO>, meter: string) {
-  const events = await stub.listEvents({
-    fromIso: "2000-01-01T00:00:00.000Z",
-    toIso: "2100-01-01T00:00:00.000Z",
-    meter: meter as never,
-    limit: 100_000,
-  });
+async function ledgerSum(stub: DurableObjectStub<TenantDO>, meter: Meter) {
+  const events = await ledgerEvents(stub, meter);
   return events.reduce((sum, event) => sum + event.quantity, 0);
 }
 
@@ -135,11 +132,7 @@ describe("the ledger", () => {
     await t.advance(36 * 24 * HOUR_MS);
     await t.stub.record(event("evt_new", 4));
     await t.stub.flush();
-    const events = await t.stub.listEvents({
-      fromIso: "2000-01-01T00:00:00.000Z",
-      toIso: "2100-01-01T00:00:00.000Z",
-      limit: 10,
-    });
+    const events = await ledgerEvents(t.stub);
     expect(events.map((e) => e.id)).toEqual(["evt_new"]);
     expect((await d1Rollups(t.name)).map((row) => row.quantity)).toEqual([3, 4]);
   });
@@ -190,12 +183,7 @@ describe("storage byte-hours", () => {
     await t.stub.storageChanged("ws_a", 0, 6);
     await t.advance(HOUR_MS);
     await runDurableObjectAlarm(t.stub);
-    const events = await t.stub.listEvents({
-      fromIso: "2000-01-01T00:00:00.000Z",
-      toIso: "2100-01-01T00:00:00.000Z",
-      meter: "storage_byte_hours",
-      limit: 10,
-    });
+    const events = await ledgerEvents(t.stub, "storage_byte_hours");
     // 12:00–13:00 at 1000 B; 13:00–13:30 at 1000 B and 13:30–14:00 at 3000 B; 14:00–15:00 at 3000 B.
     expect(events.map((e) => [e.at, e.quantity])).toEqual([
       ["2036-06-10T12:00:00.000Z", 1_000],

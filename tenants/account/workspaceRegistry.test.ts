@@ -6,6 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { ledgerEvents } from "../../test/ledger.ts";
 import { database, nowIso } from "../db.ts";
 import { newId } from "../ids.ts";
 import { tenants, workspaces } from "./schema.ts";
@@ -27,12 +28,7 @@ const shellRun = (workspaceId: string, request?: { requestId: string }) => ({
 });
 
 async function workspaceTags(stub: DurableObjectStub<TenantDO>): Promise<Record<string, string | null>> {
-  const events = await stub.listEvents({
-    fromIso: "2000-01-01T00:00:00.000Z",
-    toIso: "2100-01-01T00:00:00.000Z",
-    meter: "api_requests",
-    limit: 100,
-  });
+  const events = await ledgerEvents(stub, "api_requests");
   return Object.fromEntries(events.map((event) => [event.id, event.workspaceId]));
 }
 

@@ -8,6 +8,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PLANS, type Plan } from "../../../tenants/account/plans.ts";
 import { call, createWorkspace, expectProblem, json, signup } from "../../../test/client.ts";
+import { ledgerEvents } from "../../../test/ledger.ts";
 
 async function tenantOn(plan: Plan) {
   const tenant = await signup();
@@ -121,12 +122,7 @@ describe("an exec's admission, left to its run", () => {
       expect(refused.headers.get("ratelimit")).toMatch(/^"burst";r=0;/);
     }
     const ledger = env.TENANT.getByName(tenantId);
-    const counted = await ledger.listEvents({
-      fromIso: "2000-01-01T00:00:00.000Z",
-      toIso: "2100-01-01T00:00:00.000Z",
-      meter: "api_requests",
-      limit: 100,
-    });
+    const counted = await ledgerEvents(ledger, "api_requests");
     // The workspace's creation, the run and the invalid request; the refused ones count nothing.
     expect(counted).toHaveLength(3);
     expect(counted.filter((event) => event.workspaceId === ws)).toHaveLength(2);

@@ -9,6 +9,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../../tenants/ids.ts";
 import { call, createWorkspace, expectProblem, json, signup } from "../../../test/client.ts";
+import { ledgerEvents } from "../../../test/ledger.ts";
 
 /** What a workspace's object has stored: its SQLite tables (an object never used has none). */
 function tablesOf(tenantId: string, workspaceId: string) {
@@ -86,12 +87,7 @@ describe("workspace existence", () => {
     await expectProblem(refused, 404, "not_found");
     expect(refused.headers.get("ratelimit")).toMatch(/^"burst";r=\d+;/);
     const ledger = env.TENANT.getByName(tenantId);
-    const events = await ledger.listEvents({
-      fromIso: "2000-01-01T00:00:00.000Z",
-      toIso: "2100-01-01T00:00:00.000Z",
-      meter: "api_requests",
-      limit: 100,
-    });
+    const events = await ledgerEvents(ledger, "api_requests");
     const requestId = refused.headers.get("x-request-id");
     expect(events.find((event) => event.id === requestId)).toMatchObject({ workspaceId: null });
     expect(await ledger.runsInFlight()).toEqual({});
