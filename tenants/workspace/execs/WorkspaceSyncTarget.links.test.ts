@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { conflictName, conflictStamp } from "../../../container/wire/conflict.ts";
-import type { ApplyResult, SyncBase, SyncOp } from "../../../container/wire/index.ts";
+import type { ApplyResult, SyncOp } from "../../../container/wire/index.ts";
 import { bytes, ok } from "../vfs/test/withVfs.ts";
 import { baseOf, text, withTarget } from "./test/syncTarget.ts";
 import type { WorkspaceSyncTarget } from "./WorkspaceSyncTarget.ts";
