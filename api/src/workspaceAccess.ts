@@ -55,11 +55,6 @@ function missing(workspaceId: string): ApiError {
   return new ApiError("not_found", `no workspace ${workspaceId}`);
 }
 
-/**
- * Refuses (403) what acts on a workspace as a whole — deleting or relabelling it, reading
- * its change log (which names every path) — to a credential confined to a path prefix:
- * each reaches beyond the prefix.
- */
 /** Refuses to make a new workspace (create, fork) for a credential restricted to existing ones. */
 export function requireNewWorkspacesAllowed(c: AppContext): void {
   if (c.get("principal").workspaceIds) {
@@ -67,6 +62,11 @@ export function requireNewWorkspacesAllowed(c: AppContext): void {
   }
 }
 
+/**
+ * Refuses (403) what acts on a workspace as a whole — deleting or relabelling it, reading
+ * its change log (which names every path) — to a credential confined to a path prefix:
+ * each reaches beyond the prefix.
+ */
 export function requireWholeWorkspace(c: AppContext, action: string): void {
   const { pathPrefix } = c.get("principal");
   if (pathPrefix !== null) {
