@@ -93,6 +93,22 @@ describe("workspace existence", () => {
     expect(await ledger.runsInFlight()).toEqual({});
   });
 
+  it("finishes a delete that stopped after the tenant's object forgot the workspace, when repeated", async () => {
+    const { tenantId, key } = await signup();
+    const id = await createWorkspace(key);
+    await call("PUT", `/v1/workspaces/${id}/files/a.txt`, { key, body: "hello" });
+    // As if the delete had stopped between the tenant's object and the index.
+    await env.TENANT.getByName(tenantId).removeWorkspace(id);
+    await expectProblem(await call("GET", `/v1/workspaces/${id}/files/a.txt`, { key }), 404, "not_found");
+    const listed = await json<{ data: { id: string }[] }>(await call("GET", "/v1/workspaces", { key }));
+    expect(listed.data.map((workspace) => workspace.id)).toContain(id);
+    expect((await call("DELETE", `/v1/workspaces/${id}`, { key })).status).toBe(204);
+    const after = await json<{ data: { id: string }[] }>(await call("GET", "/v1/workspaces", { key }));
+    expect(after.data.map((workspace) => workspace.id)).not.toContain(id);
+    await expectProblem(await call("GET", `/v1/workspaces/${id}`, { key }), 404, "not_found");
+    expect(await tablesOf(tenantId, id)).toEqual([]);
+  });
+
   it("keeps the index's counters right after the workspace's object restarts", async () => {
     const { tenantId, key } = await signup();
     const id = await createWorkspace(key);
