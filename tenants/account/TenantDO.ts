@@ -14,9 +14,9 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { ContainerResources } from "../../container/wire/index.ts";
-import { type Db, database } from "../db.ts";
+import { database } from "../db.ts";
 import { requestDecision, type Standing, useDecision } from "./admission.ts";
-import { type TenantHooks, tenantHooks } from "./hooks.ts";
+import { tenantHooks } from "./hooks.ts";
 import { Leases } from "./leases.ts";
 import {
   type Account,
@@ -49,6 +49,7 @@ export class TenantDO extends DurableObject<Env> {
   private readonly workspaces = new WorkspaceRegistry(this.ctx.storage.sql);
   private readonly db = database(this.env.DB);
   private readonly rollup = new Rollup(this.events, this.db, this.ctx.id.name ?? "", this.hooks);
+  /** Reads its tables as it is made, so it is made in the constructor, after the migration. */
   private readonly storage: StorageMeter;
   private account: Account | null = null;
   private bucket: TokenBucket | null = null;
@@ -58,7 +59,6 @@ export class TenantDO extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     migrateLedger(ctx.storage);
-    // The only part that reads its tables as it is made, so after the migration.
     this.storage = new StorageMeter(ctx.storage.sql);
   }
 
@@ -67,9 +67,8 @@ export class TenantDO extends DurableObject<Env> {
   /**
    * Admits one API request or says why not, and counts it: the rate bucket, the monthly
    * request quota (plans without overage), the spend cap, and for writes and execs the
-   * storage cap. An admitted request is recorded as `api_requests` under its request id,
-   * tagged with its workspace when the tenant has one by that id; whether it has is in the
-   * answer, so the gateway needs no other lookup to answer 404.
+   * storage cap. An admitted request is recorded as `api_requests` under its request id, tagged
+   * with its workspace if the tenant has it; the answer says whether (the gateway's 404).
    */
   async admit(request: AdmitRequest): Promise<Admission> {
     return this.admitIn(await this.load(), this.hooks.now(), request);
@@ -110,7 +109,8 @@ export class TenantDO extends DurableObject<Env> {
     const existing = this.leases.find(run.execId);
     if (existing) return { ok: true, timeoutMs: existing.reservedMs || run.timeoutMs, ...resources };
     if (run.request) {
-      const { workspaceLive: _, ...admission } = this.admitIn(account, now, { ...run, ...run.request, need: "exec" });
+      const request = { ...run.request, workspaceId: run.workspaceId, keyId: run.keyId, need: "exec" as const };
+      const { workspaceLive: _, ...admission } = this.admitIn(account, now, request);
       if (!admission.ok) return admission;
       return { ...this.grantRun(account, now, run, resources), rate: admission.rate };
     }
