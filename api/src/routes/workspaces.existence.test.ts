@@ -30,6 +30,7 @@ function everyKind(key: string, id: string): (() => Promise<Response>)[] {
     () => call("POST", `${base}/fs/stat`, { key, json: { path: "/a.txt" } }),
     () => call("GET", `${base}/fs/list?path=/`, { key }),
     () => call("POST", `${base}/exec`, { key, json: echo }),
+    () => call("POST", `${base}/exec`, { key, json: { executor: "javascript", code: "export default () => 1" } }),
     () => call("GET", `${base}/execs`, { key }),
     () => call("POST", `${base}/snapshots`, { key, json: {} }),
     () => call("DELETE", `${base}/files/a.txt`, { key }),
