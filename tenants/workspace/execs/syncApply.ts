@@ -23,7 +23,8 @@
  * landed, which is sequential, not a conflict.
  *
  * Each part has a file of its own: what a path holds and what an op wants (./syncState.ts),
- * the run of adds written together (./syncAddRun.ts), the remembered pushes (./syncPushed.ts)
+ * the runs of adds and of removals written together (./syncAddRun.ts, ./syncRemoveRun.ts),
+ * the remembered pushes (./syncPushed.ts)
  * and the metadata an op carries (./syncAttrs.ts). This file is the rule's verdict per op,
  * and what each verdict does to the tree.
  */
@@ -48,6 +49,7 @@ import type { Store } from "../vfs/store.ts";
 import { AddRun, addRun } from "./syncAddRun.ts";
 import { attrsIfNeeded, attrsOf, opAttrs, writeAttrs } from "./syncAttrs.ts";
 import { prunePushed, pushedOnBase, rememberPushed } from "./syncPushed.ts";
+import { RemoveRun, removeRun } from "./syncRemoveRun.ts";
 import {
   type Content,
   ensureParent,
@@ -102,19 +104,34 @@ export function applyBatch(
     result.entries.push(entryAt(op.path));
   };
   // Ops that only add (a command's new files and directories, the usual bulk of a push) are
-  // gathered while they follow one another and written together (addRun); any other op
-  // first writes what was gathered, then applies alone.
-  const run = new AddRun(store);
-  const flush = () => {
-    const adding = run.take();
+  // gathered while they follow one another and written together (addRun), and so are
+  // removals the rule lets land (removeRun); any other op first writes what was gathered,
+  // then applies alone. Each run is written before an op of another kind is looked at, so
+  // every op sees the tree as the ops before it left it.
+  const adds = new AddRun(store);
+  const removes = new RemoveRun(store);
+  const flushAdds = () => {
+    const adding = adds.take();
     if (adding.length > 0) addRun(store, adding, result, entryAt, one);
   };
+  const flushRemoves = () => {
+    const removing = removes.take();
+    if (removing.length > 0) removeRun(store, removing, result, one);
+  };
   ops.forEach((op, index) => {
-    if (run.add(op, index, prepared[index] ?? null)) return;
-    flush();
+    if (op.op === "remove") {
+      flushAdds();
+      if (removes.add(op, index)) return;
+    } else {
+      flushRemoves();
+      if (adds.add(op, index, prepared[index] ?? null)) return;
+    }
+    flushAdds();
+    flushRemoves();
     one(index);
   });
-  flush();
+  flushAdds();
+  flushRemoves();
   prunePushed(store);
   result.revision = store.meta("revision");
   return result;

@@ -5,6 +5,7 @@ import { Chunks } from "./store/chunks.ts";
 import { type Counter, Counters } from "./store/counters.ts";
 import { History } from "./store/history.ts";
 import type { StoreParts } from "./store/parts.ts";
+import { type Removal, removeNames } from "./store/removeNames.ts";
 import { resolve, resolveParent, statOf } from "./store/resolve.ts";
 import { restoreRows } from "./store/restoreRows.ts";
 import { TreeWriter } from "./store/tree.ts";
@@ -201,11 +202,16 @@ export class Store implements TreeReader, StoreParts {
     this.tree.updateInode(ino, fields);
   }
 
-  // ── set-wise steps (store/addNew.ts, store/restoreRows.ts) ──────────────────────────────
+  // ── set-wise steps (store/addNew.ts, store/removeNames.ts, store/restoreRows.ts) ────────
 
   /** Adds new files and empty directories, each where nothing is (store/addNew.ts). */
   addNew(entries: readonly NewEntry[]): { ino: number; rev: number }[] {
     return addNew(this, entries);
+  }
+
+  /** Removes single-named files and links and emptied directories, each in a revision (store/removeNames.ts). */
+  removeNames(removals: readonly Removal[]): number[] {
+    return removeNames(this, removals);
   }
 
   /** Brings `inos` and `entries` back to their versions at `rev` (store/restoreRows.ts). */
