@@ -5,9 +5,9 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { newWebSocketRpcSession } from "capnweb";
 import { WebSocketServer } from "ws";
 import type { ComputerdHealth, ComputerdReady } from "../wire/index.ts";
+import { BINARY_FRAMING, FRAMING_HEADER, newSyncRpcSession, type RpcSocket } from "../wire/socket.ts";
 import { readConfig } from "./config.ts";
 import { Daemon } from "./daemon.ts";
 import { daemonLimits } from "./limits.ts";
@@ -34,6 +34,12 @@ export async function serve(): Promise<void> {
     res.writeHead(404).end();
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: daemonLimits.wsPayloadBytesMax });
+  // The binary framing when the object asks for it, said in the upgrade's answer; capnweb's
+  // JSON text for an object from before it (container/wire/socket.ts).
+  const binary = (req: IncomingMessage) => req.headers[FRAMING_HEADER] === BINARY_FRAMING;
+  wss.on("headers", (headers, req) => {
+    if (binary(req)) headers.push(`${FRAMING_HEADER}: ${BINARY_FRAMING}`);
+  });
   server.on("upgrade", (req, socket, head) => {
     if (req.url !== "/session") {
       socket.destroy();
@@ -42,8 +48,8 @@ export async function serve(): Promise<void> {
     wss.handleUpgrade(req, socket, head, (ws) => {
       const computer = new Computer(daemon);
       ws.on("close", () => daemon.endSession(computer));
-      // ws's WebSocket is close enough to the standard one for capnweb's transport.
-      newWebSocketRpcSession(ws as unknown as WebSocket, computer);
+      // ws's WebSocket is close enough to the standard one for the session's transports.
+      newSyncRpcSession(ws as unknown as RpcSocket, binary(req), computer);
     });
   });
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));

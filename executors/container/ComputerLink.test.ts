@@ -3,10 +3,11 @@
  * computer. computerd cannot run inside workerd, so a twin of its ComputerApi answers on the
  * other end of a WebSocketPair, through capnweb as the real one does.
  */
-import { newWebSocketRpcSession, RpcTarget } from "capnweb";
+import { RpcTarget } from "capnweb";
 import { decodeJwt, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { AUDIENCE_WORKSPACE, type WorkspaceSyncApi } from "../../container/wire/index.ts";
+import { newSocketRpcSession } from "../../container/wire/socket.ts";
 import { ComputerLink } from "./ComputerLink.ts";
 import type { ContainerHost } from "./ContainerHost.ts";
 
@@ -46,9 +47,9 @@ function linkTo(twin: ComputerTwin): ComputerLink {
       const pair = new WebSocketPair();
       const [client, server] = [pair[0], pair[1]];
       server.accept();
-      newWebSocketRpcSession(server, twin);
+      newSocketRpcSession(server, twin);
       client.accept();
-      return client;
+      return { socket: client, binary: true };
     },
     async forget() {},
   };

@@ -6,8 +6,9 @@
  * session as soon as it breaks — the next run opens a new one, and computerd resumes from
  * the last revision it applied.
  */
-import { newWebSocketRpcSession, type RpcStub } from "capnweb";
+import type { RpcStub } from "capnweb";
 import type { ComputerApi, WorkspaceSyncApi } from "../../container/wire/index.ts";
+import { newSyncRpcSession } from "../../container/wire/socket.ts";
 import { ComputerStarting } from "./ComputerStarting.ts";
 import type { ContainerHost } from "./ContainerHost.ts";
 import { containerLimits } from "./limits.ts";
@@ -86,8 +87,8 @@ export class ComputerLink {
   }
 
   private async open(): Promise<Session> {
-    const socket = await this.host.connect(this.workspace);
-    const computer = newWebSocketRpcSession<ComputerApi>(socket);
+    const { socket, binary } = await this.host.connect(this.workspace);
+    const computer = newSyncRpcSession<ComputerApi>(socket, binary);
     const session: Session = { computer, socket };
     computer.onRpcBroken(() => this.drop(session));
     socket.addEventListener("close", () => this.drop(session));

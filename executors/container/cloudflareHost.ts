@@ -3,12 +3,12 @@
  * workspace object's own name, reached through the Container Durable Object's `fetch`
  * (which starts the container on first use and forwards to computerd's port).
  */
-import { type ContainerHost, openWebSocket } from "./ContainerHost.ts";
+import { type ContainerHost, openWebSocket, type SyncSocket } from "./ContainerHost.ts";
 
 export class CloudflareContainerHost implements ContainerHost {
   constructor(private readonly namespace: DurableObjectNamespace) {}
 
-  connect(workspace: string): Promise<WebSocket> {
+  connect(workspace: string): Promise<SyncSocket> {
     return openWebSocket(this.namespace.getByName(workspace), "http://computerd/session");
   }
 

@@ -4,7 +4,7 @@
  * connects to the port it reports on the loopback interface.
  */
 import { ComputerStarting } from "./ComputerStarting.ts";
-import { type ContainerHost, openWebSocket } from "./ContainerHost.ts";
+import { type ContainerHost, openWebSocket, type SyncSocket } from "./ContainerHost.ts";
 
 /** The supervisor's codes for "not yet" (container/supervisor/errors.ts): its box image is not ready. */
 const NOT_YET = new Set(["image_building", "image_failed"]);
@@ -15,7 +15,7 @@ export class LocalSupervisorHost implements ContainerHost {
     private readonly secret: string,
   ) {}
 
-  async connect(workspace: string): Promise<WebSocket> {
+  async connect(workspace: string): Promise<SyncSocket> {
     const response = await fetch(`${this.supervisorUrl}/computers/${encodeURIComponent(workspace)}`, {
       method: "POST",
       headers: { authorization: `Bearer ${this.secret}` },

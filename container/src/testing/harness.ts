@@ -10,9 +10,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { newWebSocketRpcSession, type RpcStub, RpcTarget } from "capnweb";
+import { type RpcStub, RpcTarget } from "capnweb";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll } from "vitest";
+import { WebSocket } from "ws";
 import { ensureFanotifyBinary } from "../../native/build.ts";
 import { ensureMknodBinary } from "../../native/mknod/build.ts";
 import {
@@ -23,6 +24,7 @@ import {
   type ContainerExecRequest,
   type OutputSinkApi,
 } from "../../wire/index.ts";
+import { BINARY_FRAMING, FRAMING_HEADER, newSocketRpcSession, type RpcSocket } from "../../wire/socket.ts";
 import { MemoryWorkspace } from "./memoryWorkspace.ts";
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -143,8 +145,10 @@ export interface Session {
   close(): void;
 }
 
+/** A session with the daemon on `port`, in the binary framing the object asks for (container/wire/socket.ts). */
 export function connect(port: number): RpcStub<ComputerApi> {
-  return newWebSocketRpcSession<ComputerApi>(`ws://127.0.0.1:${port}/session`);
+  const socket = new WebSocket(`ws://127.0.0.1:${port}/session`, { headers: { [FRAMING_HEADER]: BINARY_FRAMING } });
+  return newSocketRpcSession<ComputerApi>(socket as unknown as RpcSocket);
 }
 
 /** Opens a session and says hello with a valid token. */
