@@ -1,13 +1,27 @@
-/** The session handshake: only a fresh token for this workspace, signed with the shared secret, opens a session. */
+/**
+ * The session handshake: only a fresh token for this workspace, signed with the shared secret,
+ * opens a session; and the framing the WebSocket upgrade agrees (container/wire/socket.ts): an
+ * object that asks gets bytes in binary frames and the header back, one from before it gets
+ * capnweb's JSON text, so a rolling deploy leaves neither side unable to read the other.
+ */
 import { randomUUID } from "node:crypto";
+import { newWebSocketRpcSession } from "capnweb";
 import { jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUDIENCE_WORKSPACE, type ComputerdHealth, type ContainerExecRequest } from "../wire/index.ts";
+import { WebSocket } from "ws";
+import {
+  AUDIENCE_WORKSPACE,
+  type ComputerApi,
+  type ComputerdHealth,
+  type ContainerExecRequest,
+} from "../wire/index.ts";
+import { BINARY_FRAMING, FRAMING_HEADER, newSocketRpcSession, type RpcSocket } from "../wire/socket.ts";
 import {
   connect,
   type DaemonProcess,
   makeDirs,
   mintToken,
+  run,
   startDaemon,
   testSecret,
   testWorkspace,
@@ -105,5 +119,40 @@ describe("auth", () => {
     const health = (await (await fetch(`http://127.0.0.1:${daemon.port}/healthz`)).json()) as ComputerdHealth;
     expect(health).toMatchObject({ ok: true, running: 0 });
     expect(typeof health.idleMs).toBe("number");
+  });
+});
+
+/** Opens a socket, asking for the binary framing or not; records the upgrade's answer and every frame that arrives. */
+function open(ask: boolean) {
+  const socket = new WebSocket(`ws://127.0.0.1:${daemon.port}/session`, {
+    headers: ask ? { [FRAMING_HEADER]: BINARY_FRAMING } : {},
+  });
+  const frames: boolean[] = [];
+  socket.on("message", (_data, isBinary) => frames.push(isBinary));
+  const answered = new Promise<string | undefined>((resolve) =>
+    socket.once("upgrade", (response) => resolve(response.headers[FRAMING_HEADER] as string | undefined)),
+  );
+  return { socket, frames, answered };
+}
+
+describe("the session's framing", () => {
+  it("is binary for an object that asks, and the upgrade's answer says so", async () => {
+    const { socket, frames, answered } = open(true);
+    using computer = newSocketRpcSession<ComputerApi>(socket as unknown as RpcSocket);
+    await computer.hello(await mintToken(), new MemoryWorkspace());
+    // A command's output is bytes: it comes as binary frames.
+    expect((await run(computer, daemon.mount, "echo out")).stdout).toBe("out\n");
+    expect(await answered).toBe(BINARY_FRAMING);
+    expect(frames.some((binary) => binary)).toBe(true);
+  });
+
+  it("is capnweb's JSON text for an object that does not ask", async () => {
+    const { socket, frames, answered } = open(false);
+    using computer = newWebSocketRpcSession<ComputerApi>(socket as unknown as globalThis.WebSocket);
+    await computer.hello(await mintToken(), new MemoryWorkspace());
+    expect((await run(computer, daemon.mount, "echo out")).stdout).toBe("out\n");
+    expect(await answered).toBeUndefined();
+    expect(frames.length).toBeGreaterThan(0);
+    expect(frames.some((binary) => binary)).toBe(false);
   });
 });
