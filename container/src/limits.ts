@@ -29,7 +29,11 @@ export const daemonLimits = {
   stdioDrainAfterExitMs: 2_000,
   /** Largest stdin accepted; it travels inside one RPC message. */
   stdinBytesMax: 4 * 1024 * 1024,
-  /** Largest incoming WebSocket message; capnweb carries bytes as base64 inside JSON, chunks are ≤ 4 MiB raw. */
+  /**
+   * Largest incoming WebSocket message: an `apply` batch holds up to 8 MiB of content, raw in a
+   * binary frame (container/wire/socket.ts), or a third more as base64 in JSON text from an
+   * object that did not ask for the binary framing.
+   */
   wsPayloadBytesMax: 32 * 1024 * 1024,
   /** Commands running at once; each is a process group the daemon must track and kill. */
   runningExecsMax: 64,

@@ -37,7 +37,10 @@ export const AUDIENCE_COMPUTERD = "cubicle:computerd";
 export const AUDIENCE_WORKSPACE = "cubicle:workspace";
 
 export const wireLimits = {
-  /** Bytes of file content in one RPC message: capnweb sends bytes as base64 in JSON (+33 %), and one message must stay well under 24 MiB. */
+  /**
+   * Bytes of file content in one RPC message, which must stay well under 24 MiB: raw in the
+   * session's binary framing (socket.ts), a third more as base64 in JSON text without it.
+   */
   chunkBytesMax: 4 * 1024 * 1024,
   /**
    * Ops in one `apply` batch: bounds one message and one object transaction's work. Every
@@ -49,8 +52,8 @@ export const wireLimits = {
   applyOpsMax: 1_024,
   /**
    * Bytes of file content in one `apply` batch (each file's at most chunkBytesMax): fewer
-   * commits for the same reason, while the message (base64 in JSON, about 11 MiB) stays
-   * well under 24 MiB.
+   * commits for the same reason, while the message (8 MiB raw, about 11 MiB as JSON text
+   * without the binary framing) stays well under 24 MiB.
    */
   applyBytesMax: 8 * 1024 * 1024,
   /** Change-log entries per `changes` page. */
