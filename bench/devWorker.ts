@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../e2e/platform.ts";
-import { localDevFlags } from "../scripts/localDev.ts";
+import { localDevEnv, localDevFlags } from "../scripts/localDev.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const wrangler = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin/wrangler.js");
@@ -28,6 +28,7 @@ function wranglerProcess(args: string[]): ChildProcess {
     stdio: ["ignore", "pipe", "pipe"],
     env: {
       ...process.env,
+      ...localDevEnv(),
       PATH: [dirname(process.execPath), join(root, "node_modules/.bin"), process.env.PATH].join(delimiter),
       WRANGLER_SEND_METRICS: "false",
       FORCE_COLOR: "0",
