@@ -85,6 +85,23 @@ describe("shell guest: the basics", () => {
     );
   });
 
+  it("lists its commands in /usr/bin and /bin, which no run can change for the next", async () => {
+    const listed = await sh("ls /usr/bin | grep -cx cat; ls /bin | wc -l; test -x /bin/sort && echo runnable");
+    const [cat, count, runnable] = listed.stdout.split("\n");
+    expect(cat).toBe("1");
+    expect(Number(count)).toBeGreaterThan(50);
+    expect(runnable).toBe("runnable");
+    // As for a user who is not root on Linux; just-bash ends a script whose redirection fails.
+    const written = await sh("echo x > /usr/bin/mine");
+    expect(written.outcome.exitCode).toBe(1);
+    expect(written.stderr).toMatch(/permission denied/i);
+    const changed = await sh("rm /bin/cat; echo $?; mkdir /usr/bin/d; echo $?; chmod 600 /bin/sort; echo $?");
+    expect(changed.stdout).toBe("1\n1\n1\n");
+    expect(changed.stderr).toMatch(/cannot remove '\/bin\/cat': .*permission denied/i);
+    const after = await sh("ls /usr/bin | grep -cx -e mine -e d; echo kept | cat; test -x /bin/sort && echo runnable");
+    expect(after.stdout).toBe("0\nkept\nrunnable\n");
+  });
+
   it("supports the usual shell constructs", async () => {
     const script = [
       'f() { echo "f:$1"; }',

@@ -2,31 +2,39 @@
  * The filesystem a run's shell sees: just-bash's MountableFs with
  * - `/workspace`: the workspace (WorkspaceFs over the capability), the only thing that persists;
  * - `/dev/.cubicle`: the output device (outputDevice.ts);
- * - everything else (`/tmp`, `/home/user`, `/bin`, `/dev/null`, `/proc`): a fresh
- *   in-memory filesystem per run, scratch space that is gone when the run ends. It also
- *   holds `/dev/urandom` (fresh random bytes) and `/dev/zero`, each `deviceBytes` long.
+ * - `/bin` and `/usr/bin`: the commands' files, read-only, kept by the isolate (commandDir.ts);
+ * - everything else (`/tmp`, `/home/user`, `/dev/null`, `/proc`): a fresh in-memory
+ *   filesystem per run, scratch space that is gone when the run ends. It also holds
+ *   `/dev/urandom` (fresh random bytes) and `/dev/zero`, each `deviceBytes` long, made when
+ *   first read.
  *
  * Two additions to MountableFs: the synchronous `mkdirSync`/`writeFileSync` that `Bash`
- * looks for to lay out `/bin`, `/dev` and `/proc` (they go to the scratch filesystem), and
+ * looks for to lay out `/bin`, `/dev` and `/proc` (the commands' files go to the isolate's
+ * CommandFiles, the rest to the scratch filesystem), and
  * `readdirWithFileTypes`, which MountableFs does not pass on, so that `find`, `grep -r`,
  * `ls` and globs list a workspace directory in one call instead of one stat per entry.
  */
 import { type IFileSystem, InMemoryFs, MountableFs } from "just-bash";
 import { shellLimits } from "../limits.ts";
+import { CommandDir, CommandFiles } from "./commandDir.ts";
 import type { DirentEntry } from "./workspaceFs.ts";
 
 export const workspaceMountPoint = "/workspace";
 
 const deviceSizes = { "/dev/urandom": shellLimits.deviceBytes, "/dev/zero": shellLimits.deviceBytes } as const;
 
-/** The device files of a run: fresh random bytes, and zeros. */
-function devices(): Record<keyof typeof deviceSizes, Uint8Array> {
-  return {
-    "/dev/urandom": crypto.getRandomValues(new Uint8Array(deviceSizes["/dev/urandom"])),
-    "/dev/zero": new Uint8Array(deviceSizes["/dev/zero"]),
-  };
-}
+/** The device files of a run, made when first read: fresh random bytes, and zeros. */
+const devices: Record<keyof typeof deviceSizes, () => Uint8Array> = {
+  "/dev/urandom": () => crypto.getRandomValues(new Uint8Array(deviceSizes["/dev/urandom"])),
+  "/dev/zero": () => new Uint8Array(deviceSizes["/dev/zero"]),
+};
 export const homeDir = "/home/user";
+
+/** Where `Bash` puts a file per command (commandDir.ts). */
+const commandDirs = ["/bin", "/usr/bin"];
+const commandFile = /^\/(?:usr\/)?bin\/([^/]+)$/;
+/** The commands' files, kept by the isolate for all its runs (commandDir.ts). */
+const commands = new CommandFiles();
 
 export interface ShellFsMounts {
   workspace: IFileSystem;
@@ -42,12 +50,13 @@ export class ShellFs extends MountableFs {
     scratch.mkdirSync(homeDir, { recursive: true });
     scratch.mkdirSync("/tmp", { recursive: true });
     scratch.mkdirSync("/dev", { recursive: true });
-    for (const [path, content] of Object.entries(devices())) scratch.writeFileSync(path, content);
+    for (const [path, content] of Object.entries(devices)) scratch.writeFileLazy(path, content);
     super({
       base: scratch,
       mounts: [
         { mountPoint: workspaceMountPoint, filesystem: mounts.workspace },
         { mountPoint: mounts.device.path, filesystem: mounts.device.filesystem },
+        ...commandDirs.map((mountPoint) => ({ mountPoint, filesystem: new CommandDir(commands, mountPoint) })),
       ],
     });
     this.scratch = scratch;
@@ -61,7 +70,9 @@ export class ShellFs extends MountableFs {
   writeFileSync(path: string, content: string | Uint8Array): void {
     // Bash lays out an empty /dev/zero of its own; ours stays.
     if (path in deviceSizes) return;
-    this.scratch.writeFileSync(path, content);
+    const command = typeof content === "string" ? commandFile.exec(path) : null;
+    if (command) commands.add(command[1] as string, content as string);
+    else this.scratch.writeFileSync(path, content);
   }
 
   async readdirWithFileTypes(path: string): Promise<DirentEntry[]> {

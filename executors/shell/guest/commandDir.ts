@@ -1,0 +1,133 @@
+/**
+ * `/bin` and `/usr/bin`: one file per command the shell knows, which is how just-bash finds a
+ * command on `PATH` (and what `ls /usr/bin`, `which` and `command -v` see).
+ *
+ * `Bash` writes these files itself when it is made, two per command, about two hundred per
+ * run; through an in-memory filesystem that was three quarters of a warm `echo hi` in the
+ * guest (about 0.5 ms of 0.74 in Node, more in workerd). The files are the same for every run
+ * of an isolate (the guest build fixes the commands, the isolate's network policy fixes
+ * whether `curl` is one), so an isolate keeps one CommandDir for all its runs: the first run's
+ * writes fill it, and a later run's writes find their file already there.
+ *
+ * A run sees it read-only, as a user who is not root sees the system's `/usr/bin`: creating,
+ * changing or removing an entry fails with EACCES (EPERM for chmod and utimes, which only the
+ * owner may do). Nothing a run does can reach the next run through it.
+ */
+import type { FsStat, IFileSystem } from "just-bash";
+import { ShellFsError } from "./fsErrors.ts";
+import type { DirentEntry } from "./workspaceFs.ts";
+
+const encoder = new TextEncoder();
+
+/** The file of each command, by name: the script `Bash` writes for it. One per isolate. */
+export class CommandFiles {
+  readonly byName = new Map<string, string>();
+  readonly madeAt = new Date();
+
+  /** Takes the file `Bash` writes for a command; a name already here keeps its file. */
+  add(name: string, content: string): void {
+    if (!this.byName.has(name)) this.byName.set(name, content);
+  }
+}
+
+/** The commands' directory as mounted at `shownAt`. */
+export class CommandDir implements IFileSystem {
+  constructor(
+    private readonly files: CommandFiles,
+    private readonly shownAt: string,
+  ) {}
+
+  private content(path: string, syscall: string): string {
+    const content = this.files.byName.get(path.slice(1));
+    if (content === undefined || path.indexOf("/", 1) !== -1) {
+      throw new ShellFsError(path === "/" ? "EISDIR" : "ENOENT", syscall, this.shown(path));
+    }
+    return content;
+  }
+
+  private statOf(path: string): FsStat {
+    const isDirectory = path === "/";
+    const size = isDirectory ? 0 : this.content(path, "stat").length;
+    return { isFile: !isDirectory, isDirectory, isSymbolicLink: false, mode: 0o755, size, mtime: this.files.madeAt };
+  }
+
+  private shown(path: string): string {
+    return path === "/" ? this.shownAt : `${this.shownAt}${path}`;
+  }
+
+  private refuse(syscall: string, path: string, code = "EACCES"): never {
+    throw new ShellFsError(code, syscall, this.shown(path));
+  }
+
+  async readFile(path: string): Promise<string> {
+    return this.content(path, "open");
+  }
+  async readFileBuffer(path: string): Promise<Uint8Array> {
+    return encoder.encode(this.content(path, "open"));
+  }
+  async exists(path: string): Promise<boolean> {
+    return path === "/" || (this.files.byName.has(path.slice(1)) && path.indexOf("/", 1) === -1);
+  }
+  async stat(path: string): Promise<FsStat> {
+    return this.statOf(path);
+  }
+  async lstat(path: string): Promise<FsStat> {
+    return this.statOf(path);
+  }
+  async realpath(path: string): Promise<string> {
+    this.statOf(path);
+    return path;
+  }
+  async readdir(path: string): Promise<string[]> {
+    if (path !== "/") this.content(path, "scandir");
+    return [...this.files.byName.keys()].sort();
+  }
+  async readdirWithFileTypes(path: string): Promise<DirentEntry[]> {
+    return (await this.readdir(path)).map((name) => ({
+      name,
+      isFile: true,
+      isDirectory: false,
+      isSymbolicLink: false,
+    }));
+  }
+  resolvePath(base: string, path: string): string {
+    return path.startsWith("/") ? path : `${base === "/" ? "" : base}/${path}`;
+  }
+  getAllPaths(): string[] {
+    return [...this.files.byName.keys()].map((name) => `/${name}`);
+  }
+  async readlink(path: string): Promise<string> {
+    this.statOf(path);
+    throw new ShellFsError("EINVAL", "readlink", this.shown(path));
+  }
+  async writeFile(path: string): Promise<void> {
+    this.refuse("open", path);
+  }
+  async appendFile(path: string): Promise<void> {
+    this.refuse("open", path);
+  }
+  async mkdir(path: string): Promise<void> {
+    this.refuse("mkdir", path);
+  }
+  async rm(path: string): Promise<void> {
+    this.refuse("rm", path);
+  }
+  async cp(_src: string, dest: string): Promise<void> {
+    this.refuse("cp", dest);
+  }
+  async mv(src: string): Promise<void> {
+    this.refuse("rename", src);
+  }
+  async chmod(path: string): Promise<void> {
+    this.refuse("chmod", path, "EPERM");
+  }
+  async symlink(_target: string, linkPath: string): Promise<void> {
+    this.refuse("symlink", linkPath);
+  }
+  async link(_existingPath: string, newPath: string): Promise<void> {
+    this.refuse("link", newPath);
+  }
+  async utimes(path: string): Promise<void> {
+    this.refuse("utime", path, "EPERM");
+  }
+}
