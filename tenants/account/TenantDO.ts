@@ -13,7 +13,6 @@
  * The clock and crash points come from hooks.ts.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { ContainerResources } from "../../container/wire/index.ts";
 import { database } from "../db.ts";
 import { requestDecision, type Standing, useDecision } from "./admission.ts";
 import { tenantHooks } from "./hooks.ts";
@@ -108,19 +107,19 @@ export class TenantDO extends DurableObject<Env> {
     const resources = run.executor === "container" ? { resources: containerResources(account.plan) } : {};
     const existing = this.leases.find(run.execId);
     if (existing) return { ok: true, timeoutMs: existing.reservedMs || run.timeoutMs, ...resources };
-    if (run.request) {
-      const request = { ...run.request, workspaceId: run.workspaceId, keyId: run.keyId, need: "exec" as const };
-      const { workspaceLive: _, ...admission } = this.admitIn(account, now, request);
-      if (!admission.ok) return admission;
-      return { ...this.grantRun(account, now, run, resources), rate: admission.rate };
+    // With the request, admission has just looked whether the tenant has the workspace.
+    const admission = run.request
+      ? this.admitIn(account, now, { ...run.request, workspaceId: run.workspaceId, keyId: run.keyId, need: "exec" })
+      : null;
+    if (admission && !admission.ok) {
+      const { workspaceLive: _, ...refusal } = admission;
+      return refusal;
     }
-    return this.grantRun(account, now, run, resources);
-  }
-
-  private grantRun(account: Account, now: number, run: RunRequest, resources: { resources?: ContainerResources }) {
-    if (!this.workspaces.has(run.workspaceId)) return missingWorkspace(run.workspaceId);
+    const rate = admission ? { rate: admission.rate } : {};
+    const live = admission?.workspaceLive ?? this.workspaces.has(run.workspaceId);
+    if (!live) return { ...missingWorkspace(run.workspaceId), ...rate };
     const granted = this.leases.grant(this.standing(account, now), run);
-    return granted.ok ? { ...granted, ...resources } : granted;
+    return granted.ok ? { ...granted, ...resources, ...rate } : { ...granted, ...rate };
   }
 
   /** Records a finished run's time and storage, and frees its slot, in one transaction; a repeat changes nothing. */

@@ -12,6 +12,7 @@ import {
   type Executor,
   type ExecutorName,
   exitCodes,
+  type OutputPiece,
   type OutputSink,
   type OutputStream,
 } from "../../../executors/contract.ts";
@@ -125,7 +126,7 @@ class RecordingSink extends RpcTarget implements OutputSink {
 }
 
 export class ExecRunner {
-  private readonly running = new Map<string, { executor: Executor; done: Promise<ExecOutcome>; name: ExecutorName }>();
+  private readonly running = new Map<string, { executor: Executor; done: Promise<ExecRecord | null>; name: ExecutorName }>();
   private readonly wakers = new Map<string, Set<() => void>>();
   private finishedRuns = 0;
   /** Runs of this workspace whose metering is still on its way to the ledger. */
@@ -191,8 +192,8 @@ export class ExecRunner {
     const done = this.drive(executor, request, sink, start);
     this.running.set(start.execId, { executor, done, name: start.executor });
     if (start.background) this.keepAlive(done);
-    else await done;
-    return { ...this.result(start.execId), ...rate };
+    const record = (start.background ? null : await done) ?? (this.records.get(start.execId) as ExecRecord);
+    return { ...this.result(record), ...rate };
   }
 
   /**
@@ -259,7 +260,7 @@ export class ExecRunner {
     request: ExecRequest,
     sink: OutputSink,
     start: StartExec,
-  ): Promise<ExecOutcome> {
+  ): Promise<ExecRecord | null> {
     // Typed through clearTimeout so this compiles under both the Workers and Node type sets.
     let timer: Parameters<typeof clearTimeout>[0] = undefined as never;
     const backstop = new Promise<ExecOutcome>((resolve) => {
@@ -281,10 +282,8 @@ export class ExecRunner {
       clearTimeout(timer);
     }
     // Output the executor kept for its answer follows what its sink took (ExecOutcome.tail).
-    for (const piece of outcome.tail ?? [])
-      this.notify(request.execId, this.records.append(request.execId, piece.stream, piece.data));
-    this.end(request.execId, outcome);
-    const record = this.records.get(request.execId);
+    // A run that `kill` ended already has its record.
+    const record = this.end(request.execId, outcome, outcome.tail) ?? this.records.get(request.execId);
     if (record) {
       // Off the answer's path: the caller has its result while the ledger records the run and
       // frees its slot (kept alive past the answer). The call leaves before the answer does, so
@@ -298,13 +297,16 @@ export class ExecRunner {
     }
     // Pruning scans the records, so it runs every PRUNE_EVERY runs rather than after each.
     if (++this.finishedRuns % PRUNE_EVERY === 1) this.records.prune();
-    return outcome;
+    return record;
   }
 
-  private end(execId: string, outcome: ExecOutcome): void {
-    const exit = this.records.finish(execId, outcome);
+  /** Ends a run's record (the first end counts); answers the record, or null when it had already ended. */
+  private end(execId: string, outcome: ExecOutcome, tail: readonly OutputPiece[] = []): ExecRecord | null {
+    const finished = this.records.finish(execId, outcome, tail);
     this.running.delete(execId);
-    if (exit) this.notify(execId, [exit]);
+    if (!finished) return null;
+    this.notify(execId, finished.events);
+    return finished.record;
   }
 
   private notify(execId: string, events: OutputEvent[]): void {
@@ -331,9 +333,8 @@ export class ExecRunner {
     });
   }
 
-  private result(execId: string): ExecResult {
-    const record = this.records.get(execId) as ExecRecord;
-    const events = this.records.output(execId, 0, Number.MAX_SAFE_INTEGER);
+  private result(record: ExecRecord): ExecResult {
+    const events = this.records.output(record.id, 0, Number.MAX_SAFE_INTEGER);
     const decoder = (stream: string) =>
       new TextDecoder().decode(concat(events.filter((e) => e.stream === stream).map((e) => e.data)));
     return {

@@ -35,6 +35,29 @@ describe("exec records", () => {
       expect(records.get("ex_a")).toMatchObject({ status: "completed", exitCode: 0, summary: "echo a", nextSeq: 4 });
     }));
 
+  it("ends a run with the output kept for its answer, within the cap, and answers the record as stored", () =>
+    withRecords((records) => {
+      records.create("ex_t", "shell", "echo", null, 6);
+      records.append("ex_t", "stdout", bytes("abc"));
+      const tail = [
+        { stream: "stderr" as const, data: bytes("de") },
+        { stream: "stdout" as const, data: bytes("fghij") },
+        { stream: "stdout" as const, data: bytes("never") },
+      ];
+      const finished = records.finish("ex_t", { status: "completed", exitCode: 0 }, tail);
+      expect(finished?.events.map((e) => [e.seq, e.stream])).toEqual([
+        [2, "stderr"],
+        [3, "stdout"],
+        [4, "stderr"],
+        [5, "exit"],
+      ]);
+      expect(finished?.record).toEqual(records.get("ex_t"));
+      expect(finished?.record).toMatchObject({ status: "completed", outputBytes: 6, truncated: true, nextSeq: 6 });
+      const stored = records.output("ex_t", 0).filter((e) => e.stream === "stdout");
+      expect(new TextDecoder().decode(stored.at(-1)?.data)).toBe("f");
+      expect(records.finish("ex_t", { status: "failed", exitCode: 1 }, tail)).toBeNull();
+    }));
+
   it("keeps a container run's conflicts in its record and its exit event, and none for others", () =>
     withRecords((records) => {
       const conflicts = [

@@ -12,6 +12,7 @@ import {
   type ExecStatus,
   type ExecStopReason,
   exitCodes,
+  type OutputPiece,
   type OutputStream,
   type WorkspaceMount,
 } from "../../../executors/contract.ts";
@@ -110,6 +111,12 @@ export interface OutputEvent {
   data: Uint8Array;
 }
 
+/** A run just ended: the events its end wrote (the kept output, then the exit event), and its record. */
+export interface Finished {
+  events: OutputEvent[];
+  record: ExecRecord;
+}
+
 type Row = {
   id: string;
   executor: string;
@@ -149,7 +156,7 @@ export class ExecRecords {
     outputBytesMax: number,
     pathPrefix: string | null = null,
     egress: EgressPolicy | null = null,
-  ): ExecRecord {
+  ): void {
     const summary = (source.split("\n")[0] ?? "").slice(0, 200);
     this.sql.exec(
       `INSERT INTO execs (id, executor, summary, status, started_ms, key_id, output_max, path_prefix, egress)
@@ -163,7 +170,6 @@ export class ExecRecords {
       pathPrefix,
       egress === null ? null : JSON.stringify(egress),
     );
-    return this.get(id) as ExecRecord;
   }
 
   get(id: string): ExecRecord | null {
@@ -200,40 +206,28 @@ export class ExecRecords {
    * gate opens.
    */
   append(id: string, stream: OutputStream, data: Uint8Array): OutputEvent[] {
-    const row = this.sql.exec<Row>("SELECT * FROM execs WHERE id = ?", id).toArray()[0];
-    if (row?.status !== "running" || row.truncated) return [];
-    const room = row.output_max - row.output_bytes;
-    const kept = data.byteLength > room ? data.subarray(0, room) : data;
-    const events: OutputEvent[] = [];
-    let seq = row.next_seq;
-    for (let offset = 0; offset < kept.byteLength; offset += execLimits.outputPieceBytesMax) {
-      events.push({ seq: seq++, stream, data: kept.subarray(offset, offset + execLimits.outputPieceBytesMax) });
-    }
-    const truncated = data.byteLength > room;
-    if (truncated) events.push({ seq: seq++, stream: "stderr", data: TRUNCATION_MARKER(row.output_max) });
-    for (const event of events) {
-      this.sql.exec(
-        "INSERT INTO exec_output (exec_id, seq, stream, data) VALUES (?, ?, ?, ?)",
-        id,
-        event.seq,
-        event.stream,
-        event.data,
-      );
-    }
+    const row = this.running(id);
+    if (!row) return [];
+    const events = this.store(row, stream, data);
     this.sql.exec(
-      "UPDATE execs SET next_seq = ?, output_bytes = output_bytes + ?, truncated = ? WHERE id = ?",
-      seq,
-      kept.byteLength,
-      truncated ? 1 : 0,
+      "UPDATE execs SET next_seq = ?, output_bytes = ?, truncated = ? WHERE id = ?",
+      row.next_seq,
+      row.output_bytes,
+      row.truncated,
       id,
     );
     return events;
   }
 
-  /** Ends a run: its status, and the exit event as the last output event. Only the first call counts. */
-  finish(id: string, outcome: ExecOutcome): OutputEvent | null {
-    const row = this.sql.exec<Row>("SELECT * FROM execs WHERE id = ?", id).toArray()[0];
-    if (row?.status !== "running") return null;
+  /**
+   * Ends a run: the output the executor kept for its answer (`tail`), its status, and the
+   * exit event as the last output event. Only the first call counts; a later one answers
+   * null. Answers the events written and the record as it now stands.
+   */
+  finish(id: string, outcome: ExecOutcome, tail: readonly OutputPiece[] = []): Finished | null {
+    const row = this.running(id);
+    if (!row) return null;
+    const events = tail.flatMap((piece) => this.store(row, piece.stream, piece.data));
     const now = this.nowMs();
     const exit = {
       seq: row.next_seq,
@@ -248,27 +242,61 @@ export class ExecRecords {
         }),
       ),
     };
+    this.insert(id, exit);
+    events.push(exit);
+    const ended = this.sql
+      .exec<Row>(
+        `UPDATE execs SET status = ?, exit_code = ?, error = ?, reason = ?, mount = ?, conflicts = ?, ended_ms = ?,
+           next_seq = ?, output_bytes = ?, truncated = ?, result = ? WHERE id = ? RETURNING *`,
+        outcome.status,
+        outcome.exitCode,
+        outcome.error ?? null,
+        outcome.reason ?? null,
+        outcome.mount ?? null,
+        outcome.conflicts?.length ? JSON.stringify(outcome.conflicts) : null,
+        now,
+        exit.seq + 1,
+        row.output_bytes,
+        row.truncated,
+        outcome.result === undefined ? null : JSON.stringify(outcome.result),
+        id,
+      )
+      .one();
+    return { events, record: toRecord(ended) };
+  }
+
+  private running(id: string): Row | null {
+    const row = this.sql.exec<Row>("SELECT * FROM execs WHERE id = ?", id).toArray()[0];
+    return row?.status === "running" ? row : null;
+  }
+
+  /** Writes a piece of a running run's output as events, and moves `row` past them (the caller saves it). */
+  private store(row: Row, stream: OutputStream, data: Uint8Array): OutputEvent[] {
+    if (row.truncated) return [];
+    const room = row.output_max - row.output_bytes;
+    const kept = data.byteLength > room ? data.subarray(0, room) : data;
+    const events: OutputEvent[] = [];
+    let seq = row.next_seq;
+    for (let offset = 0; offset < kept.byteLength; offset += execLimits.outputPieceBytesMax) {
+      events.push({ seq: seq++, stream, data: kept.subarray(offset, offset + execLimits.outputPieceBytesMax) });
+    }
+    const truncated = data.byteLength > room;
+    if (truncated) events.push({ seq: seq++, stream: "stderr", data: TRUNCATION_MARKER(row.output_max) });
+    for (const event of events) this.insert(row.id, event);
+    row.next_seq = seq;
+    row.output_bytes += kept.byteLength;
+    row.truncated = truncated ? 1 : 0;
+    return events;
+  }
+
+  private insert(id: string, event: OutputEvent): void {
     this.sql.exec(
       "INSERT INTO exec_output (exec_id, seq, stream, data) VALUES (?, ?, ?, ?)",
       id,
-      exit.seq,
-      exit.stream,
-      exit.data,
+      event.seq,
+      event.stream,
+      event.data,
     );
-    this.sql.exec(
-      "UPDATE execs SET status = ?, exit_code = ?, error = ?, reason = ?, mount = ?, conflicts = ?, ended_ms = ?, next_seq = ?, result = ? WHERE id = ?",
-      outcome.status,
-      outcome.exitCode,
-      outcome.error ?? null,
-      outcome.reason ?? null,
-      outcome.mount ?? null,
-      outcome.conflicts?.length ? JSON.stringify(outcome.conflicts) : null,
-      now,
-      exit.seq + 1,
-      outcome.result === undefined ? null : JSON.stringify(outcome.result),
-      id,
-    );
-    return exit;
   }
 
   output(id: string, after: number, limit: number = execLimits.outputPageMax): OutputEvent[] {
