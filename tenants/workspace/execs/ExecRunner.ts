@@ -126,7 +126,10 @@ class RecordingSink extends RpcTarget implements OutputSink {
 }
 
 export class ExecRunner {
-  private readonly running = new Map<string, { executor: Executor; done: Promise<ExecRecord | null>; name: ExecutorName }>();
+  private readonly running = new Map<
+    string,
+    { executor: Executor; done: Promise<ExecRecord | null>; name: ExecutorName }
+  >();
   private readonly wakers = new Map<string, Set<() => void>>();
   private finishedRuns = 0;
   /** Runs of this workspace whose metering is still on its way to the ledger. */
