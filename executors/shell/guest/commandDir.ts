@@ -14,8 +14,8 @@
  * owner may do). Nothing a run does can reach the next run through it.
  */
 import type { FsStat, IFileSystem } from "just-bash";
+import { FixedFs } from "./fixedFs.ts";
 import { ShellFsError } from "./fsErrors.ts";
-import type { DirentEntry } from "./workspaceFs.ts";
 
 const encoder = new TextEncoder();
 
@@ -31,11 +31,13 @@ export class CommandFiles {
 }
 
 /** The commands' directory as mounted at `shownAt`. */
-export class CommandDir implements IFileSystem {
+export class CommandDir extends FixedFs implements IFileSystem {
   constructor(
     private readonly files: CommandFiles,
-    private readonly shownAt: string,
-  ) {}
+    shownAt: string,
+  ) {
+    super(shownAt, "EACCES");
+  }
 
   private content(path: string, syscall: string): string {
     const content = this.files.byName.get(path.slice(1));
@@ -45,18 +47,10 @@ export class CommandDir implements IFileSystem {
     return content;
   }
 
-  private statOf(path: string): FsStat {
+  protected statOf(path: string): FsStat {
     const isDirectory = path === "/";
     const size = isDirectory ? 0 : this.content(path, "stat").length;
     return { isFile: !isDirectory, isDirectory, isSymbolicLink: false, mode: 0o755, size, mtime: this.files.madeAt };
-  }
-
-  private shown(path: string): string {
-    return path === "/" ? this.shownAt : `${this.shownAt}${path}`;
-  }
-
-  private refuse(syscall: string, path: string, code = "EACCES"): never {
-    throw new ShellFsError(code, syscall, this.shown(path));
   }
 
   async readFile(path: string): Promise<string> {
@@ -68,30 +62,9 @@ export class CommandDir implements IFileSystem {
   async exists(path: string): Promise<boolean> {
     return path === "/" || (this.files.byName.has(path.slice(1)) && path.indexOf("/", 1) === -1);
   }
-  async stat(path: string): Promise<FsStat> {
-    return this.statOf(path);
-  }
-  async lstat(path: string): Promise<FsStat> {
-    return this.statOf(path);
-  }
-  async realpath(path: string): Promise<string> {
-    this.statOf(path);
-    return path;
-  }
   async readdir(path: string): Promise<string[]> {
     if (path !== "/") this.content(path, "scandir");
     return [...this.files.byName.keys()].sort();
-  }
-  async readdirWithFileTypes(path: string): Promise<DirentEntry[]> {
-    return (await this.readdir(path)).map((name) => ({
-      name,
-      isFile: true,
-      isDirectory: false,
-      isSymbolicLink: false,
-    }));
-  }
-  resolvePath(base: string, path: string): string {
-    return path.startsWith("/") ? path : `${base === "/" ? "" : base}/${path}`;
   }
   getAllPaths(): string[] {
     return [...this.files.byName.keys()].map((name) => `/${name}`);
@@ -105,27 +78,6 @@ export class CommandDir implements IFileSystem {
   }
   async appendFile(path: string): Promise<void> {
     this.refuse("open", path);
-  }
-  async mkdir(path: string): Promise<void> {
-    this.refuse("mkdir", path);
-  }
-  async rm(path: string): Promise<void> {
-    this.refuse("rm", path);
-  }
-  async cp(_src: string, dest: string): Promise<void> {
-    this.refuse("cp", dest);
-  }
-  async mv(src: string): Promise<void> {
-    this.refuse("rename", src);
-  }
-  async chmod(path: string): Promise<void> {
-    this.refuse("chmod", path, "EPERM");
-  }
-  async symlink(_target: string, linkPath: string): Promise<void> {
-    this.refuse("symlink", linkPath);
-  }
-  async link(_existingPath: string, newPath: string): Promise<void> {
-    this.refuse("link", newPath);
   }
   async utimes(path: string): Promise<void> {
     this.refuse("utime", path, "EPERM");

@@ -9,10 +9,10 @@
 import type { FsStat, IFileSystem } from "just-bash";
 import type { OutputStream } from "../../contract.ts";
 import { latin1Bytes, shellTextBytes } from "./bytes.ts";
+import { FixedFs } from "./fixedFs.ts";
 import { ShellFsError } from "./fsErrors.ts";
 import { explainMissingCommands } from "./missingCommand.ts";
 import type { OutputPump } from "./outputPump.ts";
-import type { DirentEntry } from "./workspaceFs.ts";
 
 export const outputDevicePath = "/dev/.cubicle";
 export const outputPaths = { stdout: `${outputDevicePath}/stdout`, stderr: `${outputDevicePath}/stderr` } as const;
@@ -23,16 +23,14 @@ function encodingOf(options: unknown): unknown {
   return typeof options === "object" && options !== null && "encoding" in options ? options.encoding : options;
 }
 
-export class OutputDevice implements IFileSystem {
-  constructor(private readonly pump: OutputPump) {}
-
-  private refuse(syscall: string, path: string): never {
-    throw new ShellFsError("EPERM", syscall, `${outputDevicePath}${path}`);
+export class OutputDevice extends FixedFs implements IFileSystem {
+  constructor(private readonly pump: OutputPump) {
+    super(outputDevicePath, "EPERM");
   }
 
-  private fileStat(path: string): FsStat {
+  protected statOf(path: string): FsStat {
     const isDirectory = path === "/";
-    if (!isDirectory && !(path in streams)) throw new ShellFsError("ENOENT", "stat", `${outputDevicePath}${path}`);
+    if (!isDirectory && !(path in streams)) throw new ShellFsError("ENOENT", "stat", this.shown(path));
     return {
       isFile: !isDirectory,
       isDirectory,
@@ -67,59 +65,17 @@ export class OutputDevice implements IFileSystem {
   async exists(path: string): Promise<boolean> {
     return path === "/" || path in streams;
   }
-  async stat(path: string): Promise<FsStat> {
-    return this.fileStat(path);
-  }
-  async lstat(path: string): Promise<FsStat> {
-    return this.fileStat(path);
-  }
-  async realpath(path: string): Promise<string> {
-    this.fileStat(path);
-    return path;
-  }
   async readdir(path: string): Promise<string[]> {
     if (path !== "/") return this.refuse("scandir", path);
     return Object.keys(streams).map((name) => name.slice(1));
   }
-  async readdirWithFileTypes(path: string): Promise<DirentEntry[]> {
-    return (await this.readdir(path)).map((name) => ({
-      name,
-      isFile: true,
-      isDirectory: false,
-      isSymbolicLink: false,
-    }));
-  }
-  resolvePath(base: string, path: string): string {
-    return path.startsWith("/") ? path : `${base === "/" ? "" : base}/${path}`;
-  }
   getAllPaths(): string[] {
     return [];
-  }
-  async mkdir(path: string): Promise<void> {
-    this.refuse("mkdir", path);
-  }
-  async rm(path: string): Promise<void> {
-    this.refuse("rm", path);
-  }
-  async cp(_src: string, dest: string): Promise<void> {
-    this.refuse("cp", dest);
-  }
-  async mv(src: string): Promise<void> {
-    this.refuse("rename", src);
-  }
-  async chmod(path: string): Promise<void> {
-    this.refuse("chmod", path);
-  }
-  async symlink(_target: string, linkPath: string): Promise<void> {
-    this.refuse("symlink", linkPath);
-  }
-  async link(_existingPath: string, newPath: string): Promise<void> {
-    this.refuse("link", newPath);
   }
   async readlink(path: string): Promise<string> {
     return this.refuse("readlink", path);
   }
   async utimes(path: string): Promise<void> {
-    this.fileStat(path);
+    this.statOf(path);
   }
 }
