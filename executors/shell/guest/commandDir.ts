@@ -6,8 +6,9 @@
  * run; through an in-memory filesystem that was three quarters of a warm `echo hi` in the
  * guest (about 0.5 ms of 0.74 in Node, more in workerd). The files are the same for every run
  * of an isolate (the guest build fixes the commands, the isolate's network policy fixes
- * whether `curl` is one), so an isolate keeps one CommandDir for all its runs: the first run's
- * writes fill it, and a later run's writes find their file already there.
+ * whether `curl` is one), so an isolate keeps one CommandFiles for all its runs, which each
+ * run mounts as a CommandDir: the first run's writes fill it, and a later run's writes find
+ * their file already there.
  *
  * A run sees it read-only, as a user who is not root sees the system's `/usr/bin`: creating,
  * changing or removing an entry fails with EACCES (EPERM for chmod and utimes, which only the
