@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { type AddressInfo, createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import type { ComputerdHealth } from "../wire/index.ts";
+import { execEnvDefaults, execEnvTrust } from "./limits.ts";
 import { eventually, useDaemon } from "./testing/harness.ts";
 
 const fixture = useDaemon();
@@ -36,6 +37,21 @@ describe("exec", () => {
   it("passes the request env over an allow-listed base, without the daemon's secrets", async () => {
     const r = await sh('echo "$GREETING|$LANG|$TZ|$HOME|${COMPUTERD_SECRET:-none}"', { env: { GREETING: "hi" } });
     expect(r.stdout).toBe("hi|C.UTF-8|UTC|/home/user|none\n");
+  });
+
+  it("gives the command exactly its variables: none reaches a shell before it, and none is added", async () => {
+    // A bash that got these would trace its own start-up to stderr or source a file first.
+    const env = { SHELLOPTS: "xtrace", BASH_ENV: "/etc/passwd", PS4: "TRACE ", GREETING: "hi" };
+    for (const round of [1, 2]) {
+      const r = await sh("env | sort", { env });
+      expect(r.stderr, `round ${round}`).toBe("");
+      const names = r.stdout
+        .trim()
+        .split("\n")
+        .map((line) => line.slice(0, line.indexOf("=")));
+      const expected = [...Object.keys(execEnvDefaults), ...Object.keys(execEnvTrust), "HOME", "USER", "PWD"];
+      expect(names, `round ${round}`).toEqual([...new Set([...expected, ...Object.keys(env)])].sort());
+    }
   });
 
   it("runs in the requested cwd under the mount, seen as /workspace, and refuses one outside it", async () => {

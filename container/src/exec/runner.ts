@@ -6,7 +6,9 @@
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { constants as osConstants } from "node:os";
+import { closeSync, openSync, unlinkSync, writeSync } from "node:fs";
+import { constants as osConstants, tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Writable } from "node:stream";
 import {
   type ContainerExecOutcome,
@@ -16,13 +18,13 @@ import {
 } from "../../wire/index.ts";
 import type { EgressRun } from "../egress/run.ts";
 import { boxLimits, daemonLimits } from "../limits.ts";
-import type { Box, BoxLaunch } from "../sandbox/box.ts";
+import { type Box, type BoxLaunch, commandMessage } from "../sandbox/box.ts";
 import type { CommandCgroup, LimitHit } from "../sandbox/cgroup.ts";
 import type { ConflictLog } from "../sync/conflicts.ts";
 import { trace } from "../trace.ts";
 import { commandEnv } from "./env.ts";
 import { forwardOutput } from "./output.ts";
-import { SpareBox, spareKey, spareMessage } from "./spare.ts";
+import { fitsSpare, SpareBox, spareKey } from "./spare.ts";
 
 export interface RunnerOptions {
   mount: string;
@@ -238,9 +240,9 @@ export class ExecRunner {
   ): Promise<StartedBox | { error: string; exitCode: number }> {
     const user = request.user ?? "user";
     const env = commandEnv(cwd, request.env, user);
-    const message = request.egress ? null : spareMessage(cwd, request.command, env);
+    const message = commandMessage(cwd, request.command, env);
     const spare = await this.takeSpare(spareKey(request));
-    if (spare && message) {
+    if (spare && !request.egress && fitsSpare(message)) {
       spare.start(message);
       trace("exec started in a spare box");
       return { child: spare.child, cgroup: spare.cgroup, egress: null };
@@ -259,15 +261,13 @@ export class ExecRunner {
     }
     const egress = request.egress ? await this.opts.egressFor(request.execId, request) : null;
     const launch = box.launch({
-      cwd,
-      command: request.command,
-      env: { ...env, ...egress?.env },
       egressSocket: egress?.socketPath ?? null,
       egressBridge: egress?.bridge ?? null,
       cgroupProcs: cgroup?.procsFiles ?? [],
       user,
     });
-    const child = await spawnBox(launch, this.opts.seccomp, false);
+    const withEgress = egress ? commandMessage(cwd, request.command, { ...env, ...egress.env }) : message;
+    const child = await spawnBox(launch, this.opts.seccomp, withEgress);
     if (child instanceof Error) {
       await egress?.close();
       await cgroup?.remove();
@@ -302,7 +302,7 @@ export class ExecRunner {
       const id = `spare-${randomUUID()}`;
       const cgroup = await this.opts.cgroupFor(id, { ...request, execId: id });
       const launch = box.launchSpare({ cgroupProcs: cgroup?.procsFiles ?? [], user });
-      const child = await spawnBox(launch, this.opts.seccomp, true);
+      const child = await spawnBox(launch, this.opts.seccomp, null);
       if (child instanceof Error) {
         await cgroup?.remove();
         return null;
@@ -332,21 +332,34 @@ function signalNumber(signal: NodeJS.Signals | null): number {
 
 /**
  * Spawns a launch detached (its own process group): pipes for stdio, the seccomp program
- * (fd 3) and bwrap's arguments (fd 4), the user namespace as fd 5, and for a spare the pipe
- * its message arrives on (fd 6). Answers the child once it runs, or why it did not.
+ * (fd 3) and bwrap's arguments (fd 4), the user namespace as fd 5, and the command's message
+ * (`commandMessage`) on fd 6: for a fresh launch a file written beforehand (bash reads a file
+ * in blocks and a pipe a byte at a time; the file is unlinked once the launch holds it), for
+ * a spare (`message` null) the pipe it arrives on. Answers the child once it runs, or why it
+ * did not.
  */
 async function spawnBox(
   launch: BoxLaunch,
   seccomp: Uint8Array,
-  spare: boolean,
+  message: Uint8Array | null,
 ): Promise<ChildProcessWithoutNullStreams | Error> {
   const [file, ...args] = launch.argv;
-  const child = spawn(file as string, args, {
-    cwd: "/",
-    env: launch.env,
-    detached: true,
-    stdio: ["pipe", "pipe", "pipe", "pipe", "pipe", launch.usernsFd, ...(spare ? ["pipe" as const] : [])],
-  }) as ChildProcessWithoutNullStreams;
+  const messageFile = message && join(tmpdir(), `cubicle-command-${randomUUID()}`);
+  const messageFd = messageFile ? openSync(messageFile, "wx+", 0o600) : null;
+  let child: ChildProcessWithoutNullStreams;
+  try {
+    // At offset 0 without moving the descriptor's own, which the box's bash reads from.
+    if (message && messageFd !== null) writeSync(messageFd, message, 0, message.byteLength, 0);
+    child = spawn(file as string, args, {
+      cwd: "/",
+      env: launch.env,
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe", "pipe", "pipe", launch.usernsFd, messageFd ?? "pipe"],
+    }) as ChildProcessWithoutNullStreams;
+  } finally {
+    if (messageFd !== null) closeSync(messageFd);
+    if (messageFile) unlinkSync(messageFile);
+  }
   const spawned = await new Promise<Error | null>((resolve) => {
     child.once("spawn", () => resolve(null));
     child.once("error", (err) => resolve(err));

@@ -5,12 +5,13 @@
  * ready before its command").
  *
  * The runner keeps at most one, made after a command has answered, for a command like the
- * one before: the same user and the same resources. Its box's bash waits on fd 6
- * (../sandbox/box.ts, `launchSpare`); `start` writes the working directory, the command
- * and the environment there and closes it, and the box starts them exactly as a fresh
- * launch would. A command with egress (its socket is bound into the box at launch), a
- * different user or resources, names `env` cannot set, or a message too long for
- * bash's byte-at-a-time `read` is launched fresh, as is any command while no spare is alive.
+ * one before: the same user and the same resources. Its box's bash waits on fd 6, a pipe
+ * (../sandbox/box.ts, `launchSpare`); `start` writes the command's message there
+ * (`commandMessage`: the working directory, the command and the environment) and closes
+ * it, and the box starts them exactly as a fresh launch does with the same message in a
+ * file. A command with egress (its socket is bound into the box at launch), a different
+ * user or resources, or a message too long for bash's byte-at-a-time `read` of a pipe is
+ * launched fresh, as is any command while no spare is alive.
  */
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import type { Writable } from "node:stream";
@@ -18,21 +19,14 @@ import type { ContainerExecRequest } from "../../wire/index.ts";
 import { spareLimits } from "../limits.ts";
 import type { CommandCgroup } from "../sandbox/cgroup.ts";
 
-const encoder = new TextEncoder();
-/** What `env -i NAME=value` sets as given; other names go through bwrap's --setenv, a fresh launch. */
-const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
 /** Which spare a command can use: its user and the resources its cgroups were made with. */
 export function spareKey(request: Pick<ContainerExecRequest, "user" | "resources">): string {
   return JSON.stringify([request.user ?? "user", request.resources ?? null]);
 }
 
-/** The message a spare's bash reads, or null when this command must be launched fresh. */
-export function spareMessage(cwd: string, command: string, env: Record<string, string>): Uint8Array | null {
-  if (!Object.keys(env).every((name) => PLAIN_NAME.test(name))) return null;
-  const parts = [cwd, command, ...Object.entries(env).map(([name, value]) => `${name}=${value}`)];
-  const message = encoder.encode(parts.map((part) => `${part}\0`).join(""));
-  return message.byteLength <= spareLimits.messageBytesMax ? message : null;
+/** Whether a spare's bash can take this message (./box.ts `commandMessage`) through its pipe. */
+export function fitsSpare(message: Uint8Array): boolean {
+  return message.byteLength <= spareLimits.messageBytesMax;
 }
 
 export class SpareBox {

@@ -65,12 +65,11 @@ export interface BoxOptions {
   log?: (line: string) => void;
 }
 
-/** What one command needs from the runner to build its box. */
+/**
+ * What one command needs from the runner to build its box. Its directory, command and
+ * environment are not here: they reach the box on descriptor 6 (`commandMessage`).
+ */
 export interface BoxCommand {
-  /** Working directory inside the box (`/workspace/...`). */
-  cwd: string;
-  command: string;
-  env: Record<string, string>;
   /** Path of this run's egress proxy socket on the host, or null for no network at all. */
   egressSocket: string | null;
   /** Started in the box before the command when egress is on (the TCP-to-socket bridge). */
@@ -91,8 +90,29 @@ export interface BoxLaunch {
   usernsFd: number;
 }
 
-/** What starts a command in its box, in both kinds of launch: `$1` the directory, `$2` the command. */
-const startCommand = `umask 022; cd -- "$1" || exit ${exitCodes.refused}; exec /bin/sh -c "$2"`;
+/**
+ * The directory, the command and the environment of one command, as its box's bash reads them
+ * on descriptor 6: NUL-terminated, the variables as `NAME=value`, until end of file.
+ */
+export function commandMessage(cwd: string, command: string, env: Record<string, string>): Uint8Array {
+  const parts = [cwd, command, ...Object.entries(env).map(([name, value]) => `${name}=${value}`)];
+  return new TextEncoder().encode(parts.map((part) => `${part}\0`).join(""));
+}
+
+/**
+ * How the box's bash starts a command, in both kinds of launch: it reads the message
+ * (`commandMessage`) on descriptor 6, changes directory and hands the environment to
+ * `env -i`. That bash runs with no environment of its own (bwrap's --clearenv), so /bin/sh
+ * gets exactly the request's variables: none of them reaches a bash (`SHELLOPTS`,
+ * `BASH_ENV`, `PS4` change what a bash does), no bash adds its own (`SHLVL`, `_`, `OLDPWD`),
+ * and none is on a command line, where the host's `ps` would show it. One bash and one `env`
+ * before /bin/sh, never a second bash: each bash start-up is a few milliseconds.
+ */
+const readMessage = [
+  `IFS= read -r -d '' cwd <&6 && IFS= read -r -d '' command <&6 || exit ${exitCodes.refused};`,
+  `vars=(); while IFS= read -r -d '' kv <&6; do vars+=("$kv"); done;`,
+].join(" ");
+const startCommand = `umask 022; cd -- "$cwd" || exit ${exitCodes.refused}; exec /usr/bin/env -i -- "\${vars[@]}" /bin/sh -c "$command"`;
 
 export class Box {
   readonly staging: string;
@@ -177,45 +197,30 @@ export class Box {
 
   /**
    * How to start one command: spawn `argv` detached (its own process group) with `env`, the
-   * seccomp program on fd 3, `bwrapArgs` on fd 4 and `usernsFd` as fd 5. bwrap reads its
-   * arguments from the descriptor, so the box's pid 1 shows `bwrap --args 4 -- <the command>`
-   * and no host path or variable.
+   * seccomp program on fd 3, `bwrapArgs` on fd 4, `usernsFd` as fd 5 and the command's
+   * message (`commandMessage`) readable on fd 6. bwrap reads its arguments from the
+   * descriptor, so the box's pid 1 shows `bwrap --args 4 -- <the box's bash>` and no host
+   * path, command or variable.
    */
   launch(cmd: BoxCommand): BoxLaunch {
-    const env = Object.entries(cmd.env).flatMap(([k, v]) => ["--setenv", k, v]);
     // The command starts once the bridge listens (a socket in LISTEN state, 0A, in the box's
     // own /proc/net/tcp), so its first request finds the proxy; the wait is bounded.
     const bridge = cmd.egressBridge
       ? `${cmd.egressBridge.map(shellQuote).join(" ")} >/dev/null 2>&1 & for i in $(seq 200); do grep -q ' 0A ' /proc/net/tcp && break; sleep 0.01; done; `
       : "";
-    const inner = `${closeInheritedFds(2)} ${bridge}${startCommand}`;
-    return this.launchWith(cmd, env, inner, [cmd.cwd, cmd.command], 5);
+    return this.launchWith(cmd, `${readMessage} ${closeInheritedFds(2)} ${bridge}${startCommand}`);
   }
 
   /**
-   * A box launched before its command is known (../exec/spare.ts). Everything up to the box's
-   * bash is made now, as `launch` makes it; that bash then waits on fd 6 for the working
-   * directory, the command and the environment (NUL-terminated, until EOF) and starts them
-   * exactly as `launch` would have: a bash with exactly that environment that changes
-   * directory and execs /bin/sh. Spawn it with a pipe as fd 6 beside what `launch` takes.
+   * A box launched before its command is known (../exec/spare.ts): everything is made as
+   * `launch` makes it, and its bash waits on fd 6, a pipe, for the message that `launch`'s
+   * has ready.
    */
   launchSpare(spare: Pick<BoxCommand, "cgroupProcs" | "user">): BoxLaunch {
-    const inner = [
-      `IFS= read -r -d '' cwd <&6 && IFS= read -r -d '' command <&6 || exit ${exitCodes.refused};`,
-      `vars=(); while IFS= read -r -d '' kv <&6; do vars+=("$kv"); done;`,
-      closeInheritedFds(2),
-      `exec /usr/bin/env -i -- "\${vars[@]}" /bin/bash --norc --noprofile -c ${shellQuote(startCommand)} sh "$cwd" "$command"`,
-    ].join(" ");
-    return this.launchWith({ ...spare, egressSocket: null }, [], inner, [], 6);
+    return this.launchWith({ ...spare, egressSocket: null }, `${readMessage} ${closeInheritedFds(2)} ${startCommand}`);
   }
 
-  private launchWith(
-    cmd: Pick<BoxCommand, "cgroupProcs" | "user" | "egressSocket">,
-    env: string[],
-    inner: string,
-    innerArgs: string[],
-    launcherKeepsFds: number,
-  ): BoxLaunch {
+  private launchWith(cmd: Pick<BoxCommand, "cgroupProcs" | "user" | "egressSocket">, inner: string): BoxLaunch {
     if (!this.userns) throw new Error("the box is not prepared");
     const uid = String(this.userHostUid);
     // Writable: /workspace, /tmp, home and /dev/shm (POSIX shared memory, which Python's
@@ -258,16 +263,15 @@ export class Box {
       boxLimits.hostname,
       "--die-with-parent",
       "--clearenv",
-      ...env,
       ...mounts,
       "--seccomp",
       "3",
     ];
     // The host side joins the cgroups as root, before setpriv gives root up. Descriptors 3,
-    // 4 and 5 are bwrap's (the seccomp program, the arguments, the user namespace), 6 a spare
-    // box's message; the box's own bash closes whatever of them is still open before the
+    // 4 and 5 are bwrap's (the seccomp program, the arguments, the user namespace), 6 the
+    // command's message; the box's own bash closes whatever of them is still open before the
     // command starts.
-    const launcher = `${closeInheritedFds(launcherKeepsFds)} for f in $CUBICLE_CGROUP_PROCS; do echo $$ > "$f" || exit ${exitCodes.notStarted}; done; exec "$@"`;
+    const launcher = `${closeInheritedFds(6)} for f in $CUBICLE_CGROUP_PROCS; do echo $$ > "$f" || exit ${exitCodes.notStarted}; done; exec "$@"`;
     // --norc: Node's stdio pipes are socket pairs, and bash reads ~/.bashrc when its input
     // is a socket (it takes that for rshd). The device-node launcher, when this computer has
     // its supervisor, runs between setpriv and bwrap: its filter then covers everything the
@@ -298,7 +302,6 @@ export class Box {
       "-c",
       inner,
       "sh",
-      ...innerArgs,
     ];
     return {
       argv,
