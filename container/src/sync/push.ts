@@ -25,7 +25,7 @@
  * what the object's answer does here is ./pushLand.ts.
  */
 import type { BigIntStats } from "node:fs";
-import type { WorkspaceSyncApi } from "../../wire/index.ts";
+import type { SyncBase, WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
 import { daemonLimits } from "../limits.ts";
 import type { ConflictLog } from "./conflicts.ts";
@@ -153,12 +153,17 @@ export class Pusher {
     // read first, so a change after the read keeps the path dirty.
     const stats = new Map<string, BigIntStats>();
     const gens = new Map<string, number>();
+    // The base each op carries. A dirty path's synced row changes only when its own push lands
+    // (a pull leaves dirty paths alone), so this read holds for the whole pass.
+    const bases = new Map<string, SyncBase>();
     for (const path of paths) {
       gens.set(path, dirty.gen(path));
       const st = lstatBig(replica.local(path));
       if (st) stats.set(path, st);
       (st ? present : gone).push(path);
-      if (!st?.isDirectory() && state.synced(path)?.type === "dir") {
+      const base = state.synced(path);
+      bases.set(path, base);
+      if (!st?.isDirectory() && base?.type === "dir") {
         for (const child of state.syncedUnder(path)) if (!dirty.has(child)) under.add(child);
       }
     }
@@ -194,7 +199,14 @@ export class Pusher {
           continue;
         }
         const gen = gens.get(path) ?? dirty.gen(path);
-        const items = await this.reader.itemsFor(ws, path, gen, stats.get(path) ?? null, pushed);
+        const items = await this.reader.itemsFor(
+          ws,
+          path,
+          gen,
+          stats.get(path) ?? null,
+          bases.get(path) ?? null,
+          pushed,
+        );
         if (items.length === 0) {
           // FIFOs, sockets and devices have no place on the object; nothing to push.
           dirty.clearIf(path, gen);

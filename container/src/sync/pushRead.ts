@@ -9,7 +9,7 @@
  */
 import { type BigIntStats, constants, lstatSync, readFileSync, readlinkSync } from "node:fs";
 import { open, readFile } from "node:fs/promises";
-import type { SyncAttrs, SyncOp, WorkspaceSyncApi } from "../../wire/index.ts";
+import type { SyncAttrs, SyncBase, SyncOp, WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
 import { daemonLimits } from "../limits.ts";
 import { materialize, placeholderOf } from "../native/placeholders.ts";
@@ -81,19 +81,19 @@ export class PushReader {
   }
 
   /**
-   * The ops that make the object hold what the replica holds at `path` (`st`, just read),
-   * each with its base: the path's synced state, or, for content written through a link
-   * that goes just before it, the linked file's.
+   * The ops that make the object hold what the replica holds at `path` (`read`, just read),
+   * each with its base: the path's synced state (`base`, read with it), or, for content
+   * written through a link that goes just before it, the linked file's.
    */
   async itemsFor(
     ws: WorkspaceSyncApi,
     path: string,
     gen: number,
     read: BigIntStats | null,
+    base: SyncBase,
     pushed: Map<bigint, string>,
   ): Promise<Item[]> {
     const { replica, state } = this.ctx;
-    const base = state.synced(path);
     const item = (op: SyncOp, local?: Item["local"]): Item => ({
       op: { ...op, base },
       gen,
