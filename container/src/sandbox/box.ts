@@ -105,8 +105,9 @@ export function commandMessage(cwd: string, command: string, env: Record<string,
  * `env -i`. That bash runs with no environment of its own (bwrap's --clearenv), so /bin/sh
  * gets exactly the request's variables: none of them reaches a bash (`SHELLOPTS`,
  * `BASH_ENV`, `PS4` change what a bash does), no bash adds its own (`SHLVL`, `_`, `OLDPWD`),
- * and none is on a command line, where the host's `ps` would show it. One bash and one `env`
- * before /bin/sh, never a second bash: each bash start-up is a few milliseconds.
+ * and none stays on a command line the host's `ps` shows (`env` holds them only until it
+ * execs /bin/sh). One bash and one `env` before /bin/sh, never a second bash: each bash
+ * start-up is a few milliseconds.
  */
 const readMessage = [
   `IFS= read -r -d '' cwd <&6 && IFS= read -r -d '' command <&6 || exit ${exitCodes.refused};`,
