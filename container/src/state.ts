@@ -123,6 +123,16 @@ export class StateDb {
     return row && fileRow(row);
   }
 
+  /**
+   * The file rows of many paths at once, by path (a path without one is left out): one
+   * statement, where a lookup per path cost a 1,000-file push about 5–10 ms of node:sqlite's
+   * per-call overhead.
+   */
+  filesOf(paths: readonly string[]): Map<string, FileRow> {
+    const rows = this.stmts.filesOf.all(JSON.stringify(paths)) as unknown as RawFileRow[];
+    return new Map(rows.map((row) => [row.path, fileRow(row)]));
+  }
+
   putFile(row: FileRow): void {
     this.stmts.putFile.run(
       row.path,
@@ -182,13 +192,14 @@ export class StateDb {
 
   /** The base of `path`'s next push: the object's state there as last synced, null for nothing. */
   synced(path: string): SyncBase {
-    const row = this.stmts.getSynced.get(path) as
-      | { type: string; etag: string | null; target: string | null }
-      | undefined;
-    if (!row) return null;
-    if (row.type === "file") return { type: "file", etag: row.etag ?? "" };
-    if (row.type === "symlink") return { type: "symlink", target: row.target ?? "" };
-    return { type: "dir" };
+    const row = this.stmts.getSynced.get(path) as SyncedRow | undefined;
+    return row ? syncedBase(row) : null;
+  }
+
+  /** `synced` of many paths at once, by path (a path the object held nothing at is left out), in one statement. */
+  syncedOf(paths: readonly string[]): Map<string, SyncBase> {
+    const rows = this.stmts.syncedOf.all(JSON.stringify(paths)) as unknown as SyncedRow[];
+    return new Map(rows.map((row) => [row.path, syncedBase(row)]));
   }
 
   /** Records what the object holds at `entry.path` now (pulled, or made so by a push). */
@@ -281,6 +292,19 @@ interface RawFileRow {
   local_mtime_ns: string | null;
 }
 
+interface SyncedRow {
+  path: string;
+  type: string;
+  etag: string | null;
+  target: string | null;
+}
+
+function syncedBase(row: SyncedRow): NonNullable<SyncBase> {
+  if (row.type === "file") return { type: "file", etag: row.etag ?? "" };
+  if (row.type === "symlink") return { type: "symlink", target: row.target ?? "" };
+  return { type: "dir" };
+}
+
 function fileRow(row: RawFileRow): FileRow {
   return {
     path: row.path,
@@ -299,6 +323,10 @@ function prepareAll(db: DatabaseSync) {
     getMeta: s("SELECT value FROM meta WHERE key = ?"),
     setMeta: s("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"),
     getFile: s("SELECT path, etag, size, hydrated, ino, local_ino, local_mtime_ns FROM files WHERE path = ?"),
+    filesOf: s(
+      `SELECT f.path, f.etag, f.size, f.hydrated, f.ino, f.local_ino, f.local_mtime_ns
+       FROM json_each(?) AS j JOIN files AS f ON f.path = j.value`,
+    ),
     putFile: s(
       `INSERT INTO files (path, etag, size, hydrated, ino, local_ino, local_mtime_ns) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(path) DO UPDATE SET etag = excluded.etag, size = excluded.size, hydrated = excluded.hydrated,
@@ -334,7 +362,8 @@ function prepareAll(db: DatabaseSync) {
     allDirty: s("SELECT path FROM dirty"),
     allFiles: s("SELECT path FROM files"),
     dirtyUnder: s("SELECT path FROM dirty WHERE path > ? AND path < ? LIMIT 1"),
-    getSynced: s("SELECT type, etag, target FROM synced WHERE path = ?"),
+    getSynced: s("SELECT path, type, etag, target FROM synced WHERE path = ?"),
+    syncedOf: s("SELECT s.path, s.type, s.etag, s.target FROM json_each(?) AS j JOIN synced AS s ON s.path = j.value"),
     putSynced: s(
       "INSERT INTO synced (path, type, etag, target) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET type = excluded.type, etag = excluded.etag, target = excluded.target",
     ),

@@ -24,15 +24,14 @@
  * This file schedules pushes and batches them; reading a path into ops is ./pushRead.ts, and
  * what the object's answer does here is ./pushLand.ts.
  */
-import type { BigIntStats } from "node:fs";
-import type { SyncBase, WorkspaceSyncApi } from "../../wire/index.ts";
+import type { WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
 import { daemonLimits } from "../limits.ts";
 import type { ConflictLog } from "./conflicts.ts";
 import type { SyncContext } from "./context.ts";
 import type { Hydrator } from "./hydrate.ts";
 import { PushLanding } from "./pushLand.ts";
-import { type Item, lstatBig, PushReader } from "./pushRead.ts";
+import { type Item, lstatBig, type PathRead, PushReader } from "./pushRead.ts";
 
 export class Pusher {
   private readonly ctx: SyncContext;
@@ -150,19 +149,18 @@ export class Pusher {
     const present: string[] = [];
     const under = new Set<string>();
     // Each path's state is read once, here, and its ops built from it below; its generation is
-    // read first, so a change after the read keeps the path dirty.
-    const stats = new Map<string, BigIntStats>();
-    const gens = new Map<string, number>();
-    // The base each op carries. A dirty path's synced row changes only when its own push lands
-    // (a pull leaves dirty paths alone), so this read holds for the whole pass.
-    const bases = new Map<string, SyncBase>();
+    // read first, so a change after the read keeps the path dirty. Its base (the object's state
+    // there as last synced) changes only when its own push lands (a pull leaves dirty paths
+    // alone), so it holds for the whole pass; the rows are read for all paths in two statements.
+    const reads = new Map<string, PathRead>();
+    const bases = state.syncedOf(paths);
+    const rows = state.filesOf(paths);
     for (const path of paths) {
-      gens.set(path, dirty.gen(path));
+      const gen = dirty.gen(path);
       const st = lstatBig(replica.local(path));
-      if (st) stats.set(path, st);
+      const base = bases.get(path) ?? null;
+      reads.set(path, { gen, st, base, row: rows.get(path) });
       (st ? present : gone).push(path);
-      const base = state.synced(path);
-      bases.set(path, base);
       if (!st?.isDirectory() && base?.type === "dir") {
         for (const child of state.syncedUnder(path)) if (!dirty.has(child)) under.add(child);
       }
@@ -198,18 +196,11 @@ export class Pusher {
           if (under.has(path)) await add([{ op: { op: "remove", path, base: state.synced(path) }, gen: null }]);
           continue;
         }
-        const gen = gens.get(path) ?? dirty.gen(path);
-        const items = await this.reader.itemsFor(
-          ws,
-          path,
-          gen,
-          stats.get(path) ?? null,
-          bases.get(path) ?? null,
-          pushed,
-        );
+        const read = reads.get(path) as PathRead;
+        const items = await this.reader.itemsFor(ws, path, read, pushed);
         if (items.length === 0) {
           // FIFOs, sockets and devices have no place on the object; nothing to push.
-          dirty.clearIf(path, gen);
+          dirty.clearIf(path, read.gen);
           continue;
         }
         await add(items);

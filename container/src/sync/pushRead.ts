@@ -13,6 +13,7 @@ import type { SyncAttrs, SyncBase, SyncOp, WorkspaceSyncApi } from "../../wire/i
 import { wireLimits } from "../../wire/index.ts";
 import { daemonLimits } from "../limits.ts";
 import { materialize, placeholderOf } from "../native/placeholders.ts";
+import type { FileRow } from "../state.ts";
 import type { SyncContext } from "./context.ts";
 import type { Hydrator } from "./hydrate.ts";
 import { type IdMap, wireTime } from "./metadata.ts";
@@ -34,6 +35,18 @@ export interface Item {
   gen: number | null;
   /** Files: the replica inode and mtime the op was read from, kept in `files` once it lands. */
   local?: { ino: number; mtimeNs: string };
+}
+
+/** What a push pass read of one dirty path (./push.ts), before its ops are built from it. */
+export interface PathRead {
+  /** Its dirty generation, read first: a change made after it keeps the path dirty. */
+  gen: number;
+  /** The replica's lstat of it; null when it is gone. */
+  st: BigIntStats | null;
+  /** The object's state there as last synced: the base its ops carry. */
+  base: SyncBase;
+  /** Its file row, when it has one. */
+  row: FileRow | undefined;
 }
 
 /** The box's owner and exact mtime of a replica entry, as the wire carries them. */
@@ -82,17 +95,11 @@ export class PushReader {
 
   /**
    * The ops that make the object hold what the replica holds at `path` (`read`, just read),
-   * each with its base: the path's synced state (`base`, read with it), or, for content
-   * written through a link that goes just before it, the linked file's.
+   * each with its base: the path's synced state, or, for content written through a link that
+   * goes just before it, the linked file's.
    */
-  async itemsFor(
-    ws: WorkspaceSyncApi,
-    path: string,
-    gen: number,
-    read: BigIntStats | null,
-    base: SyncBase,
-    pushed: Map<bigint, string>,
-  ): Promise<Item[]> {
+  async itemsFor(ws: WorkspaceSyncApi, path: string, read: PathRead, pushed: Map<bigint, string>): Promise<Item[]> {
+    const { gen, base, row } = read;
     const { replica, state } = this.ctx;
     const item = (op: SyncOp, local?: Item["local"]): Item => ({
       op: { ...op, base },
@@ -100,9 +107,8 @@ export class PushReader {
       ...(local ? { local } : {}),
     });
     const local = replica.local(path);
-    let st = read;
+    let st = read.st;
     if (!st) return [item({ op: "remove", path })];
-    const row = state.file(path);
     if (this.ctx.native && st.isFile()) {
       const key = placeholderOf(local);
       if (key && !(key.path === path && row?.etag === key.etag)) {
@@ -127,7 +133,7 @@ export class PushReader {
     // A placeholder whose metadata changed: the object already has the content.
     if (!this.ctx.native && row && !row.hydrated) return [item({ op: "setattr", path, mode, ...attrs })];
     const here = { ino: Number(st.ino), mtimeNs: String(st.mtimeNs) };
-    const link = st.nlink > 1n ? this.linkFor(path, st, pushed) : null;
+    const link = st.nlink > 1n ? this.linkFor(path, st, row, pushed) : null;
     if (link?.unchanged) return [item(link.op, here)];
     let content: SyncOp;
     const nlink = Number(st.nlink);
@@ -155,10 +161,11 @@ export class PushReader {
   private linkFor(
     path: string,
     st: BigIntStats,
+    row: FileRow | undefined,
     pushed: Map<bigint, string>,
   ): { op: SyncOp; unchanged: boolean } | null {
     const { state } = this.ctx;
-    if (this.unlinkable.has(path) || state.file(path)?.localIno === Number(st.ino)) return null;
+    if (this.unlinkable.has(path) || row?.localIno === Number(st.ino)) return null;
     const earlier = pushed.get(st.ino);
     if (earlier !== undefined && earlier !== path)
       return { op: { op: "link", path, existing: earlier }, unchanged: true };
