@@ -79,6 +79,36 @@ describe("WorkspaceSyncTarget.apply: a push of new files and directories", () =>
     expect(fast.entries.map(strip)).toEqual(slow.entries.map(strip));
   });
 
+  it("stores every byte of a run's files, however their chunks fall into the statements that store them", () =>
+    withTarget(async (sync, object) => {
+      // A file of several chunks (more bytes than one statement takes), small files between
+      // them, and the same content twice in one run (one blob, used by both).
+      const patterned = (size: number, seed: number) =>
+        Uint8Array.from({ length: size }, (_, i) => (i * 31 + seed) % 251);
+      const files: [string, Uint8Array][] = [
+        ["/big", patterned(3 * 1024 * 1024 + 1, 1)],
+        ["/small-1", patterned(100, 2)],
+        ["/half", patterned(700 * 1024, 3)],
+        ["/small-2", patterned(100, 2)],
+        ["/small-3", patterned(5, 4)],
+        ["/chunk", patterned(512 * 1024, 5)],
+      ];
+      const result = (await sync.apply(
+        files.map(([path, bytes]) => ({ op: "write", path, bytes, mode: 0o644, base: null }) as SyncOp),
+      )) as ApplyResult;
+      expect(result.failures).toEqual([]);
+      object.vfs.store.forget();
+      for (const [path, bytes] of files) {
+        const read = await object.vfs.readBytes(path);
+        expect(read.ok && Buffer.from(read.bytes).equals(Buffer.from(bytes))).toBe(true);
+      }
+      const refs = object.vfs.store.sql
+        .exec<{ refs: number }>("SELECT refs FROM blobs WHERE size = 100")
+        .toArray()
+        .map((row) => row.refs);
+      expect(refs).toEqual([2]);
+    }));
+
   it("gives each op a revision of its own, at which the tree shows it and what came before", () =>
     withTarget(async (sync, object) => {
       await object.vfs.setHistoryWindow(3_600_000);

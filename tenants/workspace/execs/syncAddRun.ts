@@ -138,8 +138,11 @@ export function addRun(
   one: (index: number) => void,
 ): void {
   const made = store.atomically(() => {
-    for (const { entry, blobs } of adding)
-      for (const [i, blob] of blobs.entries()) store.putBlob((entry.chunks[i] as ChunkRef).hash, blob);
+    store.putBlobs(
+      adding.flatMap(({ entry, blobs }) =>
+        blobs.map((data, i) => ({ hash: (entry.chunks[i] as ChunkRef).hash, data })),
+      ),
+    );
     const made = store.addNew(adding.map((a) => a.entry));
     rememberPushedMany(
       store,

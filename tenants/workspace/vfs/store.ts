@@ -229,6 +229,10 @@ export class Store implements TreeReader, StoreParts {
     this.content.putBlob(hash, data);
   }
 
+  putBlobs(blobs: readonly { hash: string; data: Uint8Array }[]): void {
+    this.content.putBlobs(blobs);
+  }
+
   blob(hash: string): Uint8Array {
     return this.content.blob(hash);
   }

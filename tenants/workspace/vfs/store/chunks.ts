@@ -6,6 +6,12 @@
 import { undelta } from "./delta.ts";
 import type { History } from "./history.ts";
 
+/**
+ * The most bytes `putBlobs` binds to one statement: well under the 2 MB a Durable Object's
+ * SQLite takes as one value.
+ */
+const BLOBS_GROUP_BYTES = 1024 * 1024;
+
 export class Chunks {
   constructor(
     private readonly sql: SqlStorage,
@@ -33,6 +39,42 @@ export class Chunks {
       data.byteLength,
       data,
     );
+  }
+
+  /**
+   * `putBlob` for many blobs, in one statement per group of up to BLOBS_GROUP_BYTES: the
+   * group's bytes go as one parameter, each row a slice of it (`substr` of a BLOB counts
+   * bytes), where a statement per blob cost a push of 1,000 small files 5–12 ms.
+   */
+  putBlobs(blobs: readonly { hash: string; data: Uint8Array }[]): void {
+    for (let start = 0; start < blobs.length; ) {
+      let end = start;
+      let bytes = 0;
+      while (end < blobs.length && (end === start || bytes + (blobs[end]?.data.byteLength ?? 0) <= BLOBS_GROUP_BYTES))
+        bytes += blobs[end++]?.data.byteLength ?? 0;
+      if (end - start === 1) {
+        const { hash, data } = blobs[start] as { hash: string; data: Uint8Array };
+        this.putBlob(hash, data);
+      } else {
+        const group = new Uint8Array(bytes);
+        const rows: [string, number, number][] = [];
+        for (let at = 0, i = start; i < end; i++) {
+          const { hash, data } = blobs[i] as { hash: string; data: Uint8Array };
+          group.set(data, at);
+          rows.push([hash, at + 1, data.byteLength]);
+          at += data.byteLength;
+        }
+        // The WHERE keeps SQLite from reading ON CONFLICT as part of the SELECT.
+        this.sql.exec(
+          `INSERT INTO blobs (hash, size, refs, data)
+           SELECT value ->> 0, value ->> 2, 0, substr(?, value ->> 1, value ->> 2) FROM json_each(?) WHERE true
+           ON CONFLICT (hash) DO UPDATE SET data = excluded.data, absent = 0 WHERE blobs.absent = 1`,
+          group,
+          JSON.stringify(rows),
+        );
+      }
+      start = end;
+    }
   }
 
   /**
