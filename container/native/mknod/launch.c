@@ -6,7 +6,8 @@
  * a seccomp filter that hands mknod and mknodat of a character or block device to a listener
  * (SECCOMP_RET_USER_NOTIF) and lets every other call through, sends the listener over the
  * socket `fd` (a connection computerd opened to this computer's `cubicle-mknod serve`), waits
- * for the supervisor to say it keeps it, closes both, and execs the program. A listener
+ * for the supervisor to say it keeps it, closes both, and runs the program as its reaping
+ * parent (reap.c: what bwrap leaves behind must not fall to computerd). A listener
  * nobody serves would turn every device mknod into ENOSYS, so any failure here ends the
  * command (exit 125) instead of starting it.
  */
@@ -115,7 +116,7 @@ int launch_main(int argc, char **argv) {
   }
   close(listener);
   close(sock);
-  execvp(argv[3], argv + 3);
+  exec_reaping(argv + 3);
   fail(argv[3]);
   return 125;
 }

@@ -73,3 +73,6 @@ int request_make(const struct request *rq);
 int caps_set(uint64_t effective, uint64_t permitted);
 
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Runs argv (bwrap) as this process's child and reaps every descendant handed over; returns only if it could not start it (reap.c). */
+void exec_reaping(char **argv);
