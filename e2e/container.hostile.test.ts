@@ -298,13 +298,14 @@ describe("limits", () => {
     // bwrap exits once its pid 1 reports the command's status, before that pid 1 has gone; the
     // launch's last process outside the box reaps it (container/native/mknod/reap.c). Without
     // it each command left a zombie on computerd, the computer's pid 1, until none could fork.
-    // A command killed outright still leaves one (docs/container-sandbox.md), so earlier tests'
-    // kills are counted out.
+    // Alternating users discards the box launched ahead each time (exec/spare.ts), which ends
+    // on its own. A command killed outright still leaves one (docs/container-sandbox.md), so
+    // earlier tests' kills are counted out.
     await run(key, ws, "true");
     const daemon = computerdOf(ws);
     expect(daemon.size).toBeGreaterThan(0);
     const before = zombiesOf(daemon).length;
-    for (let i = 0; i < 12; i++) await run(key, ws, "true");
+    for (let i = 0; i < 12; i++) await run(key, ws, "true", i % 2 === 0 ? { user: "root" } : {});
     await expect.poll(() => zombiesOf(daemon).length).toBe(before);
   });
 

@@ -56,6 +56,12 @@ export const spareLimits = {
    * are launched fresh.
    */
   messageBytesMax: 8 * 1024,
+  /**
+   * How long a discarded spare has to end on its own (its bash reads end of file where its
+   * message would be, and exits) before it is killed. Killed, the launcher dies with it and
+   * the box's pid 1 is left to computerd, which cannot reap it (docs/container-sandbox.md).
+   */
+  discardGraceMs: 2_000,
 } as const;
 
 /** Exit codes computerd ends with on its own, so a supervisor's log says why. */

@@ -58,20 +58,29 @@ export class SpareBox {
   }
 
   /**
-   * Kills its box, waits for its launch to exit (its mount namespace holds the workspace's
-   * mount until then) and removes its cgroups.
+   * Ends its box, waits for its launch to exit (its mount namespace holds the workspace's
+   * mount until then) and removes its cgroups. The box is given end of file where its message
+   * would be, and its bash exits: the launcher then reaps the box's pid 1 as after any command
+   * (container/native/mknod/reap.c). Only a box still there after discardGraceMs is killed.
    */
   async discard(): Promise<void> {
     this.control.destroy();
-    const exited = this.alive ? new Promise((resolve) => this.child.once("exit", resolve)) : null;
-    if (this.child.pid !== undefined) {
-      try {
-        process.kill(-this.child.pid, "SIGKILL");
-      } catch {
-        // Already gone.
+    if (this.alive) {
+      const exited = new Promise((resolve) => this.child.once("exit", resolve));
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<"late">((resolve) => {
+        timer = setTimeout(() => resolve("late"), spareLimits.discardGraceMs);
+      });
+      if ((await Promise.race([exited, late])) === "late" && this.child.pid !== undefined) {
+        try {
+          process.kill(-this.child.pid, "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+        await exited;
       }
+      clearTimeout(timer);
     }
-    await exited;
     await this.cgroup?.remove();
   }
 }
