@@ -10,9 +10,17 @@
  * through `kill` — the executor never decides alone that nobody is listening.
  */
 
-import type { ContainerResources, ExecStatus, ExecStopReason, MountMode } from "../container/wire/exec.ts";
+import type {
+  ContainerResources,
+  ExecStatus,
+  ExecStopReason,
+  MountMode,
+  OutputPiece,
+  OutputStream,
+} from "../container/wire/exec.ts";
 
-// How a run ends, named once for every side (computerd too, so it lives in container/wire).
+// How a run ends and what its output is, named once for every side (computerd too, so it
+// lives in container/wire).
 export {
   EXEC_STATUSES,
   EXEC_STOP_REASONS,
@@ -20,6 +28,8 @@ export {
   type ExecStopReason,
   exitCodes,
   MOUNT_MODES,
+  type OutputPiece,
+  type OutputStream,
 } from "../container/wire/exec.ts";
 
 /** The executors, in the order the API documents them. */
@@ -64,8 +74,6 @@ export interface ExecRequest {
   user?: "user" | "root";
 }
 
-export type OutputStream = "stdout" | "stderr";
-
 /**
  * Where an executor sends output while the run goes on. Implemented by the workspace
  * object (an RpcTarget passed as a method argument). `write` resolves once the piece is
@@ -101,12 +109,6 @@ export interface ExecOutcome {
    * own (docs/rooms.md, the path of an exec).
    */
   tail?: OutputPiece[];
-}
-
-/** A piece of a run's output, in the order it was written. */
-export interface OutputPiece {
-  stream: OutputStream;
-  data: Uint8Array;
 }
 
 /** One path both the box and the workspace changed; neither version was lost. */

@@ -111,6 +111,27 @@ describe("exec", () => {
     expect(r.stdout.length + r.stderr.length).toBe(1000);
   });
 
+  it("answers a short command's output with its outcome, with no call to the sink", async () => {
+    const r = await sh("echo out; echo err >&2");
+    expect(r.stdout).toBe("out\n");
+    expect(r.stderr).toBe("err\n");
+    expect(r.sinkCalls).toEqual([]);
+    expect(r.outcome.tail?.map((p) => p.stream).sort()).toEqual(["stderr", "stdout"]);
+  });
+
+  it("streams output to the sink while the command goes on, and the rest with the outcome", async () => {
+    const r = await sh("echo first; sleep 0.5; echo second");
+    expect(r.stdout).toBe("first\nsecond\n");
+    expect(r.sinkCalls.map((c) => c.text)).toEqual(["first\n"]);
+    expect(r.answeredMs - (r.sinkCalls[0]?.atMs ?? r.answeredMs)).toBeGreaterThanOrEqual(400);
+  });
+
+  it("sends output past the tail's size through the sink, whole and in order", async () => {
+    const r = await sh("head -c 300000 /dev/zero | tr '\\0' x; echo end");
+    expect(r.stdout).toBe(`${"x".repeat(300_000)}end\n`);
+    expect(r.sinkCalls.length).toBeGreaterThan(0);
+  });
+
   it("runs several commands at once", async () => {
     const results = await Promise.all([1, 2, 3].map((n) => sh(`sleep 0.2; echo ${n}`)));
     expect(results.map((r) => r.stdout)).toEqual(["1\n", "2\n", "3\n"]);

@@ -36,9 +36,18 @@ export type ExecStopReason = (typeof EXEC_STOP_REASONS)[number];
 export const MOUNT_MODES = ["native", "fuse"] as const;
 export type MountMode = (typeof MOUNT_MODES)[number];
 
+/** Which of a run's two output streams a piece was written to. */
+export type OutputStream = "stdout" | "stderr";
+
+/** A piece of a run's output, in the order it was written. */
+export interface OutputPiece {
+  stream: OutputStream;
+  data: Uint8Array;
+}
+
 /** Where a command's output goes; the object's durable exec record. `write` resolves when stored. */
 export interface OutputSinkApi {
-  write(stream: "stdout" | "stderr", data: Uint8Array): Promise<void>;
+  write(stream: OutputStream, data: Uint8Array): Promise<void>;
 }
 
 export interface ContainerExecRequest {
@@ -137,5 +146,11 @@ export interface ContainerExecOutcome {
    * `path`, the container's is at `savedAs` (null: a removal or mode change, dropped).
    */
   conflicts?: { path: string; savedAs: string | null }[];
+  /**
+   * Output the command wrote that the sink had not been sent when it ended (at most
+   * `outputPumpLimits.tailBytesMax`), in order after everything the sink took: a short
+   * command's output costs no call back to the object. Absent from a computerd older than this field.
+   */
+  tail?: OutputPiece[];
   error?: string;
 }

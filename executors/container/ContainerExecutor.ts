@@ -18,6 +18,7 @@ import {
   type Executor,
   type ExecutorReadiness,
   exitCodes,
+  type OutputPiece,
   type OutputSink,
   type OutputStream,
 } from "../contract.ts";
@@ -99,6 +100,7 @@ export function createContainerExecutor(link: ComputerLink, options: ContainerRu
         ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
         ...(outcome.mount !== undefined ? { mount: outcome.mount } : {}),
         ...(outcome.conflicts?.length ? { conflicts: keptConflicts(outcome.conflicts) } : {}),
+        ...(outcome.tail?.length ? { tail: keptTail(outcome.tail, request.outputBytesMax) } : {}),
       };
     },
 
@@ -141,6 +143,23 @@ function keptConflicts(reported: unknown[]): ExecConflict[] {
     chars += path.length + (savedAs?.length ?? 0);
     if (chars > containerLimits.conflictPathCharsMax) break;
     kept.push({ path, savedAs });
+  }
+  return kept;
+}
+
+/**
+ * The output computerd handed back with the outcome (container/wire/outputPump.ts): well-formed
+ * pieces only, at most the run's output bytes in all (the record caps what it stores too).
+ */
+function keptTail(reported: unknown[], bytesMax: number): OutputPiece[] {
+  const kept: OutputPiece[] = [];
+  let bytes = 0;
+  for (const item of reported) {
+    const { stream, data } = (item ?? {}) as { stream?: unknown; data?: unknown };
+    if ((stream !== "stdout" && stream !== "stderr") || !(data instanceof Uint8Array)) continue;
+    if (bytes + data.byteLength > bytesMax) break;
+    bytes += data.byteLength;
+    kept.push({ stream, data });
   }
   return kept;
 }

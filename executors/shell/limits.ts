@@ -17,14 +17,6 @@ export const shellLimits = {
    * padding scripts draw from them, small enough to cost nothing per run.
    */
   deviceBytes: 64 * 1024,
-  /** Streamed output is sent to the sink in pieces of at most this size (one RPC each, awaited). */
-  sinkPieceBytesMax: 64 * 1024,
-  /** Output a run holds before it waits for the sink; bounds memory when a script floods. */
-  sinkBufferBytesMax: 256 * 1024,
-  /** Output still queued when a run ends that goes back with its outcome instead of to the sink (one call fewer). */
-  tailBytesMax: 64 * 1024,
-  /** How long a small piece of output may wait for company before it is sent, while the run sleeps or awaits I/O. */
-  sinkFlushDelayMs: 20,
   /** After the timeout, how long the shell gets to stop at a statement boundary before the run is given up on. */
   stopGraceMs: 2_000,
   /** Workspace paths longer than this are refused before an RPC (the workspace refuses them too). */

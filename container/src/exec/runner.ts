@@ -198,7 +198,7 @@ export class ExecRunner {
     // The box's pid 1 took everything in its namespace down with it (the kernel kills the
     // rest before pid 1's exit completes, and nothing can leave the namespace), so what the
     // cgroup may still list is exiting; the removal below kills it all the same.
-    await output.done(daemonLimits.stdioDrainAfterExitMs);
+    const tail = await output.done(daemonLimits.stdioDrainAfterExitMs);
     if (killTimer) clearTimeout(killTimer);
     this.running.delete(request.execId);
     this.opts.activity();
@@ -211,7 +211,7 @@ export class ExecRunner {
 
     const revision = await this.opts.flush();
     const durationMs = Date.now() - startedMs;
-    const base = { revision, durationMs, egressBytes };
+    const base = { revision, durationMs, egressBytes, ...(tail.length > 0 ? { tail } : {}) };
     if (reason === "timeout")
       return { status: "timed_out", exitCode: exitCodes.timedOut, signal: exit.signal ?? undefined, ...base };
     if (reason === "cancel") return { status: "cancelled", exitCode: exitCodes.killed, signal: "SIGKILL", ...base };

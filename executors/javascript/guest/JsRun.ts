@@ -8,6 +8,8 @@
  * It does not wait for timers the module left behind: the isolate is discarded with the
  * run, and the capabilities it was given are revoked when `run` returns.
  */
+
+import { OutputPump } from "../../../container/wire/outputPump.ts";
 import {
   type ExecOutcome,
   exitCodes,
@@ -16,7 +18,6 @@ import {
   type WorkspaceFsApi,
   type WorkspaceToolsApi,
 } from "../../contract.ts";
-import { OutputPump } from "../../shell/guest/outputPump.ts";
 import { javascriptLimits } from "../limits.ts";
 import { type JavascriptJob, memoryLimitMessage } from "../protocol.ts";
 import { createAi } from "./ai.ts";

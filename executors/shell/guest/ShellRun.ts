@@ -12,6 +12,7 @@
  * command budget ends such a loop.
  */
 import { Bash, type BashExecResult } from "just-bash";
+import { OutputPump } from "../../../container/wire/outputPump.ts";
 import {
   type ExecOutcome,
   type ExecRequest,
@@ -27,7 +28,6 @@ import { latin1String, shellTextBytes } from "./bytes.ts";
 import { gitCommand } from "./gitCommand.ts";
 import { explainMissingCommands } from "./missingCommand.ts";
 import { OutputDevice, outputDevicePath } from "./outputDevice.ts";
-import { OutputPump } from "./outputPump.ts";
 import { publishCommands } from "./publishCommands.ts";
 import { homeDir, ShellFs, workspaceMountPoint } from "./shellFs.ts";
 import { statCommand } from "./statCommand.ts";

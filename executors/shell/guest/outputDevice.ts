@@ -7,12 +7,12 @@
  * "utf8" for text; text goes through `shellTextBytes` to undo what just-bash turned into text.
  */
 import type { FsStat, IFileSystem } from "just-bash";
+import type { OutputPump } from "../../../container/wire/outputPump.ts";
 import type { OutputStream } from "../../contract.ts";
 import { latin1Bytes, shellTextBytes } from "./bytes.ts";
 import { FixedFs } from "./fixedFs.ts";
 import { ShellFsError } from "./fsErrors.ts";
 import { explainMissingCommands } from "./missingCommand.ts";
-import type { OutputPump } from "./outputPump.ts";
 
 export const outputDevicePath = "/dev/.cubicle";
 export const outputPaths = { stdout: `${outputDevicePath}/stdout`, stderr: `${outputDevicePath}/stderr` } as const;

@@ -1,5 +1,6 @@
 /**
- * Carries a run's output to the OutputSink in order, in pieces, with back-pressure.
+ * Carries a run's output to its sink in order, in pieces, with back-pressure: the shell and
+ * javascript guests' output to the workspace object, and computerd's from a container command.
  *
  * Small writes are gathered for `sinkFlushDelayMs` (one RPC per echo would cost more than
  * the echo) and sent while the script sleeps or awaits I/O; a script that produces output
@@ -7,8 +8,18 @@
  * Past `capBytes` (stdout and stderr together) output is dropped and `truncated` set: the
  * run goes on, as a process writing into a capped log would.
  */
-import type { OutputPiece, OutputSink, OutputStream } from "../../contract.ts";
-import { shellLimits } from "../limits.ts";
+import type { OutputPiece, OutputSinkApi, OutputStream } from "./exec.ts";
+
+export const outputPumpLimits = {
+  /** Output is sent to the sink in pieces of at most this size (one RPC each, awaited). */
+  sinkPieceBytesMax: 64 * 1024,
+  /** Output a run holds before it waits for the sink; bounds memory when a run floods. */
+  sinkBufferBytesMax: 256 * 1024,
+  /** Output still queued when a run ends that goes back with its outcome instead of to the sink (one call fewer). */
+  tailBytesMax: 64 * 1024,
+  /** How long a small piece of output may wait for company before it is sent. */
+  sinkFlushDelayMs: 20,
+} as const;
 
 interface Piece {
   stream: OutputStream;
@@ -39,12 +50,17 @@ export class OutputPump {
   private queuedBytes = 0;
   private sending: Promise<void> = Promise.resolve();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly sink: OutputSinkApi;
+  private readonly capBytes: number;
+  private readonly onFailure: (error: unknown) => void;
 
-  constructor(
-    private readonly sink: OutputSink,
-    private readonly capBytes: number,
-    private readonly onFailure: (error: unknown) => void,
-  ) {}
+  // Fields set by hand, not as parameter properties: computerd runs this file under Node's
+  // type stripping, which accepts only erasable TypeScript.
+  constructor(sink: OutputSinkApi, capBytes: number, onFailure: (error: unknown) => void) {
+    this.sink = sink;
+    this.capBytes = capBytes;
+    this.onFailure = onFailure;
+  }
 
   async write(stream: OutputStream, data: Uint8Array): Promise<void> {
     if (data.length === 0 || this.failure !== undefined) return;
@@ -54,8 +70,8 @@ export class OutputPump {
     if (bytes.length === 0) return;
     this.acceptedBytes += bytes.length;
     this.enqueue(stream, bytes);
-    if (this.queuedBytes >= shellLimits.sinkBufferBytesMax) await this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), shellLimits.sinkFlushDelayMs);
+    if (this.queuedBytes >= outputPumpLimits.sinkBufferBytesMax) await this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), outputPumpLimits.sinkFlushDelayMs);
   }
 
   /** Sends everything queued so far; resolves when the sink has taken it (or failed). */
@@ -70,7 +86,7 @@ export class OutputPump {
    * with the run's outcome, when it is at most `tailBytesMax`; more than that is sent first.
    */
   async finish(): Promise<OutputPiece[]> {
-    if (this.queuedBytes > shellLimits.tailBytesMax) {
+    if (this.queuedBytes > outputPumpLimits.tailBytesMax) {
       await this.flush();
       return [];
     }
@@ -92,11 +108,11 @@ export class OutputPump {
   private enqueue(stream: OutputStream, bytes: Uint8Array): void {
     for (let at = 0; at < bytes.length; ) {
       let piece = this.queue.at(-1);
-      if (!piece || piece.stream !== stream || piece.bytes >= shellLimits.sinkPieceBytesMax) {
+      if (!piece || piece.stream !== stream || piece.bytes >= outputPumpLimits.sinkPieceBytesMax) {
         piece = { stream, parts: [], bytes: 0 };
         this.queue.push(piece);
       }
-      const part = bytes.subarray(at, at + shellLimits.sinkPieceBytesMax - piece.bytes);
+      const part = bytes.subarray(at, at + outputPumpLimits.sinkPieceBytesMax - piece.bytes);
       piece.parts.push(part);
       piece.bytes += part.length;
       this.queuedBytes += part.length;
