@@ -3,7 +3,9 @@
  * waits (issue 19). Off unless COMPUTERD_TRACE=1; then each call writes one stderr line,
  * `trace <epoch ms> <label>`, so a bench can line them up with its own clock.
  */
-const tracing = process.env.COMPUTERD_TRACE === "1";
+import { COMPUTERD_ENV } from "../wire/index.ts";
+
+const tracing = process.env[COMPUTERD_ENV.trace] === "1";
 
 export function trace(label: string): void {
   if (tracing) process.stderr.write(`trace ${(performance.timeOrigin + performance.now()).toFixed(1)} ${label}\n`);

@@ -274,10 +274,12 @@ export class Supervisor {
       ...(this.options.fanotifyBin ? { [COMPUTERD_ENV.fanotifyBin]: this.options.fanotifyBin } : {}),
       ...(this.options.mknodBin ? { [COMPUTERD_ENV.mknodBin]: this.options.mknodBin } : {}),
       // Which workspace mount computerd makes (native or fuse), when the operator chose one;
-      // passed through since nothing else of the supervisor's COMPUTERD_* environment is.
+      // passed through, as the trace switch below is: nothing else of the supervisor's COMPUTERD_* environment is.
       ...(process.env[COMPUTERD_ENV.mountMode]
         ? { [COMPUTERD_ENV.mountMode]: process.env[COMPUTERD_ENV.mountMode] }
         : {}),
+      // The daemons' step timestamps, when whoever started the platform asked for them.
+      ...(process.env[COMPUTERD_ENV.trace] === "1" ? { [COMPUTERD_ENV.trace]: "1" } : {}),
       // The benchmark's scratch disk for the box (bench/container.bench.ts), the same way.
       ...(process.env[COMPUTERD_ENV.boxScratch]
         ? { [COMPUTERD_ENV.boxScratch]: process.env[COMPUTERD_ENV.boxScratch] }

@@ -355,4 +355,10 @@ export const COMPUTERD_ENV = {
    * (bench/container.bench.ts). Unset: /mnt is the image's empty, read-only directory.
    */
   boxScratch: "COMPUTERD_BOX_SCRATCH",
+  /**
+   * `1`: computerd writes a timestamp line on stderr at each step of a command and of a
+   * first pull (container/src/trace.ts), for measuring where the time goes. The local
+   * supervisor passes it through from its own environment. Unset: no trace.
+   */
+  trace: "COMPUTERD_TRACE",
 } as const;

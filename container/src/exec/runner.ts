@@ -199,6 +199,7 @@ export class ExecRunner {
     // rest before pid 1's exit completes, and nothing can leave the namespace), so what the
     // cgroup may still list is exiting; the removal below kills it all the same.
     const tail = await output.done(daemonLimits.stdioDrainAfterExitMs);
+    trace("exec output drained");
     if (killTimer) clearTimeout(killTimer);
     this.running.delete(request.execId);
     this.opts.activity();
@@ -210,6 +211,7 @@ export class ExecRunner {
     void cgroup?.remove();
 
     const revision = await this.opts.flush();
+    trace("exec flushed");
     const durationMs = Date.now() - startedMs;
     const base = { revision, durationMs, egressBytes, ...(tail.length > 0 ? { tail } : {}) };
     if (reason === "timeout")
