@@ -111,18 +111,13 @@ describe("exec", () => {
     expect(r.stdout.length + r.stderr.length).toBe(1000);
   });
 
-  it("answers a short command's output with its outcome, with no call to the sink", async () => {
-    const r = await sh("echo out; echo err >&2");
-    expect(r.stdout).toBe("out\n");
-    expect(r.stderr).toBe("err\n");
-    expect(r.sinkCalls).toEqual([]);
-    expect(r.outcome.tail?.map((p) => p.stream).sort()).toEqual(["stderr", "stdout"]);
-  });
-
-  it("streams output to the sink while the command goes on, and the rest with the outcome", async () => {
-    const r = await sh("echo first; sleep 0.5; echo second");
+  it("streams output to the sink while the command goes on, and answers it whole with the rest", async () => {
+    // What the command writes last may come back with the outcome instead of through the sink
+    // (container/wire/outputPump.ts, whose own tests pin down which): either way it is all there.
+    const r = await sh("echo first; sleep 0.5; echo second; echo err >&2");
     expect(r.stdout).toBe("first\nsecond\n");
-    expect(r.sinkCalls.map((c) => c.text)).toEqual(["first\n"]);
+    expect(r.stderr).toBe("err\n");
+    expect(r.sinkCalls[0]).toMatchObject({ stream: "stdout", text: "first\n" });
     expect(r.answeredMs - (r.sinkCalls[0]?.atMs ?? r.answeredMs)).toBeGreaterThanOrEqual(400);
   });
 
