@@ -1,6 +1,7 @@
 /*
  * cubicle-mknod serve <socket-path> <launcher-uid>   (fd 3: the computer's user namespace)
  * cubicle-mknod launch <socket-path> <program> [args...]
+ * cubicle-mknod start <uid> <socket-path | -> <program> [args...]
  *
  * Device nodes for a computer's boxes (README.md). `serve` is the supervisor computerd starts
  * once per computer: it listens on a unix socket only `launcher-uid` (the box user's host
@@ -10,7 +11,8 @@
  * mknod of a device (request.c reads it, make.c carries it out). Requests are served one at a
  * time: a box that floods them only queues its own calls (and the computer's other boxes'),
  * never more than one request's two short-lived processes at once. It prints `ready` once
- * listening and exits when stdin closes or on SIGTERM.
+ * listening and exits when stdin closes or on SIGTERM. `start` (start.c) is the head of that
+ * launch chain: it joins the command's cgroups, gives root up and goes on as `launch`.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,6 +40,7 @@
 #endif
 
 int launch_main(int argc, char **argv);
+int start_main(int argc, char **argv);
 
 void warnx_(const char *fmt, ...) {
   va_list ap;
@@ -189,6 +192,9 @@ static int serve_main(int argc, char **argv) {
 int main(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "serve") == 0) return serve_main(argc, argv);
   if (argc >= 2 && strcmp(argv[1], "launch") == 0) return launch_main(argc, argv);
-  warnx_("usage: cubicle-mknod (serve <socket-path> <launcher-uid> | launch <socket-path> <program> [args...])");
+  if (argc >= 2 && strcmp(argv[1], "start") == 0) return start_main(argc, argv);
+  warnx_(
+      "usage: cubicle-mknod (serve <socket-path> <launcher-uid> | launch <socket-path> <program> [args...] | start "
+      "<uid> <socket-path | -> <program> [args...])");
   return 64;
 }

@@ -10,8 +10,10 @@
  * user can reach them whatever the permissions of the daemon's own directories are; the
  * same holds for the egress sockets.
  *
- * The launch chain is `bash (host side: closes inherited descriptors, joins the command's
- * cgroups) → setpriv (drops to the box user's host uid, no capabilities, no_new_privs) →
+ * The launch chain is `cubicle-mknod start (host side: closes inherited descriptors, joins
+ * the command's cgroups, drops to the box user's host uid with no capabilities and
+ * no_new_privs, installs the device-mknod filter; without the program, a bash and setpriv do
+ * all but the filter) →
  * bwrap (joins the computer's user namespace, ./userns.ts; new pid, net, ipc, uts, cgroup
  * and mount namespaces, the mounts below, seccomp) → bwrap's pid 1 (reaps orphans) → bash
  * (cd, umask) → /bin/sh -c command`. The command runs as the box user 1000 or, when the
@@ -268,42 +270,36 @@ export class Box {
       "--seccomp",
       "3",
     ];
-    // The host side joins the cgroups as root, before setpriv gives root up. Descriptors 3,
+    // --norc: Node's stdio pipes are socket pairs, and bash reads ~/.bashrc when its input
+    // is a socket (it takes that for rshd).
+    const boxed = ["bwrap", "--args", "4", "--", "/bin/bash", "--norc", "--noprofile", "-c", inner, "sh"];
+    // The host side joins the cgroups as root, then gives root up: `cubicle-mknod start` does
+    // both in one process (each exec cost about 3 ms of CPU here: docs/container-sandbox.md,
+    // "What a launch costs") and hands the box's device mknods to the computer's supervisor
+    // (its filter then covers everything the box runs, and needs no file or descriptor inside
+    // the box). A computer without the program does it with bash and setpriv. Descriptors 3,
     // 4 and 5 are bwrap's (the seccomp program, the arguments, the user namespace), 6 the
     // command's message; the box's own bash closes whatever of them is still open before the
     // command starts.
-    const launcher = `${closeInheritedFds(6)} for f in $CUBICLE_CGROUP_PROCS; do echo $$ > "$f" || exit ${exitCodes.notStarted}; done; exec "$@"`;
-    // --norc: Node's stdio pipes are socket pairs, and bash reads ~/.bashrc when its input
-    // is a socket (it takes that for rshd). The device-node launcher, when this computer has
-    // its supervisor, runs between setpriv and bwrap: its filter then covers everything the
-    // box runs, and it needs no file or descriptor inside the box.
-    const argv = [
-      "/bin/bash",
-      "--norc",
-      "--noprofile",
-      "-c",
-      launcher,
-      "launch",
-      "setpriv",
-      `--reuid=${uid}`,
-      `--regid=${uid}`,
-      "--clear-groups",
-      "--inh-caps=-all",
-      "--bounding-set=-all",
-      "--no-new-privs",
-      "--",
-      ...(this.mknod?.launcher() ?? []),
-      "bwrap",
-      "--args",
-      "4",
-      "--",
-      "/bin/bash",
-      "--norc",
-      "--noprofile",
-      "-c",
-      inner,
-      "sh",
-    ];
+    const argv = this.mknod
+      ? [...this.mknod.starter(this.userHostUid), ...boxed]
+      : [
+          "/bin/bash",
+          "--norc",
+          "--noprofile",
+          "-c",
+          `${closeInheritedFds(6)} for f in $CUBICLE_CGROUP_PROCS; do echo $$ > "$f" || exit ${exitCodes.notStarted}; done; exec "$@"`,
+          "launch",
+          "setpriv",
+          `--reuid=${uid}`,
+          `--regid=${uid}`,
+          "--clear-groups",
+          "--inh-caps=-all",
+          "--bounding-set=-all",
+          "--no-new-privs",
+          "--",
+          ...boxed,
+        ];
     return {
       argv,
       env: { PATH: boxLimits.hostPath, CUBICLE_CGROUP_PROCS: cmd.cgroupProcs.join(" ") },

@@ -48,9 +48,13 @@ export class MknodSupervisor {
     return this.child?.pid;
   }
 
-  /** The argv prefix that runs a command under the filter, or null while no supervisor serves it. */
-  launcher(): string[] | null {
-    return this.child ? [this.opts.binary, "launch", this.opts.socketPath] : null;
+  /**
+   * The argv that starts a command's launch chain as root and runs the rest as `uid` under the
+   * filter (`cubicle-mknod start`: the cgroups joined, root given up, then `launch`), or, while
+   * no supervisor serves the filter, without it.
+   */
+  starter(uid: number): string[] {
+    return [this.opts.binary, "start", String(uid), this.child ? this.opts.socketPath : "-"];
   }
 
   async close(): Promise<void> {
