@@ -29,7 +29,7 @@ import { exitCodes } from "../../wire/index.ts";
 import { egressBox } from "../egress/box.ts";
 import { boxLimits } from "../limits.ts";
 import { MknodSupervisor } from "./mknod.ts";
-import { type BoxUserns, openBoxUserns } from "./userns.ts";
+import { type BoxUserns, openBoxUserns, setprivAs } from "./userns.ts";
 
 const run = promisify(execFile);
 
@@ -225,7 +225,6 @@ export class Box {
 
   private launchWith(cmd: Pick<BoxCommand, "cgroupProcs" | "user" | "egressSocket">, inner: string): BoxLaunch {
     if (!this.userns) throw new Error("the box is not prepared");
-    const uid = String(this.userHostUid);
     // Writable: /workspace, /tmp, home and /dev/shm (POSIX shared memory, which Python's
     // multiprocessing needs), each capped. Everything else is the read-only image, the box's
     // own /proc (bwrap keeps /proc/sys and friends read-only) and a read-only /dev and /run.
@@ -290,14 +289,7 @@ export class Box {
           "-c",
           `${closeInheritedFds(6)} for f in $CUBICLE_CGROUP_PROCS; do echo $$ > "$f" || exit ${exitCodes.notStarted}; done; exec "$@"`,
           "launch",
-          "setpriv",
-          `--reuid=${uid}`,
-          `--regid=${uid}`,
-          "--clear-groups",
-          "--inh-caps=-all",
-          "--bounding-set=-all",
-          "--no-new-privs",
-          "--",
+          ...setprivAs(this.userHostUid),
           ...boxed,
         ];
     return {

@@ -20,6 +20,23 @@ import { spawn } from "node:child_process";
 import { closeSync, openSync, writeFileSync } from "node:fs";
 import { boxLimits } from "../limits.ts";
 
+/**
+ * util-linux's setpriv giving root up for good as `uid`: no groups, no capability in any set,
+ * no_new_privs. The argv up to the program it runs.
+ */
+export function setprivAs(uid: number): string[] {
+  return [
+    "setpriv",
+    `--reuid=${uid}`,
+    `--regid=${uid}`,
+    "--clear-groups",
+    "--inh-caps=-all",
+    "--bounding-set=-all",
+    "--no-new-privs",
+    "--",
+  ];
+}
+
 export interface BoxUserns {
   /** An open descriptor of the namespace (O_RDONLY on /proc/<holder>/ns/user), for bwrap's --userns. */
   fd: number;
@@ -31,16 +48,11 @@ export interface BoxUserns {
 /** Makes the namespace for a computer whose box uids start at host uid `base`. */
 export async function openBoxUserns(base: number): Promise<BoxUserns> {
   const owner = base + boxLimits.uid;
+  const [setpriv, ...dropRoot] = setprivAs(owner);
   const holder = spawn(
-    "setpriv",
+    setpriv as string,
     [
-      `--reuid=${owner}`,
-      `--regid=${owner}`,
-      "--clear-groups",
-      "--inh-caps=-all",
-      "--bounding-set=-all",
-      "--no-new-privs",
-      "--",
+      ...dropRoot,
       "unshare",
       "--user",
       "--",
