@@ -9,6 +9,8 @@ import { boxLimits } from "./limits.ts";
 import { useDaemon } from "./testing/harness.ts";
 
 const fixture = useDaemon();
+// A computer without `cubicle-mknod` launches with bash and setpriv instead (sandbox/box.ts).
+const withoutLauncher = useDaemon(undefined, { COMPUTERD_MKNOD_BIN: "" });
 const sh = (command: string, user?: "root" | "user") => fixture.sh(command, user ? { user } : {});
 const base = boxLimits.hostUidDefault;
 /** Docker's default capabilities for a container's root (boxLimits.rootCaps), as /proc shows them. */
@@ -74,6 +76,19 @@ describe("the box's users", () => {
     const replica = join(fixture.daemon.stateDir, "replica/own");
     expect(lstatSync(join(replica, "by-root")).uid).toBe(base);
     expect(lstatSync(join(replica, "shared/by-nobody")).uid).toBe(base + 65534);
+  });
+});
+
+describe("a computer without cubicle-mknod", () => {
+  it("gives its boxes the same users, capabilities, no_new_privs and seccomp, and no inherited descriptor", async () => {
+    const probe =
+      "id; grep -E '^(Uid|Gid|Groups|Cap[A-Za-z]+|NoNewPrivs|Seccomp):' /proc/self/status; ls /proc/self/fd | sort -n";
+    for (const user of ["user", "root"] as const) {
+      const expected = await ok(probe, user);
+      const r = await withoutLauncher.sh(probe, { user });
+      expect(r.outcome, r.stderr).toMatchObject({ status: "completed", exitCode: 0 });
+      expect(r.stdout).toBe(expected);
+    }
   });
 });
 

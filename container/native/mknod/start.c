@@ -66,7 +66,8 @@ static int last_cap(void) {
 }
 
 static void drop_root(uid_t uid) {
-  for (int cap = 0; cap <= last_cap(); cap++) {
+  int last = last_cap();
+  for (int cap = 0; cap <= last; cap++) {
     if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL) fail("the bounding set");
   }
   if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0) fail("the ambient set");

@@ -167,10 +167,10 @@ export async function openSession(port: number, twin: MemoryWorkspace): Promise<
 class Collector extends RpcTarget implements OutputSinkApi {
   stdout: Buffer[] = [];
   stderr: Buffer[] = [];
-  /** Each call the sink took, in order, with the time it arrived. */
-  calls: { stream: "stdout" | "stderr"; text: string; atMs: number }[] = [];
+  /** Each call the sink took, in order. */
+  calls: { stream: "stdout" | "stderr"; text: string }[] = [];
   async write(stream: "stdout" | "stderr", data: Uint8Array): Promise<void> {
-    this.calls.push({ stream, text: Buffer.from(data).toString(), atMs: Date.now() });
+    this.calls.push({ stream, text: Buffer.from(data).toString() });
     this[stream].push(Buffer.from(data));
   }
 }
@@ -182,8 +182,6 @@ export interface ExecResult {
   stderr: string;
   /** The calls the sink took while the command ran (the tail is not among them). */
   sinkCalls: Collector["calls"];
-  /** When the outcome arrived. */
-  answeredMs: number;
 }
 
 /** Runs a command on the mount (cwd defaults to the mount root). */
@@ -209,7 +207,6 @@ export async function run(
     },
     sink,
   );
-  const answeredMs = Date.now();
   const sinkCalls = [...sink.calls];
   for (const piece of (outcome as ContainerExecOutcome).tail ?? []) sink[piece.stream].push(Buffer.from(piece.data));
   return {
@@ -217,7 +214,6 @@ export async function run(
     stdout: Buffer.concat(sink.stdout).toString(),
     stderr: Buffer.concat(sink.stderr).toString(),
     sinkCalls,
-    answeredMs,
   };
 }
 
