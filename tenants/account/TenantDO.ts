@@ -14,6 +14,8 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { database } from "../db.ts";
+import type { RunAnswer, StartExec } from "../workspace/execs/ExecRunner.ts";
+import { workspaceObjectName } from "../workspace/names.ts";
 import { requestDecision, type Standing, useDecision } from "./admission.ts";
 import { tenantHooks } from "./hooks.ts";
 import { Leases } from "./leases.ts";
@@ -39,6 +41,7 @@ import { TokenBucket } from "./ledger/tokenBucket.ts";
 import type { Meter } from "./meters.ts";
 import { containerResources, PLANS, type Plan, publicPlan, type VersionTerms, versionTerms } from "./plans.ts";
 import type { Admission, AdmitRequest, BillingState, Denial, Quotas, RunEnd, RunGrant, RunRequest } from "./rpc.ts";
+import { type RunOptions, runExec } from "./runs.ts";
 import { missingWorkspace, WorkspaceRegistry } from "./workspaceRegistry.ts";
 
 export class TenantDO extends DurableObject<Env> {
@@ -122,6 +125,17 @@ export class TenantDO extends DurableObject<Env> {
     return granted.ok ? { ...granted, ...resources, ...rate } : { ...granted, ...rate };
   }
 
+  /** Runs a command in one of the tenant's workspaces, admission to metering (runs.ts). */
+  async exec(workspaceId: string, start: StartExec, options: RunOptions = {}): Promise<RunAnswer> {
+    const workspace = this.env.WORKSPACE.getByName(workspaceObjectName({ tenantId: this.tenantId(), workspaceId }));
+    return runExec(
+      this,
+      workspaceId,
+      start,
+      async (grant) => (await workspace.exec(start, grant, options)) as RunAnswer,
+    );
+  }
+
   /** Records a finished run's time and storage, and frees its slot, in one transaction; a repeat changes nothing. */
   async finishRun(end: RunEnd): Promise<void> {
     const account = await this.load();
@@ -161,11 +175,6 @@ export class TenantDO extends DurableObject<Env> {
   async removeWorkspace(workspaceId: string): Promise<void> {
     await this.load();
     this.workspaces.remove(workspaceId);
-  }
-
-  async hasWorkspace(workspaceId: string): Promise<boolean> {
-    await this.load();
-    return this.workspaces.has(workspaceId);
   }
 
   // ── metering ────────────────────────────────────────────────────────────────────────────

@@ -18,7 +18,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { type Access, actorOf, type Caller, type Prefix, prefixOf } from "./callers.ts";
-import type { ExecRefusal, ExecRunner, StartExec, StartedRun } from "./execs/ExecRunner.ts";
+import type { ExecRunner, Granted, RunAnswer, StartExec } from "./execs/ExecRunner.ts";
 import type { ExecRecord } from "./execs/records.ts";
 import type { ForkRefusal, WorkspaceForks } from "./forks.ts";
 import { type ImageModel, imageModelFrom } from "./images.ts";
@@ -71,8 +71,9 @@ export class WorkspaceDO extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    // An object that has stored nothing stays so until it is used: an exec for a workspace
-    // the tenant does not have must not leave tables behind (see `exec`).
+    // An object that has stored nothing stays so until it is used: a request for a workspace
+    // the tenant does not have must not leave tables behind (a run reaches `exec` only
+    // through the tenant's object, which knows its workspaces).
     if (hasTables(ctx.storage.sql)) this.built();
   }
 
@@ -91,23 +92,13 @@ export class WorkspaceDO extends DurableObject<Env> {
 
   // ── execution ───────────────────────────────────────────────────────────────────────────
   /**
-   * Runs a command, admission to metering. The answer carries the workspace's counters after
-   * the run (`stats`), so the gateway mirrors them into its index without asking again
-   * (storage was already reported to the ledger with the run's time), and the rate headers
-   * when the gateway left the request's admission to the run (`start.requestId`).
+   * Runs a command that holds its slot: only the tenant's object calls this (TenantDO.exec,
+   * tenants/account/runs.ts), once it admitted the request, found the workspace in the
+   * tenant's list and granted the run's slot. The answer carries the workspace's counters
+   * after the run (`stats`): the tenant's object bills its size from them and the gateway
+   * mirrors them into its index, neither asking again.
    */
-  async exec(
-    start: StartExec,
-    options: { snapshot?: "before" } = {},
-  ): Promise<ExecRefusal | (StartedRun & Reported & { snapshotId?: string })> {
-    // The gateway leaves the question of whether the workspace exists to the run's slot
-    // (TenantDO.startRun). An object with nothing stored asks first, so that an id the
-    // tenant never had (or deleted) leaves no tables behind.
-    if (!hasTables(this.ctx.storage.sql)) {
-      const { tenantId, workspaceId } = this.owner();
-      const known = await this.env.TENANT.getByName(tenantId).hasWorkspace(workspaceId);
-      if (!known) return { ok: false, code: "not_found", message: `no workspace ${workspaceId}` };
-    }
+  async exec(start: StartExec, grant: Granted, options: { snapshot?: "before" } = {}): Promise<RunAnswer> {
     // A run reads and writes this workspace's own rows: a fork's must all be here first.
     await this.forks.ready();
     let snapshotId: string | undefined;
@@ -121,7 +112,7 @@ export class WorkspaceDO extends DurableObject<Env> {
       snapshotId = taken.snapshot.id;
       return null;
     };
-    const result = await this.execs.start(start, options.snapshot === "before" ? snapshot : undefined);
+    const result = await this.execs.start(start, grant, options.snapshot === "before" ? snapshot : undefined);
     if ("ok" in result) return result;
     return { ...result, ...this.report(), ...(snapshotId ? { snapshotId } : {}) };
   }

@@ -178,6 +178,64 @@ describe("run slots", () => {
     expect(await inFlight(tenantId)).toEqual({});
   });
 
+  it("come back, the run billed, before the answer of a run the caller waits for", async () => {
+    const { tenantId, key } = await tenantOn(plan);
+    const ws = await createWorkspace(key);
+    const response = await call("POST", `/v1/workspaces/${ws}/exec`, {
+      key,
+      json: { executor: "shell", command: "echo hi > out.txt" },
+    });
+    const { id, durationMs } = await json<{ id: string; durationMs: number }>(response);
+    // Nothing is left to arrive: the tenant's object metered the run before it answered.
+    expect(await inFlight(tenantId)).toEqual({});
+    const events = await ledgerEvents(env.TENANT.getByName(tenantId), "shell_ms");
+    expect(events.filter((e) => e.id === id)).toEqual([
+      expect.objectContaining({ meter: "shell_ms", quantity: Math.round(durationMs), workspaceId: ws }),
+    ]);
+  });
+
+  it("come back unbilled when the run is refused after its slot", async () => {
+    const { tenantId, key } = await tenantOn({
+      ...plan,
+      versions: { ...plan.versions, snapshotsPerWorkspaceMax: 0 },
+    });
+    const ws = await createWorkspace(key);
+    const response = await call("POST", `/v1/workspaces/${ws}/exec`, {
+      key,
+      json: { executor: "shell", command: "echo hi", snapshot: "before" },
+    });
+    await expectProblem(response, 429, "quota_exceeded");
+    expect(await inFlight(tenantId)).toEqual({});
+    const runs = await json<{ data: unknown[] }>(await call("GET", `/v1/workspaces/${ws}/execs`, { key }));
+    expect(runs.data).toEqual([]);
+    expect(await ledgerEvents(env.TENANT.getByName(tenantId), "shell_ms")).toEqual([]);
+  });
+
+  it("come back unbilled when the workspace object is lost while its caller waits", async () => {
+    const { tenantId, key } = await tenantOn(plan);
+    const ws = await createWorkspace(key);
+    const answer = call("POST", `/v1/workspaces/${ws}/exec`, {
+      key,
+      json: { executor: "shell", command: "sleep 10" },
+    });
+    for (let i = 0; i < 100 && Object.keys(await inFlight(tenantId)).length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(await inFlight(tenantId)).toEqual({ shell: 1 });
+    await runInDurableObject(env.WORKSPACE.getByName(`${tenantId}:${ws}`), (_instance, state) => {
+      try {
+        state.abort("simulated crash");
+      } catch {
+        // abort() also throws into the caller.
+      }
+    }).catch(() => {});
+    const response = await answer;
+    expect(response.status).toBe(500);
+    // Freed by the tenant's object as the call failed, not by the workspace's next start.
+    expect(await inFlight(tenantId)).toEqual({});
+    expect(await ledgerEvents(env.TENANT.getByName(tenantId), "shell_ms")).toEqual([]);
+  });
+
   it("come back when the workspace object is lost mid-run", async () => {
     const { tenantId, key } = await tenantOn(plan);
     const ws = await createWorkspace(key);

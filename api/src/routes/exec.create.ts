@@ -78,10 +78,12 @@ export function registerExecCreate(app: App) {
     // Every check above runs before a stored answer is replayed.
     const replay = await replayOrClaim(c, "exec", body);
     if (replay) return replay;
-    // The workspace object admits the request with the run's slot (middleware/admit.ts), runs
-    // it, and meters it with the workspace's size after it: one call from here, whatever the run does.
+    // The tenant's object admits the request with the run's slot (middleware/admit.ts), has
+    // the workspace's object run it, and meters it with the workspace's size after it: one
+    // call from here, whatever the run does (tenants/account/runs.ts).
     const deferred = c.get("deferredAdmission");
-    const started = await object.exec(
+    const started = await c.var.services.usage.ledger(principal.tenantId).exec(
+      workspaceId,
       {
         execId: newId("ex"),
         executor: body.executor,

@@ -1,8 +1,10 @@
 /**
- * Runs executions for one workspace object, from start to end: takes the run's slot in the
- * tenant's ledger, creates the record, hands the request to the executor with a sink that
- * stores output as it arrives, wakes anyone watching, enforces a backstop timeout, finishes
- * the record, and meters the run (which frees the slot) after answering. Lives inside WorkspaceDO.
+ * Runs executions for one workspace object, from start to end: with the slot the tenant's
+ * object granted (TenantDO.exec, tenants/account/runs.ts), creates the record, hands the
+ * request to the executor with a sink that stores output as it arrives, wakes anyone
+ * watching, enforces a backstop timeout and finishes the record. A run the caller waits for
+ * is metered by the tenant's object when this answers; a background run, which answered at
+ * once, is metered from here when it ends (which frees its slot). Lives inside WorkspaceDO.
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { EgressPolicy } from "../../../container/wire/egress/allowList.ts";
@@ -18,6 +20,7 @@ import {
 } from "../../../executors/contract.ts";
 import { execLimits } from "../../../executors/limits.ts";
 import type { RateHeaders, RunGrant } from "../../account/rpc.ts";
+import type { Reported } from "../stats.ts";
 import type { ExecRecord, ExecRecords, OutputEvent } from "./records.ts";
 import { SSE_KEEPALIVE, sseFrame } from "./sse.ts";
 
@@ -92,17 +95,23 @@ export type StartedRun = ExecResult & { rate?: RateHeaders };
 
 export type StartAnswer = StartedRun | ExecRefusal;
 
+/**
+ * What a workspace object answers its run's caller: the run (ended, or `running` in the
+ * background) with the workspace's counters after it and the snapshot taken before it, or
+ * why it did not start.
+ */
+export type RunAnswer = ExecRefusal | (StartedRun & Reported & { snapshotId?: string });
+
+/** The slot the tenant's object granted a run: its timeout, cut to what the plan leaves, and a computer's limits. */
+export type Granted = Omit<Extract<RunGrant, { ok: true }>, "ok" | "rate">;
+
 /** Work done once the run holds its slot and before it starts (a snapshot); a refusal gives the slot back. */
 export type BeforeRun = () => Promise<ExecRefusal | null>;
 
-/** The tenant's ledger as a run sees it: a slot to take before it starts and give back when it ends. */
+/** The tenant's ledger as a background run sees it: its slot, given back when it ends. */
 export interface RunLedger {
-  /** Takes a concurrency slot (and on hard-capped plans, the time left); a denial refuses the run. */
-  open(start: StartExec): Promise<RunGrant>;
   /** Records the run's time and the workspace's size after it, and frees its slot, in one call. */
   close(start: StartExec, record: ExecRecord): Promise<void>;
-  /** Frees a slot without billing: the run was granted but never started. */
-  release(execId: string): Promise<void>;
 }
 
 /** Runs at once per workspace, for executors whose runs each hold an isolate in this object's process. */
@@ -132,8 +141,6 @@ export class ExecRunner {
   >();
   private readonly wakers = new Map<string, Set<() => void>>();
   private finishedRuns = 0;
-  /** Runs of this workspace whose metering is still on its way to the ledger. */
-  private closing: Promise<void> = Promise.resolve();
 
   constructor(
     readonly records: ExecRecords,
@@ -142,8 +149,12 @@ export class ExecRunner {
     private readonly keepAlive: (work: Promise<unknown>) => void,
   ) {}
 
-  /** Starts a run; answers when it ends, or at once (status `running`) for a background run. */
-  async start(start: StartExec, beforeRun?: BeforeRun): Promise<StartAnswer> {
+  /**
+   * Starts a run that holds its slot (`grant`; the slot came before readiness, so a run the
+   * plan refuses never wakes a computer); answers when it ends, or at once (status
+   * `running`) for a background run. A refusal here leaves the slot to its granter to free.
+   */
+  async start(start: StartExec, grant: Granted, beforeRun?: BeforeRun): Promise<StartAnswer> {
     const executor = await this.executorFor(start);
     if (!executor)
       return {
@@ -151,19 +162,8 @@ export class ExecRunner {
         code: "executor_unavailable",
         message: `the ${start.executor} executor is not available here`,
       };
-    // The slot comes before readiness, so a run the plan refuses never wakes a computer.
-    await this.closing;
-    const grant = await this.ledger.open(start);
-    const rate = grant.rate ? { rate: grant.rate } : {};
-    if (!grant.ok) {
-      const { code, detail: message, retryAfterSeconds } = grant;
-      return { ok: false, code, message, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }), ...rate };
-    }
     const refusal = (await beforeRun?.()) ?? (await this.unready(executor, start.executor));
-    if (refusal) {
-      await this.ledger.release(start.execId);
-      return { ...refusal, ...rate };
-    }
+    if (refusal) return refusal;
     this.records.create(
       start.execId,
       start.executor,
@@ -196,7 +196,7 @@ export class ExecRunner {
     this.running.set(start.execId, { executor, done, name: start.executor });
     if (start.background) this.keepAlive(done);
     const record = (start.background ? null : await done) ?? (this.records.get(start.execId) as ExecRecord);
-    return { ...this.result(record), ...rate };
+    return this.result(record);
   }
 
   /**
@@ -287,16 +287,14 @@ export class ExecRunner {
     // Output the executor kept for its answer follows what its sink took (ExecOutcome.tail).
     // A run that `kill` ended already has its record.
     const record = this.end(request.execId, outcome, outcome.tail) ?? this.records.get(request.execId);
-    if (record) {
-      // Off the answer's path: the caller has its result while the ledger records the run and
-      // frees its slot (kept alive past the answer). The call leaves before the answer does, so
-      // the caller's next request reaches the tenant's object after it; this workspace's next
-      // run also waits for it (start), so it never counts this run's slot.
-      const closed = this.ledger
-        .close(start, record)
-        .catch((error) => console.error("metering failed", request.execId, error));
-      this.closing = Promise.all([this.closing, closed]).then(() => undefined);
-      this.keepAlive(closed);
+    // A background run's caller had its answer long ago: the ledger records the run and frees
+    // its slot from here. The call leaves before anyone can see the run ended (its record is
+    // written first, in this turn), so a next request reaches the tenant's object after it.
+    // A run the caller waits for is metered by the tenant's object, which is that caller.
+    if (record && start.background) {
+      this.keepAlive(
+        this.ledger.close(start, record).catch((error) => console.error("metering failed", record.id, error)),
+      );
     }
     // Pruning scans the records, so it runs every PRUNE_EVERY runs rather than after each.
     if (++this.finishedRuns % PRUNE_EVERY === 1) this.records.prune();

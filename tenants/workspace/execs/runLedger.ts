@@ -1,8 +1,9 @@
 /**
- * The tenant's ledger (TenantDO) as this workspace's runs use it: one call before a run
- * that admits its API request when the gateway left that to the run, and takes its slot;
- * and after it one call that meters `<executor>_ms` under the exec id, reports the
- * workspace's size (so storage integrates from when it changed) and frees the slot.
+ * The tenant's ledger (TenantDO) as this workspace's background runs use it: the tenant's
+ * object granted the run's slot before it started (TenantDO.exec), and when the run ends,
+ * long after its caller had its answer, one call meters `<executor>_ms` under the exec id,
+ * reports the workspace's size (so storage integrates from when it changed) and frees the
+ * slot. A run its caller waits for is metered by the tenant's object itself.
  */
 import type { WorkspaceOwner } from "../names.ts";
 import type { RunLedger } from "./ExecRunner.ts";
@@ -16,17 +17,6 @@ export interface BilledSize {
 export function runLedger(env: Env, owner: () => WorkspaceOwner, size: () => BilledSize): RunLedger {
   const ledger = () => env.TENANT.getByName(owner().tenantId);
   return {
-    open: (start) =>
-      ledger().startRun({
-        execId: start.execId,
-        executor: start.executor,
-        timeoutMs: start.timeoutMs,
-        // The plan's egress gate covers any network at all, allow list or not.
-        egress: start.egress !== null,
-        workspaceId: owner().workspaceId,
-        keyId: start.keyId,
-        ...(start.requestId ? { request: { requestId: start.requestId } } : {}),
-      }),
     close: async (start, record) => {
       const { uniqueBytes: sizeBytes, revision } = size();
       await ledger().finishRun({
@@ -38,7 +28,6 @@ export function runLedger(env: Env, owner: () => WorkspaceOwner, size: () => Bil
         storage: { sizeBytes, revision },
       });
     },
-    release: (execId) => ledger().releaseRun(execId),
   };
 }
 
