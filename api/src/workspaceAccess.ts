@@ -44,7 +44,7 @@ export async function requireWorkspace(c: AppContext, workspaceId: string): Prom
 /**
  * 404 unless this credential may reach the workspace; whether the tenant has it is left to
  * an exec's run, whose slot the tenant's object grants only for a workspace it has
- * (TenantDO.startRun). Without a run to leave it to, as `requireWorkspace`.
+ * (TenantDO.exec). Without a run to leave it to, as `requireWorkspace`.
  */
 export async function requireWorkspaceForRun(c: AppContext, workspaceId: string): Promise<void> {
   if (!c.get("deferredAdmission")) return requireWorkspace(c, workspaceId);

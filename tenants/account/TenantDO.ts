@@ -5,12 +5,13 @@
  * account is loaded: nothing can interleave between checking a limit and counting against it.
  *
  * This class is the RPC shell; each job lives in its own module beside it: the policy
- * (admission.ts, pure), run slots (leases.ts), the account and its plan rules
- * (ledger/account.ts), events and totals (ledger/events.ts), storage integration
- * (ledger/storage.ts), invoices (ledger/invoice.ts), the D1 rollup (ledger/rollup.ts) and the
- * tenant's live workspaces (workspaceRegistry.ts). The alarm integrates storage hour by hour,
- * closes ended periods into invoices, and rolls events into D1's hourly rows exactly once.
- * The clock and crash points come from hooks.ts.
+ * (admission.ts, pure), a run from its slot to its metering (runs.ts), run slots
+ * (leases.ts), the account and its plan rules (ledger/account.ts), events and totals
+ * (ledger/events.ts), storage integration (ledger/storage.ts), invoices (ledger/invoice.ts),
+ * the D1 rollup (ledger/rollup.ts) and the tenant's live workspaces (workspaceRegistry.ts).
+ * The alarm (ledger/alarm.ts) integrates storage hour by hour, closes ended periods into
+ * invoices, and rolls events into D1's hourly rows exactly once. The clock and crash points
+ * come from hooks.ts.
  */
 import { DurableObject } from "cloudflare:workers";
 import { database } from "../db.ts";
@@ -28,6 +29,7 @@ import {
   spendCapRefusal,
   writeAccount,
 } from "./ledger/account.ts";
+import { LedgerAlarm } from "./ledger/alarm.ts";
 import { closeEndedPeriods, mirrorPlan } from "./ledger/d1.ts";
 import { type EventQuery, Events, type LedgerEvent } from "./ledger/events.ts";
 import { type InvoiceBody, openingFee } from "./ledger/invoice.ts";
@@ -56,7 +58,7 @@ export class TenantDO extends DurableObject<Env> {
   private account: Account | null = null;
   private bucket: TokenBucket | null = null;
   private loading: Promise<void> | null = null;
-  private alarmAtMs: number | null = null;
+  private readonly nextAlarm = new LedgerAlarm(this.ctx.storage);
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -269,7 +271,7 @@ export class TenantDO extends DurableObject<Env> {
   // ── alarm: storage hours, period close, rollups ─────────────────────────────────────────
 
   override async alarm(): Promise<void> {
-    this.alarmAtMs = null;
+    this.nextAlarm.fired();
     const account = await this.load();
     const now = this.hooks.now();
     this.storage.advanceAll(now, this.recordStorage(account, now));
@@ -289,35 +291,21 @@ export class TenantDO extends DurableObject<Env> {
     return this.rollup.run();
   }
 
-  /**
-   * Keeps one alarm set for the soonest work: a rollup shortly after new events, the next
-   * hour boundary while any workspace holds bytes, and the end of the open period.
-   */
+  /** Keeps the alarm at the soonest work due (ledger/alarm.ts). */
   private schedule(now: number) {
     const account = this.account;
     if (!account) return;
     const candidates = [periodAt(account.anchorMs, Math.max(now, account.closedThroughMs)).endMs];
     if (this.storage.pending()) candidates.push(hourStart(now) + HOUR_MS);
     if (this.events.hasUnrolled()) candidates.push(now + ledgerLimits.rollupDelayMs);
-    this.alarmAtMs = Math.min(...candidates);
-    void this.ctx.storage.setAlarm(this.alarmAtMs);
-  }
-
-  /**
-   * Makes sure the alarm comes no later than `atMs`. On the hot path (every admission) this
-   * is one comparison: an alarm already due sooner covers the new work too.
-   */
-  private alarmBy(atMs: number) {
-    if (this.alarmAtMs !== null && this.alarmAtMs <= atMs) return;
-    this.alarmAtMs = atMs;
-    void this.ctx.storage.setAlarm(atMs);
+    this.nextAlarm.at(...candidates);
   }
 
   // ── recording ───────────────────────────────────────────────────────────────────────────
 
   private storageAt(account: Account, workspaceId: string, sizeBytes: number, revision: number, now: number) {
     this.storage.change(workspaceId, sizeBytes, revision, now, this.recordStorage(account, now));
-    this.alarmBy(hourStart(now) + HOUR_MS);
+    this.nextAlarm.by(hourStart(now) + HOUR_MS);
   }
 
   /** Records each completed storage hour as a `storage_byte_hours` event dated at the hour's start. */
@@ -342,7 +330,7 @@ export class TenantDO extends DurableObject<Env> {
   private recordIn(account: Account, now: number, event: LedgerEvent): boolean {
     const at = Math.max(event.atMs, account.closedThroughMs);
     const added = this.events.record(event, periodAt(account.anchorMs, at).startMs);
-    if (added) this.alarmBy(now + ledgerLimits.rollupDelayMs);
+    if (added) this.nextAlarm.by(now + ledgerLimits.rollupDelayMs);
     return added;
   }
 
@@ -376,7 +364,7 @@ export class TenantDO extends DurableObject<Env> {
     if (this.account) return this.account;
     this.loading ??= this.ctx.blockConcurrencyWhile(async () => {
       const stored = readAccount(this.ctx.storage.sql);
-      if (stored) this.alarmAtMs = await this.ctx.storage.getAlarm();
+      if (stored) await this.nextAlarm.load();
       this.account = stored ?? (await createAccount(this.ctx.storage.sql, this.db, this.tenantId(), this.hooks.now()));
       if (!this.workspaces.filled()) await this.workspaces.fill(this.db, this.tenantId());
     });
@@ -385,8 +373,8 @@ export class TenantDO extends DurableObject<Env> {
     const account = this.account as Account | null;
     if (!account) throw new Error("the tenant account did not load");
     // The period's end always has an alarm, so periods close even for an idle tenant.
-    if (this.alarmAtMs === null) {
-      this.alarmBy(periodAt(account.anchorMs, Math.max(this.hooks.now(), account.closedThroughMs)).endMs);
+    if (!this.nextAlarm.set) {
+      this.nextAlarm.by(periodAt(account.anchorMs, Math.max(this.hooks.now(), account.closedThroughMs)).endMs);
     }
     return account;
   }

@@ -2,7 +2,7 @@
  * The modules a workspace object is made of (WorkspaceDO): its filesystem, its runs, its
  * forks and its maintenance, wired together. The object builds them on first use rather than
  * when it starts, because building writes their tables: an object named for a workspace the
- * tenant does not have must store nothing (WorkspaceDO.exec).
+ * tenant does not have must store nothing.
  */
 import { ExecRunner } from "./execs/ExecRunner.ts";
 import { ExecRecords, migrateExecs } from "./execs/records.ts";

@@ -22,7 +22,7 @@ const WORKSPACE_PATH = new RegExp(`^/v1/workspaces/(ws_${BASE32_CHARS}{26})(?:/.
  * response then carries `RateLimit-Policy` and `RateLimit`.
  *
  * Most requests are admitted before any work (TenantDO.admit). An exec's admission is left
- * to its run, which calls the tenant's object anyway for its slot (TenantDO.startRun): one
+ * to its run, which goes through the tenant's object anyway for its slot (TenantDO.exec): one
  * call fewer on every exec (docs/rooms.md, "The path of a shell exec"). What a user sees is
  * the same: a route that answers without reaching the run (a bad body, a missing
  * workspace, a replay, a refusal before the slot) is admitted here after it answered, and

@@ -23,7 +23,7 @@ const declared = new WeakMap<object, AdmissionNeed>();
  * - `"write"`: may add bytes to a workspace, so also refused at the storage cap and once the
  *   storage byte-hours are used up.
  * - `"exec"`: starts a run, which may write files: refused like a write. The run's own slot,
- *   time and egress are decided when it starts (TenantDO.startRun).
+ *   time and egress are decided when it starts (TenantDO.exec).
  */
 export function admits(need: AdmissionNeed): MiddlewareHandler<AppEnv> {
   const declaration: MiddlewareHandler<AppEnv> = async function admitsDeclaration(_c, next) {
