@@ -18,7 +18,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { type Access, actorOf, type Caller, type Prefix, prefixOf } from "./callers.ts";
-import type { ExecRunner, Granted, RunAnswer, StartExec } from "./execs/ExecRunner.ts";
+import { answerable, type ExecRunner, type Granted, type RunAnswer, type StartExec } from "./execs/ExecRunner.ts";
 import type { ExecRecord } from "./execs/records.ts";
 import type { ForkRefusal, WorkspaceForks } from "./forks.ts";
 import { type ImageModel, imageModelFrom } from "./images.ts";
@@ -114,7 +114,11 @@ export class WorkspaceDO extends DurableObject<Env> {
     };
     const result = await this.execs.start(start, grant, options.snapshot === "before" ? snapshot : undefined);
     if ("ok" in result) return result;
-    return { ...result, ...this.report(), ...(snapshotId ? { snapshotId } : {}) };
+    return answerable({ ...result, ...this.report(), ...(snapshotId ? { snapshotId } : {}) });
+  }
+  /** A run's whole result, output included: for an answer that left it out (`outputElided`). */
+  execResult(execId: string) {
+    return this.execs.resultOf(execId);
   }
   execRecord(execId: string) {
     const record = this.execs.records.get(execId);

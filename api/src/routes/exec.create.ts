@@ -111,8 +111,10 @@ export function registerExecCreate(app: App) {
       const retry = retryAfterSeconds === undefined ? {} : { headers: { "retry-after": String(retryAfterSeconds) } };
       throw new ApiError(code, detail, retry);
     }
-    const { stats, previous, rate: _, ...result } = started;
-    const execId = result.id;
+    const { stats, previous, rate: _, outputElided, ...answered } = started;
+    const execId = answered.id;
+    // Output too large to travel through the tenant's object is read from the workspace's (ExecRunner.ts).
+    const result = outputElided ? { ...answered, ...(await object.execResult(execId)) } : answered;
     if (stream) {
       const { snapshotId } = result;
       const first = execStartedFrame(execId, workspaceId, snapshotId);

@@ -33,6 +33,26 @@ describe("POST /v1/workspaces/{id}/exec", () => {
     expect(quotas.storage.used).toBe(7);
   });
 
+  it("answers a foreground run's output whole, small or too large to travel with the run's metering", async () => {
+    const { exec } = await workspace();
+    // 300,000 bytes of stdout and 70,000 of stderr: past what passes through the tenant's
+    // object (answerOutputBytesMax), so the route reads them from the workspace's object.
+    for (const [out, err] of [
+      [3, 1],
+      [300_000, 70_000],
+    ] as const) {
+      const ran = await exec({ command: `printf '%0*d' ${out} 0; printf '%0*d' ${err} 1 >&2` });
+      const result = await json<Record<string, unknown>>(ran);
+      expect(result).toMatchObject({
+        status: "completed",
+        exitCode: 0,
+        stdout: "0".repeat(out),
+        stderr: `${"0".repeat(err - 1)}1`,
+      });
+      expect(result).not.toHaveProperty("outputElided");
+    }
+  });
+
   it("runs in the background, then pages the finished output and lists the run", async () => {
     const { key, id, exec } = await workspace();
     const started = await exec({ command: "sleep 0.2; echo done", background: true });

@@ -70,6 +70,25 @@ export interface ExecResult {
   mount: ExecRecord["mount"];
   /** container: paths the box and the workspace both changed, and where the box's version went. */
   conflicts: ExecRecord["conflicts"];
+  /** The output and result were left out of this answer for their size (`answerOutputBytesMax`). */
+  outputElided?: true;
+}
+
+/**
+ * A run's output and result travel with its answer through the tenant's object (which meters
+ * the run, tenants/account/runs.ts) only up to this size together: that object serves all of
+ * a tenant's requests from one isolate, whose memory a run printing megabytes must not fill.
+ * Past it the answer says `outputElided`, and the gateway reads them from the workspace's
+ * object (`WorkspaceDO.execResult`): one call more, for a run whose transfer dwarfs a call.
+ */
+export const answerOutputBytesMax = 256 * 1024;
+
+/** The result as it may travel through the tenant's object: without its output when that is large. */
+export function answerable<T extends ExecResult>(result: T): T {
+  const bytes = result.stdout.length + result.stderr.length + (result.resultJson?.length ?? 0);
+  if (bytes <= answerOutputBytesMax) return result;
+  const { resultJson: _, ...rest } = result;
+  return { ...rest, stdout: "", stderr: "", outputElided: true } as T;
 }
 
 /** Why a run was not started: nothing was recorded, and no slot is held. */
@@ -332,6 +351,12 @@ export class ExecRunner {
       };
       wakers.add(wake);
     });
+  }
+
+  /** A run's result as its answer gives it, or null when there is no such run. */
+  resultOf(execId: string): ExecResult | null {
+    const record = this.records.get(execId);
+    return record ? this.result(record) : null;
   }
 
   private result(record: ExecRecord): ExecResult {
