@@ -139,6 +139,16 @@ describe("run slots", () => {
 
   const inFlight = (tenantId: string) => env.TENANT.getByName(tenantId).runsInFlight();
 
+  /** Aborts the workspace's object, as a crash would (an eviction would wait for its runs). */
+  const crashWorkspace = (tenantId: string, ws: string) =>
+    runInDurableObject(env.WORKSPACE.getByName(`${tenantId}:${ws}`), (_instance, state) => {
+      try {
+        state.abort("simulated crash");
+      } catch {
+        // abort() also throws into the caller.
+      }
+    }).catch(() => {});
+
   it("admit exactly the plan's concurrent runs and come back when runs end", async () => {
     const { tenantId, key } = await tenantOn(plan);
     const ws = await createWorkspace(key);
@@ -222,13 +232,7 @@ describe("run slots", () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(await inFlight(tenantId)).toEqual({ shell: 1 });
-    await runInDurableObject(env.WORKSPACE.getByName(`${tenantId}:${ws}`), (_instance, state) => {
-      try {
-        state.abort("simulated crash");
-      } catch {
-        // abort() also throws into the caller.
-      }
-    }).catch(() => {});
+    await crashWorkspace(tenantId, ws);
     const response = await answer;
     expect(response.status).toBe(500);
     // Freed by the tenant's object as the call failed, not by the workspace's next start.
@@ -245,14 +249,7 @@ describe("run slots", () => {
     });
     const { id } = await json<{ id: string }>(started);
     expect(await inFlight(tenantId)).toEqual({ shell: 1 });
-    // Abort, not evict: an eviction waits for the run; a crash does not.
-    await runInDurableObject(env.WORKSPACE.getByName(`${tenantId}:${ws}`), (_instance, state) => {
-      try {
-        state.abort("simulated crash");
-      } catch {
-        // abort() also throws into the caller.
-      }
-    }).catch(() => {});
+    await crashWorkspace(tenantId, ws);
     // The next request wakes the object, which ends the lost run and frees its slot.
     const record = await json<{ status: string }>(await call("GET", `/v1/workspaces/${ws}/execs/${id}`, { key }));
     expect(record.status).toBe("failed");
