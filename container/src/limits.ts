@@ -7,6 +7,8 @@ export const daemonLimits = {
   fuseNegativeTimeoutSeconds: 1,
   /** How long one FUSE callback may take before the kernel is answered ETIMEDOUT; hydrating a large file can take a while. */
   fuseOpTimeoutMs: 10 * 60_000,
+  /** How far the FUSE mount reads ahead, as large as one request may be (fs/mount.ts, `readAheadWide`). */
+  fuseReadAheadKb: 1024,
   /** How long an open of a not-yet-downloaded file waits for a session before failing with EIO. */
   hydrateSessionWaitMs: 30_000,
   /** How many times a download restarts because the file changed on the object while it was read. */

@@ -1,5 +1,6 @@
 /** Both directions of sync between the mount and the (twin) workspace object. */
 import { createHash, randomBytes } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { wireLimits } from "../wire/index.ts";
 import { eventually, mountEnv, mountModes, openSession, useDaemon } from "./testing/harness.ts";
@@ -33,6 +34,26 @@ describe.each(mountModes)("%s mount", (mode) => {
       const r = await sh("wc -c < big.bin; sha256sum big.bin | cut -d' ' -f1");
       expect(r.stdout).toBe(`${big.byteLength}\n${createHash("sha256").update(big).digest("hex")}\n`);
       expect(fixture.twin.reads.get("/big.bin")).toBe(3);
+    });
+
+    it("pushes a file written in requests of up to 1 MiB, and its copies, intact", async () => {
+      // About 4.8 MB written by one process: on the FUSE mount, four 1 MiB requests and a
+      // short one. `cp` copies it with copy_file_range, which the FUSE mount answers on the
+      // replica; Node's copyFile too.
+      const r = await sh(
+        `seq 1 700000 > seq.txt && cp seq.txt copy.txt && node -e "require('fs').copyFileSync('seq.txt', 'copy2.txt')" && sha256sum seq.txt | cut -d' ' -f1`,
+      );
+      const pushed = fixture.twin.text("/seq.txt") ?? "";
+      expect(pushed.length).toBe(4_788_895);
+      expect(r.stdout).toBe(`${createHash("sha256").update(pushed).digest("hex")}\n`);
+      expect(fixture.twin.text("/copy.txt")).toBe(pushed);
+      expect(fixture.twin.text("/copy2.txt")).toBe(pushed);
+    });
+
+    it.runIf(mode === "fuse")("reads ahead 1 MiB on the mount, not the kernel's 128 KiB", () => {
+      const dev = statSync(fixture.daemon.mount, { bigint: true }).dev;
+      const device = `${(dev >> 8n) & 0xfffn}:${(dev & 0xffn) | ((dev >> 12n) & ~0xffn)}`;
+      expect(readFileSync(`/sys/class/bdi/${device}/read_ahead_kb`, "utf8")).toBe("1024\n");
     });
 
     it("reads nothing of its own push back, though making a directory logs two changes", async () => {

@@ -198,6 +198,27 @@ export function makeOps(
       else answerCount((n: number) => links.refresh(stale, () => cb(n)), write);
     },
 
+    // `cp` and Node's copyFile ask the kernel to copy between two files of the mount; without
+    // this op it splits the copy into 64 KiB reads and writes, each a round trip through this
+    // event loop (a 64 MiB `cp` took 190–200 ms, where writing 64 MiB takes 55–65). Here the
+    // kernel copies on the replica, at most 8 MiB a request (fuse-native.c).
+    copy_file_range: (
+      _pathIn: string,
+      fdIn: number,
+      offIn: number,
+      pathOut: string,
+      fdOut: number,
+      offOut: number,
+      len: number,
+      cb: Cb,
+    ) => {
+      dirty.touch(pathOut);
+      const stale = links.sharing(pathOut, local(pathOut));
+      const result = addon.cubicle_copy_range(fdIn, offIn, fdOut, offOut, len);
+      if (result < 0 || stale.length === 0) cb(result);
+      else links.refresh(stale, () => cb(result));
+    },
+
     // No `flush`: there is nothing to do on close(2), and an op that is not implemented is
     // answered ENOSYS by libfuse itself, after which the kernel stops sending FLUSH for good.
     // Every close (and every dup2 over an open file, as a shell redirect does) would otherwise

@@ -15,10 +15,11 @@
  * carries on, and the kernel kept every write the box made.
  */
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { chmod, chown, mkdir, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { readMounts } from "../mountinfo.ts";
 import { nativeLimits } from "./limits.ts";
 
 const run = promisify(execFile);
@@ -126,10 +127,7 @@ export async function makeImage(image: string): Promise<void> {
   ]);
 }
 
-/** Whether `dir` is a mount point in this mount namespace (/proc/self/mountinfo's fifth field). */
+/** Whether `dir` is a mount point in this mount namespace. */
 export function isMountPoint(dir: string): boolean {
-  const escaped = dir.replace(/[ \t\n\\]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`);
-  return readFileSync("/proc/self/mountinfo", "utf8")
-    .split("\n")
-    .some((line) => line.split(" ")[4] === escaped);
+  return readMounts().some((mount) => mount.point === dir);
 }

@@ -9,11 +9,13 @@
  * or namespaced hierarchy shows only part of the tree, and the two together say where in
  * the visible tree the daemon is.
  */
+
 import { readFileSync } from "node:fs";
 import { readdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { cgroupLimits } from "../limits.ts";
+import { type Mount, parseMountinfo } from "../mountinfo.ts";
 
 /** The v1 controllers a computer uses: memory, pids and cpu hold limits; freezer makes kill atomic. */
 export const V1_CONTROLLERS = ["memory", "pids", "cpu", "freezer"] as const;
@@ -24,33 +26,6 @@ export interface OwnCgroups {
   v1: Partial<Record<V1Controller, string>>;
   /** The daemon's own directory in a mounted cgroup2 tree, or null. */
   unified: string | null;
-}
-
-interface Mount {
-  root: string;
-  point: string;
-  fstype: string;
-  superOptions: string[];
-}
-
-/** Mount points are written with octal escapes for space, tab, newline and backslash. */
-const unescapeMount = (field: string) =>
-  field.replace(/\\([0-7]{3})/g, (_, oct) => String.fromCharCode(parseInt(oct, 8)));
-
-export function parseMountinfo(text: string): Mount[] {
-  const mounts: Mount[] = [];
-  for (const line of text.split("\n")) {
-    const fields = line.split(" ");
-    const dash = fields.indexOf("-");
-    if (dash < 6 || fields.length < dash + 4) continue;
-    mounts.push({
-      root: unescapeMount(fields[3] as string),
-      point: unescapeMount(fields[4] as string),
-      fstype: fields[dash + 1] as string,
-      superOptions: (fields[dash + 3] as string).split(","),
-    });
-  }
-  return mounts;
 }
 
 /** /proc/self/cgroup: `id:controllers:path` per hierarchy; the v2 line has no controllers. */

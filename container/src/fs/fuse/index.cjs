@@ -244,6 +244,13 @@ function makeOpcodes() {
         op: binding.op_rmdir,
       },
     ],
+    // cubicle: copy_file_range (fuse-native.c says why).
+    [
+      "copy_file_range",
+      {
+        op: binding.op_copy_file_range,
+      },
+    ],
   ]);
 }
 
@@ -623,6 +630,13 @@ class Fuse extends Nanoresource {
     this.ops.write(path, fd, buf, len, getDoubleArg(offsetLow, offsetHigh), (err, bytesWritten) => {
       return signal(err, bytesWritten || 0, buf.buffer);
     });
+  }
+
+  // cubicle: answered with the bytes copied or -errno, as write is.
+  _op_copy_file_range(signal, pathIn, fdIn, offInLow, offInHigh, pathOut, fdOut, offOutLow, offOutHigh, len) {
+    const offIn = getDoubleArg(offInLow, offInHigh);
+    const offOut = getDoubleArg(offOutLow, offOutHigh);
+    this.ops.copy_file_range(pathIn, fdIn, offIn, pathOut, fdOut, offOut, len, (result) => signal(result));
   }
 
   _op_readdir(signal, path) {

@@ -26,6 +26,8 @@ export interface FuseAddon {
   cubicle_utimensat(path: string, atimeSec: number, atimeNsec: number, mtimeSec: number, mtimeNsec: number): number;
   /** A descriptor for a detached, noatime copy of the mount at `path` (or -errno). */
   cubicle_quiet_view(path: string): number;
+  /** copy_file_range between two open files at the offsets given: the bytes copied, or -errno. */
+  cubicle_copy_range(fdIn: number, offIn: number, fdOut: number, offOut: number, len: number): number;
 }
 
 declare class Fuse {
