@@ -15,7 +15,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { database } from "../db.ts";
-import type { RunAnswer, StartExec } from "../workspace/execs/ExecRunner.ts";
+import type { RunAnswer, RunOptions, StartExec } from "../workspace/execs/ExecRunner.ts";
 import { workspaceObjectName } from "../workspace/names.ts";
 import { requestDecision, type Standing, useDecision } from "./admission.ts";
 import { tenantHooks } from "./hooks.ts";
@@ -43,7 +43,7 @@ import { TokenBucket } from "./ledger/tokenBucket.ts";
 import type { Meter } from "./meters.ts";
 import { containerResources, PLANS, type Plan, publicPlan, type VersionTerms, versionTerms } from "./plans.ts";
 import type { Admission, AdmitRequest, BillingState, Denial, Quotas, RunEnd, RunGrant, RunRequest } from "./rpc.ts";
-import { type RunOptions, runExec } from "./runs.ts";
+import { runExec } from "./runs.ts";
 import { missingWorkspace, WorkspaceRegistry } from "./workspaceRegistry.ts";
 
 export class TenantDO extends DurableObject<Env> {

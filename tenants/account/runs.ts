@@ -10,11 +10,6 @@
 import type { Granted, RunAnswer, StartExec } from "../workspace/execs/ExecRunner.ts";
 import type { RunEnd, RunGrant, RunRequest } from "./rpc.ts";
 
-/** What a run asks of the workspace beyond the command: a snapshot just before it. */
-export interface RunOptions {
-  snapshot?: "before";
-}
-
 /** The tenant's object as a run uses it: its own methods, called in place (no call leaves the object). */
 export interface RunLedger {
   startRun(run: RunRequest): Promise<RunGrant>;

@@ -18,7 +18,14 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { type Access, actorOf, type Caller, type Prefix, prefixOf } from "./callers.ts";
-import { answerable, type ExecRunner, type Granted, type RunAnswer, type StartExec } from "./execs/ExecRunner.ts";
+import {
+  answerable,
+  type ExecRunner,
+  type Granted,
+  type RunAnswer,
+  type RunOptions,
+  type StartExec,
+} from "./execs/ExecRunner.ts";
 import type { ExecRecord } from "./execs/records.ts";
 import type { ForkRefusal, WorkspaceForks } from "./forks.ts";
 import { type ImageModel, imageModelFrom } from "./images.ts";
@@ -98,7 +105,7 @@ export class WorkspaceDO extends DurableObject<Env> {
    * after the run (`stats`): the tenant's object bills its size from them and the gateway
    * mirrors them into its index, neither asking again.
    */
-  async exec(start: StartExec, grant: Granted, options: { snapshot?: "before" } = {}): Promise<RunAnswer> {
+  async exec(start: StartExec, grant: Granted, options: RunOptions = {}): Promise<RunAnswer> {
     // A run reads and writes this workspace's own rows: a fork's must all be here first.
     await this.forks.ready();
     let snapshotId: string | undefined;

@@ -82,6 +82,8 @@ export interface ExecResult {
  * object (`WorkspaceDO.execResult`): one call more, for a run whose transfer dwarfs a call.
  */
 export const answerOutputBytesMax = 256 * 1024;
+// Counted in string length (UTF-16 units, a byte each for ASCII): the strings are at hand,
+// and encoding up to 16 MiB only to measure it would cost more than the bound saves.
 
 /** The result as it may travel through the tenant's object: without its output when that is large. */
 export function answerable<T extends ExecResult>(result: T): T {
@@ -120,6 +122,11 @@ export type StartAnswer = StartedRun | ExecRefusal;
  * why it did not start.
  */
 export type RunAnswer = ExecRefusal | (StartedRun & Reported & { snapshotId?: string });
+
+/** What a run asks of its workspace beyond the command: a snapshot just before it. */
+export interface RunOptions {
+  snapshot?: "before";
+}
 
 /** The slot the tenant's object granted a run: its timeout, cut to what the plan leaves, and a computer's limits. */
 export type Granted = Omit<Extract<RunGrant, { ok: true }>, "ok" | "rate">;
