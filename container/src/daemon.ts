@@ -39,6 +39,7 @@ import { Hydrator } from "./sync/hydrate.ts";
 import { fuseIds, nativeIds } from "./sync/metadata.ts";
 import { Puller } from "./sync/pull.ts";
 import { Pusher } from "./sync/push.ts";
+import { trace } from "./trace.ts";
 
 export class Daemon {
   readonly config: Config;
@@ -171,6 +172,7 @@ export class Daemon {
       fetchDir: join(this.config.stateDir, "fetch"),
       ownerUid: this.config.boxUidBase + boxLimits.uid,
       onHelperLost: (exit) => this.helperLost(exit),
+      onWritten: (paths) => this.pusher.written(paths),
     });
     try {
       await native.start();
@@ -201,6 +203,7 @@ export class Daemon {
   async flush(retryRefused = false): Promise<number> {
     const startedMs = Date.now();
     await this.native?.drain();
+    trace("flush drained");
     const revision = await this.pusher.flush(retryRefused);
     this.native?.markClean(startedMs);
     return revision;

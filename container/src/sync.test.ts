@@ -50,6 +50,17 @@ describe.each(mountModes)("%s mount", (mode) => {
       expect(fixture.twin.text("/copy2.txt")).toBe(pushed);
     });
 
+    it("pushes the last content of a file rewritten in place, with its times set back, while the command ran", async () => {
+      // The native mode reads a written file while the command still runs (sync/pushPrefetch.ts).
+      // The second write keeps the inode and the size, and `touch -r` puts back the first
+      // write's times to the nanosecond: only the ctime tells that the first read is stale.
+      const r = await sh(
+        "printf aaaa > same.txt && touch -r same.txt same.ref && sleep 0.1 && printf bbbb > same.txt && touch -r same.ref same.txt && rm same.ref && cat same.txt",
+      );
+      expect(r.stdout).toBe("bbbb");
+      expect(fixture.twin.text("/same.txt")).toBe("bbbb");
+    });
+
     // The native mount is the computer's own ext4, with the kernel's read-ahead.
     if (mode === "fuse") {
       it("reads ahead 1 MiB on the mount, not the kernel's 128 KiB", () => {

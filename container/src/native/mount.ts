@@ -34,6 +34,8 @@ export interface NativeMountOptions {
   ownerUid: number;
   /** Called when the helper exits unasked: placeholders are unguarded, commands must stop. */
   onHelperLost: (exit: HelperExit) => void;
+  /** Files the journal reported written (or made), after they were marked dirty. */
+  onWritten?: (paths: readonly string[]) => void;
 }
 
 export class NativeMount {
@@ -43,6 +45,7 @@ export class NativeMount {
   private readonly opts: NativeMountOptions;
   private helper: FanotifyHelper | null = null;
   private pending: string[] = [];
+  private written: string[] = [];
 
   constructor(ctx: SyncContext, disk: NativeDisk, hydrator: Hydrator, opts: NativeMountOptions) {
     this.ctx = ctx;
@@ -118,6 +121,7 @@ export class NativeMount {
     const path = this.workspacePath(change.path);
     if (path === null || path === "/") return;
     this.pending.push(path);
+    if (!change.isDir && (change.kinds.includes("write") || change.kinds.includes("create"))) this.written.push(path);
     // A directory that arrives whole (moved in from elsewhere) brings its subtree along.
     if (change.isDir && (change.kinds.includes("move") || change.kinds.includes("create"))) {
       this.collect(path, this.pending, 0);
@@ -129,6 +133,9 @@ export class NativeMount {
     const paths = this.pending;
     this.pending = [];
     this.ctx.dirty.touchMany(paths);
+    const written = this.written;
+    this.written = [];
+    if (written.length > 0) this.opts.onWritten?.(written);
   }
 
   /** `/ws/a/b` (the filesystem's path) → `/a/b` (the workspace's); null outside the workspace. */

@@ -27,6 +27,7 @@
 import type { WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
 import { daemonLimits } from "../limits.ts";
+import { trace } from "../trace.ts";
 import type { ConflictLog } from "./conflicts.ts";
 import type { SyncContext } from "./context.ts";
 import type { Hydrator } from "./hydrate.ts";
@@ -104,6 +105,11 @@ export class Pusher {
     }, delayMs);
   }
 
+  /** Native mode: files the journal reported written, whose content is read before their push (./pushPrefetch.ts). */
+  written(paths: readonly string[]): void {
+    this.reader.prefetcher.written(paths);
+  }
+
   kick(): Promise<void> {
     if (!this.running) {
       this.running = this.run().finally(() => {
@@ -155,6 +161,7 @@ export class Pusher {
     const reads = new Map<string, PathRead>();
     const bases = state.syncedOf(paths);
     const rows = state.filesOf(paths);
+    trace(`push ${paths.length} paths`);
     for (const path of paths) {
       const gen = dirty.gen(path);
       const st = lstatBig(replica.local(path));
@@ -205,6 +212,7 @@ export class Pusher {
         }
         await add(items);
       }
+      trace("push read");
       if (batch.length > 0) await sendBatch();
     } finally {
       await sending;
@@ -212,8 +220,11 @@ export class Pusher {
   }
   private async send(ws: WorkspaceSyncApi, batch: Item[]): Promise<void> {
     await this.ctx.lock.run(async () => {
+      trace(`apply ${batch.length}`);
       const result = await ws.apply(batch.map((item) => item.op));
+      trace("applied");
       await this.landing.land(ws, batch, result);
+      trace("landed");
     });
   }
 }

@@ -17,6 +17,7 @@ import type { FileRow } from "../state.ts";
 import type { SyncContext } from "./context.ts";
 import type { Hydrator } from "./hydrate.ts";
 import { type IdMap, wireTime } from "./metadata.ts";
+import { Prefetcher } from "./pushPrefetch.ts";
 
 /**
  * Pushing reads a file the command wrote; O_NOATIME keeps that read from moving its access
@@ -71,13 +72,18 @@ export function lstatBig(file: string): BigIntStats | null {
   }
 }
 
+/** A file's content read at once (a small file: pushSyncReadBytesMax at most); null when it is gone. */
+export function readContentSync(file: string): Buffer | null {
+  try {
+    return readFileSync(file, { flag: readQuietly });
+  } catch {
+    return null;
+  }
+}
+
 function readContent(file: string, size: bigint): Promise<Buffer | null> {
   if (size > BigInt(daemonLimits.pushSyncReadBytesMax)) return readFile(file, { flag: readQuietly }).catch(() => null);
-  try {
-    return Promise.resolve(readFileSync(file, { flag: readQuietly }));
-  } catch {
-    return Promise.resolve(null);
-  }
+  return Promise.resolve(readContentSync(file));
 }
 
 /** Reads the replica's dirty paths into ops, for one Pusher. */
@@ -87,10 +93,14 @@ export class PushReader {
   /** Paths whose `link` the object refused (./pushLand.ts fills it): their content goes instead. */
   private readonly unlinkable: ReadonlySet<string>;
 
+  /** Native mode: content read while the command ran (./pushPrefetch.ts). */
+  readonly prefetcher: Prefetcher;
+
   constructor(ctx: SyncContext, hydrator: Hydrator, unlinkable: ReadonlySet<string>) {
     this.ctx = ctx;
     this.hydrator = hydrator;
     this.unlinkable = unlinkable;
+    this.prefetcher = new Prefetcher(ctx);
   }
 
   /**
@@ -109,7 +119,9 @@ export class PushReader {
     const local = replica.local(path);
     let st = read.st;
     if (!st) return [item({ op: "remove", path })];
-    if (this.ctx.native && st.isFile()) {
+    // Read while the command ran, and provably the same file since: not a placeholder either.
+    const early = this.ctx.native && st.isFile() ? this.prefetcher.take(path, st) : null;
+    if (this.ctx.native && st.isFile() && !early) {
       const key = placeholderOf(local);
       if (key && !(key.path === path && row?.etag === key.etag)) {
         if (!(await materialize(this.hydrator, local, key))) throw new Error(`cannot fill ${path} to push it`);
@@ -138,7 +150,7 @@ export class PushReader {
     let content: SyncOp;
     const nlink = Number(st.nlink);
     if (st.size <= BigInt(wireLimits.chunkBytesMax)) {
-      const bytes = await readContent(local, st.size);
+      const bytes = early ?? (await readContent(local, st.size));
       if (bytes === null) return [item({ op: "remove", path })];
       const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       content = { op: "write", path, bytes: view, mode, nlink, ...attrs };
