@@ -33,7 +33,7 @@ import { daemonMemory, treeFiles, treeMemory } from "./container/memory.ts";
 import { nativeBench } from "./container/native/fanotify.bench.ts";
 import { apiRunner, type Runner, runOk } from "./container/runner.ts";
 import { scenarios } from "./container/scenarios.ts";
-import { mountScratch, type Scratch } from "./container/scratch.ts";
+import { describeDisk, mountScratch, type Scratch } from "./container/scratch.ts";
 import { type ModeRun, renderSection } from "./container/section.ts";
 import { coldStarts, deleteWorkspaces, warmEchoes } from "./container/startup.ts";
 import { choosePlan } from "./stats.ts";
@@ -61,12 +61,15 @@ interface BenchBox {
   url: string;
   auth: Record<string, string>;
   run: Runner;
+  /** The filesystem holding the platform's state (scratch.ts, describeDisk). */
+  stateDisk: string;
 }
 
 /** What to stop and unmount at the end, however far the start got. */
 interface Started {
   platform: Platform;
-  scratch: Scratch;
+  /** The box's disk, and the FUSE platform's state disk (below). */
+  disks: Scratch[];
 }
 
 async function uploadProject(url: string, auth: Record<string, string>, workspaceId: string): Promise<void> {
@@ -108,22 +111,41 @@ function describeHost(): string {
  */
 async function startBox(mode: Mode, parent: string, started: Started[]): Promise<BenchBox> {
   const scratch = await mountScratch(parent, `${mode}-disk-`);
+  const disks = [scratch];
+  // The FUSE replica makes and removes the workspace's files on the filesystem that holds the
+  // platform's state, so that one must be a computer's kind of disk: a journaled ext4 made like
+  // the box's. The host's own may not be (section.ts, hostStateDisk); the native mode's state
+  // holds only its image file, whose files live on the image's own ext4.
+  let stateParent = parent;
+  if (mode === "fuse") {
+    try {
+      const stateDisk = await mountScratch(parent, "fuse-state-");
+      disks.push(stateDisk);
+      stateParent = stateDisk.mnt;
+    } catch (error) {
+      await scratch.dispose();
+      throw error;
+    }
+  }
+  const dispose = async () => {
+    for (const disk of [...disks].reverse()) await disk.dispose();
+  };
   let platform: Platform | null = null;
   // Ports are picked free and bound a moment later; on a machine shared with other test
   // runs another process sometimes takes one in between, so a failed start is tried again.
   for (let attempt = 1; !platform; attempt++) {
     try {
-      platform = await startPlatform(mkdtempSync(join(parent, `${mode}-state-`)), {
+      platform = await startPlatform(mkdtempSync(join(stateParent, `${mode}-state-`)), {
         COMPUTERD_MOUNT_MODE: mode,
         COMPUTERD_BOX_SCRATCH: scratch.mnt,
       });
     } catch (error) {
       if (attempt < platformStartsMax) continue;
-      await scratch.dispose();
+      await dispose();
       throw error;
     }
   }
-  started.push({ platform, scratch });
+  started.push({ platform, disks });
   const tenant = await signUp(platform.url, `container-bench-${mode}@example.com`);
   await choosePlan(platform.url, tenant.auth, "scale");
   const workspaceId = await newWorkspace(platform.url, tenant.auth);
@@ -135,6 +157,7 @@ async function startBox(mode: Mode, parent: string, started: Started[]): Promise
     url: platform.url,
     auth: tenant.auth,
     run,
+    stateDisk: describeDisk(stateParent),
   };
   let first: Awaited<ReturnType<Runner>>;
   try {
@@ -164,8 +187,8 @@ export async function containerBench(): Promise<string> {
   const only = process.env.BENCH_CONTAINER_ONLY?.split(",").filter(Boolean);
   const startedAt = new Date();
   const loadStart = hostLoad();
-  // Both platforms' state (the FUSE replicas, the native images) and both box disks' images
-  // on the same host filesystem, /var/tmp on the root ext4.
+  // Every image (the native computers', both box disks', the FUSE platform's state disk) and
+  // the native platform's state on one host filesystem, /var/tmp on the root.
   const parent = mkdtempSync("/var/tmp/cubicle-bench-");
   chmodSync(parent, 0o755);
   const started: Started[] = [];
@@ -207,9 +230,9 @@ export async function containerBench(): Promise<string> {
       };
     }
   } finally {
-    for (const { platform, scratch } of started) {
+    for (const { platform, disks } of started) {
       await platform.stop();
-      await scratch.dispose();
+      for (const disk of [...disks].reverse()) await disk.dispose();
     }
     rmSync(parent, { recursive: true, force: true });
   }
@@ -229,6 +252,7 @@ export async function containerBench(): Promise<string> {
     hostLoad: { start: loadStart, end: loadEnd },
     only,
     fanotify,
+    disks: { host: describeDisk(parent), fuseState: boxes.find((box) => box.mode === "fuse")?.stateDisk ?? "?" },
   };
   // A run takes half an hour: its measurements are kept where asked, so the section can be
   // rendered again from them (JSON; the dates come back as strings).

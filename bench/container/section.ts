@@ -39,6 +39,8 @@ export interface SectionInput {
   only: string[] | undefined;
   /** The fanotify micro-benchmark's sub-section, or why it did not run. */
   fanotify: string;
+  /** The filesystems holding the platforms' state (scratch.ts, describeDisk). */
+  disks: { host: string; fuseState: string };
 }
 
 /** End-to-end targets of issue 19 (client wall, the mount's sync included). */
@@ -316,10 +318,13 @@ export function renderSection(r: SectionInput): string {
     "warm-up each first; the table shows medians). The filesystems:",
     "",
     `- **native**: \`${r.roots.mount}\` (${fs(r.native, r.roots.mount)}), the computer's own ext4 on a ${nativeLimits.imageBytes / 2 ** 30} GiB sparse loop image whose file sits on`,
-    "  the host's root ext4 (`/dev/vda`, `discard`, journal), with the fanotify helper's pre-content and journal",
+    `  the host's ${r.disks.host}, with the fanotify helper's pre-content and journal`,
     "  groups marked on it; changes are pushed to the workspace object as they happen and the exec answers once",
     "  they are committed.",
-    `- **FUSE**: \`${r.roots.mount}\` (${fs(r.fuse, r.roots.mount)}), computerd's FUSE passthrough over a replica directory on the host's root ext4.`,
+    `- **FUSE**: \`${r.roots.mount}\` (${fs(r.fuse, r.roots.mount)}), computerd's FUSE passthrough over a replica directory on the`,
+    `  platform's state disk, ${r.disks.fuseState}: a loop image made like the box's disk (below), since the replica makes and`,
+    "  removes the workspace's files on the filesystem that holds the state, and an ext4 without a journal spends",
+    "  several times a create's own cost skipping recently freed inodes (bench/container/scratch.ts, describeDisk).",
     `- **disk**: \`${r.roots.disk}\` (${fs(r.native, r.roots.disk)}), the box's own disk: a fresh ext4 loop image made like the native one`,
     "  (container/src/native/disk.ts's mkfs and mount options, its file on the same host filesystem), without",
     "  fanotify or sync, one per box, bound by computerd only for this benchmark (`COMPUTERD_BOX_SCRATCH`). A",
