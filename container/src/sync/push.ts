@@ -32,6 +32,7 @@ import type { ConflictLog } from "./conflicts.ts";
 import type { SyncContext } from "./context.ts";
 import type { Hydrator } from "./hydrate.ts";
 import { PushLanding } from "./pushLand.ts";
+import { Prefetcher } from "./pushPrefetch.ts";
 import { type Item, lstatBig, type PathRead, PushReader } from "./pushRead.ts";
 
 export class Pusher {
@@ -42,6 +43,8 @@ export class Pusher {
   private lastTouchMs = 0;
   /** Reads the replica's dirty paths into ops (./pushRead.ts). */
   private readonly reader: PushReader;
+  /** Native mode: written files' content, read while the command runs (./pushPrefetch.ts). */
+  private readonly prefetcher: Prefetcher;
   /** Takes the object's answers (./pushLand.ts): what landed, what was refused, conflicts. */
   private readonly landing: PushLanding;
   /** Conflicts met while pushing, for the outcomes of the commands they happened under. */
@@ -58,7 +61,8 @@ export class Pusher {
   constructor(ctx: SyncContext, hydrator: Hydrator, requestPull: () => unknown = () => {}) {
     this.ctx = ctx;
     this.landing = new PushLanding(ctx, requestPull);
-    this.reader = new PushReader(ctx, hydrator, this.landing.unlinkable);
+    this.prefetcher = new Prefetcher(ctx);
+    this.reader = new PushReader(ctx, hydrator, this.landing.unlinkable, this.prefetcher);
     this.conflicts = this.landing.conflicts;
     ctx.session.onSession(() => {
       this.landing.refused.clear();
@@ -107,7 +111,7 @@ export class Pusher {
 
   /** Native mode: files the journal reported written, whose content is read before their push (./pushPrefetch.ts). */
   written(paths: readonly string[]): void {
-    this.reader.prefetcher.written(paths);
+    this.prefetcher.written(paths);
   }
 
   kick(): Promise<void> {

@@ -25,7 +25,7 @@ import { wireLimits } from "../../wire/index.ts";
 import { daemonLimits } from "../limits.ts";
 import { placeholderOf } from "../native/placeholders.ts";
 import type { SyncContext } from "./context.ts";
-import { lstatBig, readContentSync } from "./pushRead.ts";
+import { type EarlyReads, lstatBig, readContentSync } from "./pushRead.ts";
 
 /** Files read per turn of the event loop. */
 const sliceFiles = 64;
@@ -35,7 +35,7 @@ interface Read {
   bytes: Buffer;
 }
 
-export class Prefetcher {
+export class Prefetcher implements EarlyReads {
   private readonly ctx: SyncContext;
   private readonly reads = new Map<string, Read>();
   private bytes = 0;

@@ -17,7 +17,12 @@ import type { FileRow } from "../state.ts";
 import type { SyncContext } from "./context.ts";
 import type { Hydrator } from "./hydrate.ts";
 import { type IdMap, wireTime } from "./metadata.ts";
-import { Prefetcher } from "./pushPrefetch.ts";
+
+/** Content read before the push (native mode, ./pushPrefetch.ts), given up only for the very file read. */
+export interface EarlyReads {
+  /** The bytes read earlier for `path` when `st`, just taken, proves it is still that file; null otherwise. */
+  take(path: string, st: BigIntStats): Buffer | null;
+}
 
 /**
  * Pushing reads a file the command wrote; O_NOATIME keeps that read from moving its access
@@ -94,13 +99,13 @@ export class PushReader {
   private readonly unlinkable: ReadonlySet<string>;
 
   /** Native mode: content read while the command ran (./pushPrefetch.ts). */
-  readonly prefetcher: Prefetcher;
+  private readonly early: EarlyReads;
 
-  constructor(ctx: SyncContext, hydrator: Hydrator, unlinkable: ReadonlySet<string>) {
+  constructor(ctx: SyncContext, hydrator: Hydrator, unlinkable: ReadonlySet<string>, early: EarlyReads) {
     this.ctx = ctx;
     this.hydrator = hydrator;
     this.unlinkable = unlinkable;
-    this.prefetcher = new Prefetcher(ctx);
+    this.early = early;
   }
 
   /**
@@ -120,7 +125,7 @@ export class PushReader {
     let st = read.st;
     if (!st) return [item({ op: "remove", path })];
     // Read while the command ran, and provably the same file since: not a placeholder either.
-    const early = this.ctx.native && st.isFile() ? this.prefetcher.take(path, st) : null;
+    const early = this.ctx.native && st.isFile() ? this.early.take(path, st) : null;
     if (this.ctx.native && st.isFile() && !early) {
       const key = placeholderOf(local);
       if (key && !(key.path === path && row?.etag === key.etag)) {
