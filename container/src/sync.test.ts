@@ -61,6 +61,21 @@ describe.each(mountModes)("%s mount", (mode) => {
       expect(fixture.twin.text("/same.txt")).toBe("bbbb");
     });
 
+    it("keeps serving and pushing after a command writes a file at a path longer than the replica can name", async () => {
+      // 4,095 bytes below the mount: computerd's own name for it adds the replica's prefix,
+      // past PATH_MAX, so every read of it there fails (ENAMETOOLONG). Reading it while the
+      // command ran (sync/pushPrefetch.ts) ended the native daemon, and its push failed every
+      // push pass after it, for every path (sync/push.ts, leaveUnnamed).
+      const path = `p=.; for i in $(seq 16); do n=$(printf 'd%.0s' $(seq 250))$(printf %05d $i); [ $i = 16 ] && n=$(printf 'f%.0s' $(seq 255)); p=$p/$n; done; p=\${p#./}`;
+      const first = await sh(`${path}; mkdir -p "$(dirname "$p")" && echo deep > "$p" && sleep 0.1 && cat "$p"`);
+      expect(first.stdout).toBe("deep\n");
+      await sh("echo kept > after-long.txt");
+      expect(fixture.twin.text("/after-long.txt")).toBe("kept\n");
+      const next = await sh("rm -rf d*; rm after-long.txt; echo alive");
+      expect(next.stdout).toBe("alive\n");
+      expect(fixture.twin.text("/after-long.txt")).toBeNull();
+    });
+
     // The native mount is the computer's own ext4, with the kernel's read-ahead.
     if (mode === "fuse") {
       it("reads ahead 1 MiB on the mount, not the kernel's 128 KiB", () => {

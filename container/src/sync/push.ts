@@ -24,6 +24,7 @@
  * This file schedules pushes and batches them; reading a path into ops is ./pushRead.ts, and
  * what the object's answer does here is ./pushLand.ts.
  */
+import type { BigIntStats } from "node:fs";
 import type { WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
 import { daemonLimits } from "../limits.ts";
@@ -168,7 +169,19 @@ export class Pusher {
     trace(`push ${paths.length} paths`);
     for (const path of paths) {
       const gen = dirty.gen(path);
-      const st = lstatBig(replica.local(path));
+      let st: BigIntStats | null;
+      try {
+        st = lstatBig(replica.local(path));
+      } catch (err) {
+        if (!tooLong(err)) throw err;
+        // Gone with an ancestor computerd can name: pushed as gone. Otherwise it stays in the
+        // box alone until it changes again, and every other path is pushed as usual.
+        if (!goneAbove(replica, path)) {
+          this.leaveUnnamed(path, gen);
+          continue;
+        }
+        st = null;
+      }
       const base = bases.get(path) ?? null;
       reads.set(path, { gen, st, base, row: rows.get(path) });
       (st ? present : gone).push(path);
@@ -207,8 +220,16 @@ export class Pusher {
           if (under.has(path)) await add([{ op: { op: "remove", path, base: state.synced(path) }, gen: null }]);
           continue;
         }
-        const read = reads.get(path) as PathRead;
-        const items = await this.reader.itemsFor(ws, path, read, pushed);
+        const read = reads.get(path);
+        if (!read) continue;
+        let items: Item[];
+        try {
+          items = await this.reader.itemsFor(ws, path, read, pushed);
+        } catch (err) {
+          if (!tooLong(err)) throw err;
+          this.leaveUnnamed(path, read.gen);
+          continue;
+        }
         if (items.length === 0) {
           // FIFOs, sockets and devices have no place on the object; nothing to push.
           dirty.clearIf(path, read.gen);
@@ -222,6 +243,17 @@ export class Pusher {
       await sending;
     }
   }
+  /**
+   * A path of up to PATH_MAX in the box is longer than that with the replica's prefix, and
+   * computerd cannot name it there (ENAMETOOLONG): it is held back like a path the object
+   * refused, until it changes again or a new session starts, instead of failing the whole
+   * pass (which stopped every push for good once a command made such a path).
+   */
+  private leaveUnnamed(path: string, gen: number): void {
+    this.landing.refused.set(path, gen);
+    this.ctx.log(`push ${path.slice(0, 200)}…: the replica cannot name it (ENAMETOOLONG); it stays in the box`);
+  }
+
   private async send(ws: WorkspaceSyncApi, batch: Item[]): Promise<void> {
     await this.ctx.lock.run(async () => {
       trace(`apply ${batch.length}`);
@@ -231,4 +263,18 @@ export class Pusher {
       trace("landed");
     });
   }
+}
+
+const tooLong = (err: unknown) => (err as NodeJS.ErrnoException | null)?.code === "ENAMETOOLONG";
+
+/** Whether the nearest ancestor of `path` that computerd can name on the replica is gone (so `path` is too). */
+function goneAbove(replica: SyncContext["replica"], path: string): boolean {
+  for (let at = path.lastIndexOf("/"); at > 0; at = path.lastIndexOf("/", at - 1)) {
+    try {
+      return lstatBig(replica.local(path.slice(0, at))) === null;
+    } catch (err) {
+      if (!tooLong(err)) throw err;
+    }
+  }
+  return false;
 }

@@ -86,7 +86,12 @@ export class Prefetcher implements EarlyReads {
         this.queue.clear();
         return;
       }
-      this.readOne(path);
+      try {
+        this.readOne(path);
+      } catch {
+        // Whatever cannot be read now (a path too long for the replica's prefix, a race with
+        // the command) is read by its push, as without this: nothing here may end the daemon.
+      }
     }
     if (this.queue.size > 0) {
       this.scheduled = true;
