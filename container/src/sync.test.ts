@@ -76,6 +76,24 @@ describe.each(mountModes)("%s mount", (mode) => {
       expect(fixture.twin.text("/after-long.txt")).toBeNull();
     });
 
+    it("brings every other change down when the object has a path this replica cannot hold", async () => {
+      // 4,041 bytes: the object takes it (PATH_MAX), but the native mode's placeholder mark
+      // (`<etag> <path>`) does not fit ext4's attribute space (ENOSPC). That failed the whole
+      // pull, and every pull after it (sync/apply.ts, applyEntryOrSkip).
+      const segment = (i: number) => `${"d".repeat(250)}${String(i).padStart(5, "0")}`;
+      // Under /a-long, so a pull meets it before the other paths (they are applied in order).
+      const long = `/a-long/${Array.from({ length: 15 }, (_, i) => segment(i + 1)).join("/")}/${"f".repeat(193)}`;
+      const { computer } = fixture.session;
+      await computer.changed(fixture.twin.writeFile(long, "far\n"));
+      await computer.changed(fixture.twin.writeFile("/near.txt", "near\n"));
+      expect((await sh("cat near.txt")).stdout).toBe("near\n");
+      await computer.changed(fixture.twin.writeFile("/later.txt", "later\n"));
+      expect((await sh("cat later.txt; echo pushed > pushed-after-long.txt")).stdout).toBe("later\n");
+      expect(fixture.twin.text("/pushed-after-long.txt")).toBe("pushed\n");
+      await computer.changed(fixture.twin.remove("/a-long"));
+      expect((await sh("ls -d a-long 2>&1 || true")).stdout).toMatch(/No such file/);
+    });
+
     // The native mount is the computer's own ext4, with the kernel's read-ahead.
     if (mode === "fuse") {
       it("reads ahead 1 MiB on the mount, not the kernel's 128 KiB", () => {

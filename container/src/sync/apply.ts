@@ -31,6 +31,30 @@ import { claimUnreportedUnder, lstatOrNull, unreported } from "./unreported.ts";
 
 const { EEXIST } = constants.errno;
 
+/**
+ * applyEntry for a pull: a path this replica cannot hold (its placeholder mark too long for
+ * the filesystem's attribute space, a name past PATH_MAX with the replica's prefix, a full
+ * disk) is logged and left out, so the rest of the pull still arrives. A failure used to fail
+ * the whole pull, and every pull after it: the box saw no change of the workspace again. The
+ * path comes down when it next changes on the object. Errors that are not the filesystem's
+ * (a bug) still throw.
+ */
+export function applyEntryOrSkip(ctx: SyncContext, path: string, entry: RemoteEntry | null): void {
+  try {
+    applyEntry(ctx, path, entry);
+  } catch (err) {
+    if (!isFilesystemError(err)) throw err;
+    ctx.log(`pull ${path.slice(0, 200)}: cannot be made here (${(err as Error).message}); the box goes without it`);
+  }
+}
+
+/** An errno from node:fs (`ENOSPC`), or from a native addon (@napi-rs/xattr: "… (os error 28)"). */
+function isFilesystemError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as NodeJS.ErrnoException).code;
+  return (typeof code === "string" && /^E[A-Z0-9]+$/.test(code)) || /\(os error \d+\)$/.test(err.message);
+}
+
 export function applyEntry(ctx: SyncContext, path: string, entry: RemoteEntry | null): void {
   if (path === "/" || ctx.dirty.has(path)) return;
   const { replica, state } = ctx;
@@ -257,7 +281,13 @@ function writePlaceholder(ctx: SyncContext, path: string, entry: RemoteEntry, ex
   }
   applyOwnerAndTime(ctx, target, entry, null);
   if (ctx.native && entry.size > 0) {
-    markPlaceholder(target, { etag: entry.etag ?? "", path });
+    try {
+      markPlaceholder(target, { etag: entry.etag ?? "", path });
+    } catch (err) {
+      // A mark longer than the filesystem's attribute space (a path of some 4,000 bytes).
+      fs.rmSync(target, { force: true });
+      throw err;
+    }
     // The helper's mark holds the first reader; without it the box would read the zeros.
     // (Unset only where no helper runs: tests of the sync logic on a plain directory.)
     const errno = ctx.watchPlaceholder ? ctx.watchPlaceholder(target) : 0;
@@ -339,7 +369,7 @@ export function placedEntries(ctx: SyncContext, placed: readonly { entry: Remote
   for (const { entry, result } of placed) {
     if (result.ok) rows.push({ entry, localIno: result.ino });
     // EEXIST: the box made a file there since; its copy wins, and its push says so.
-    else if (result.errno !== EEXIST) applyEntry(ctx, entry.path, entry);
+    else if (result.errno !== EEXIST) applyEntryOrSkip(ctx, entry.path, entry);
   }
   ctx.state.putPlaced(rows);
 }

@@ -10,7 +10,7 @@ import type { RemoteEntry, WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
 import type { Placement, PlaceResult } from "../native/protocol.ts";
 import { trace } from "../trace.ts";
-import { applyEntry, placedEntries, walkPlacement } from "./apply.ts";
+import { applyEntryOrSkip, placedEntries, walkPlacement } from "./apply.ts";
 import type { SyncContext } from "./context.ts";
 import { madeSinceDrain } from "./unreported.ts";
 
@@ -143,7 +143,7 @@ export class Puller {
         // is then left alone below, and one changed since is caught by its ctime (apply.ts).
         await this.ctx.beforeApply();
         for (const [j, path] of chunk.entries()) {
-          applyEntry(this.ctx, path, entries[j] ?? null);
+          applyEntryOrSkip(this.ctx, path, entries[j] ?? null);
           if (j % applySliceEntries === applySliceEntries - 1) await yieldToLoop();
         }
         return entries;
@@ -264,7 +264,7 @@ export class Puller {
             continue;
           }
           const isNew = entry.type === "dir" && !existsSync(this.ctx.replica.local(entry.path));
-          applyEntry(this.ctx, entry.path, entry);
+          applyEntryOrSkip(this.ctx, entry.path, entry);
           if (isNew) walk.made.add(entry.path);
         }
       });
