@@ -32,12 +32,13 @@ import { claimUnreportedUnder, lstatOrNull, unreported } from "./unreported.ts";
 const { EEXIST } = constants.errno;
 
 /**
- * applyEntry for a pull: a path this replica cannot hold (its placeholder mark too long for
- * the filesystem's attribute space, a name past PATH_MAX with the replica's prefix, a full
- * disk) is logged and left out, so the rest of the pull still arrives. A failure used to fail
- * the whole pull, and every pull after it: the box saw no change of the workspace again. The
- * path comes down when it next changes on the object. Errors that are not the filesystem's
- * (a bug) still throw.
+ * applyEntry wherever the replica takes the object's version (a pull, and a push's answer
+ * that kept the object's version, pushLand.ts): a path this replica cannot hold (its
+ * placeholder mark too long for the filesystem's attribute space, a name past PATH_MAX with
+ * the replica's prefix, a full disk) is logged and left out, so the rest still arrives. A
+ * failure used to fail the whole pull, and every pull after it: the box saw no change of the
+ * workspace again. The path comes down when it next changes on the object. Errors that are
+ * not the filesystem's (a bug) still throw.
  */
 export function applyEntryOrSkip(ctx: SyncContext, path: string, entry: RemoteEntry | null): void {
   try {

@@ -10,7 +10,7 @@
 import type { ApplyResult, RemoteEntry, SyncOp, WireError, WorkspaceSyncApi } from "../../wire/index.ts";
 import { wireLimits } from "../../wire/index.ts";
 import { daemonLimits } from "../limits.ts";
-import { applyEntry } from "./apply.ts";
+import { applyEntryOrSkip } from "./apply.ts";
 import { ConflictLog } from "./conflicts.ts";
 import type { SyncContext } from "./context.ts";
 import type { Item } from "./pushRead.ts";
@@ -119,7 +119,7 @@ export class PushLanding {
       this.deferred.add(path);
       return;
     }
-    applyEntry(this.ctx, path, entry);
+    applyEntryOrSkip(this.ctx, path, entry);
   }
 
   /** Brings down the object's version of deferred paths that nothing is pending under any more. */
@@ -130,7 +130,7 @@ export class PushLanding {
     const entries = await ws.lstatMany(ready.slice(0, wireLimits.lstatPathsMax));
     await this.ctx.beforeApply();
     ready.forEach((path, i) => {
-      if (i < wireLimits.lstatPathsMax) applyEntry(this.ctx, path, entries[i] ?? null);
+      if (i < wireLimits.lstatPathsMax) applyEntryOrSkip(this.ctx, path, entries[i] ?? null);
       else this.deferred.add(path);
     });
   }
