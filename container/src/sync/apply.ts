@@ -45,7 +45,9 @@ export function applyEntryOrSkip(ctx: SyncContext, path: string, entry: RemoteEn
     applyEntry(ctx, path, entry);
   } catch (err) {
     if (!isFilesystemError(err)) throw err;
-    ctx.log(`pull ${path.slice(0, 200)}: cannot be made here (${(err as Error).message}); the box goes without it`);
+    ctx.log(
+      `${path.slice(0, 200)}: the object's version cannot be made here (${(err as Error).message}); the box goes without it`,
+    );
   }
 }
 

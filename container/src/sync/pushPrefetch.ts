@@ -46,7 +46,10 @@ export class Prefetcher implements EarlyReads {
     this.ctx = ctx;
   }
 
-  /** Paths the journal just reported written: read them soon, unless full. */
+  /**
+   * Paths the journal just reported written: read them soon, unless full. A path already read
+   * keeps that read until its push, whose check reads the file again if it changed.
+   */
   written(paths: readonly string[]): void {
     for (const path of paths) if (!this.reads.has(path)) this.queue.add(path);
     if (this.queue.size > 0 && !this.scheduled) {
@@ -100,7 +103,7 @@ export class Prefetcher implements EarlyReads {
   }
 
   private readOne(path: string): void {
-    // A path already pushed (clean again) needs nothing; one read earlier is read anew.
+    // A path already pushed (clean again) needs nothing.
     if (!this.ctx.dirty.has(path)) return;
     const local = this.ctx.replica.local(path);
     const st = lstatBig(local);
@@ -108,8 +111,6 @@ export class Prefetcher implements EarlyReads {
     if (placeholderOf(local)) return;
     const bytes = readContentSync(local);
     if (!bytes || BigInt(bytes.byteLength) !== st.size) return;
-    const previous = this.reads.get(path);
-    if (previous) this.bytes -= previous.bytes.byteLength;
     this.reads.set(path, { st, bytes });
     this.bytes += bytes.byteLength;
   }

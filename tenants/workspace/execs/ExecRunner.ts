@@ -80,10 +80,10 @@ export interface ExecResult {
  * a tenant's requests from one isolate, whose memory a run printing megabytes must not fill.
  * Past it the answer says `outputElided`, and the gateway reads them from the workspace's
  * object (`WorkspaceDO.execResult`): one call more, for a run whose transfer dwarfs a call.
+ * Counted in string length (UTF-16 units, a byte each for ASCII): the strings are at hand,
+ * and encoding up to 16 MiB only to measure it would cost more than the bound saves.
  */
 export const answerOutputBytesMax = 256 * 1024;
-// Counted in string length (UTF-16 units, a byte each for ASCII): the strings are at hand,
-// and encoding up to 16 MiB only to measure it would cost more than the bound saves.
 
 /** The result as it may travel through the tenant's object: without its output when that is large. */
 export function answerable<T extends ExecResult>(result: T): T {
